@@ -1,0 +1,139 @@
+#pragma once
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roofkit {
+
+/// Arithmetic kinds that have their own compute roof.
+enum class precision {
+  fp64,        ///< FP64 on the CUDA cores (DADD, DMUL, DFMA)
+  fp32,        ///< FP32 on the CUDA cores (FADD, FMUL, FFMA)
+  fp16,        ///< FP16 on the CUDA cores (HADD, HMUL, HFMA, half2 counted per lane)
+  tensor_fp64, ///< FP64 tensor cores
+  tensor_tf32, ///< TF32 tensor cores
+  tensor_fp16, ///< FP16/BF16 tensor cores
+  tensor_fp8,  ///< FP8 tensor cores
+  tensor_int8, ///< INT8 tensor cores (operations, not FLOPs)
+};
+
+/// Memory levels that have their own bandwidth roof.
+enum class memory_level {
+  l1,   ///< L1 / shared memory (per SM, summed over SMs)
+  l2,   ///< L2 cache
+  dram, ///< device memory (HBM / GDDR)
+};
+
+/// Where a ceiling's value comes from.
+enum class ceiling_source { theoretical, measured };
+
+/// One roof: a compute peak (FLOP/s) for a precision or a bandwidth (bytes/s) for a level.
+struct ceiling {
+  bool is_memory = false;
+  precision prec = precision::fp32;     ///< when !is_memory
+  memory_level level = memory_level::dram; ///< when is_memory
+  double value = 0;                     ///< FLOP/s or bytes/s
+  ceiling_source source = ceiling_source::theoretical;
+  double sm_clock_mhz = 0;              ///< the SM clock the value holds at
+  double mem_clock_mhz = 0;             ///< the memory clock the value holds at
+  std::string method;                   ///< how it was obtained ("datasheet", "copy kernel", ...)
+};
+
+/// Where a run came from; shown on every chart and table.
+enum class run_origin {
+  measured,   ///< counters and timings measured on the GPU named in the context
+  analytical, ///< declared FLOPs and bytes with measured times (no counter access)
+  imported,   ///< built from an Nsight Compute CSV export
+  recorded,   ///< a run recorded earlier on another machine and replayed from data/
+};
+
+/// The context block of a results file (google/benchmark style).
+struct run_context {
+  std::string tool_version;
+  std::string git_revision;
+  std::string date;            ///< ISO 8601, UTC
+  std::string host;
+  std::string device_name;
+  int cc_major = 0;
+  int cc_minor = 0;
+  int sm_count = 0;
+  std::string driver_version;
+  std::string runtime_version;
+  double sm_clock_mhz = 0;     ///< SM clock observed during the run
+  double mem_clock_mhz = 0;    ///< memory clock observed during the run
+  run_origin origin = run_origin::measured;
+  std::string command;         ///< the command line that produced the run
+  std::map<std::string, std::string> extra;
+};
+
+/// Launch configuration of one kernel.
+struct launch_config {
+  std::array<std::uint32_t, 3> grid{1, 1, 1};
+  std::array<std::uint32_t, 3> block{1, 1, 1};
+  std::uint32_t dynamic_smem_bytes = 0;
+  std::uint32_t static_smem_bytes = 0;
+  std::uint32_t registers_per_thread = 0;
+};
+
+/// Kernel time statistics over the timed repetitions.
+struct timing {
+  double median_s = 0;
+  double min_s = 0;
+  double max_s = 0;
+  int repetitions = 0;
+};
+
+/// How a kernel's FLOPs and bytes were obtained.
+enum class work_source { counters, analytical, imported };
+
+/// One kernel in a run: what it did (FLOPs, bytes), how long it took, raw counters beside.
+struct kernel_result {
+  std::string name;
+  std::string topic;
+  std::string claim;                         ///< the seed claim it illustrates, if any
+  std::string size;                          ///< problem size, e.g. "N=67108864"
+  launch_config launch;
+  timing time;
+  std::map<precision, double> flops;         ///< FLOPs (or ops) per precision
+  std::map<memory_level, double> bytes;      ///< bytes moved per level
+  std::optional<double> minimal_bytes;       ///< the fewest DRAM bytes the algorithm must move
+  std::optional<double> algorithmic_flops;   ///< declared FLOPs of the algorithm
+  work_source source = work_source::counters;
+  std::string status = "ok";                 ///< "ok", "failed" (verification), "error"
+  std::string message;                       ///< why it failed, when it did
+  std::optional<double> occupancy_theoretical; ///< 0..1
+  std::optional<double> occupancy_achieved;    ///< 0..1
+  std::map<std::string, double> counters;    ///< raw metric values by full metric name
+};
+
+/// A complete run: context, ceilings and kernels. A chart is a pure function of this.
+struct run {
+  run_context context;
+  std::vector<ceiling> ceilings;
+  std::vector<kernel_result> kernels;
+};
+
+/// Stable lowercase names used in JSON, CSV and charts ("fp32", "tensor_fp16", "dram", ...).
+std::string to_string(precision p);
+std::string to_string(memory_level l);
+std::string to_string(ceiling_source s);
+std::string to_string(run_origin o);
+std::string to_string(work_source s);
+/// Human labels ("FP32", "Tensor FP16", "DRAM", "L2", "L1/shared").
+std::string label(precision p);
+std::string label(memory_level l);
+/// Inverse of to_string; nullopt for an unknown name.
+std::optional<precision> parse_precision(const std::string& name);
+std::optional<memory_level> parse_memory_level(const std::string& name);
+
+/// Every precision and every level, in display order.
+inline constexpr std::array<precision, 8> all_precisions{
+    precision::fp64,        precision::fp32,        precision::fp16,       precision::tensor_fp64,
+    precision::tensor_tf32, precision::tensor_fp16, precision::tensor_fp8, precision::tensor_int8};
+inline constexpr std::array<memory_level, 3> all_memory_levels{memory_level::l1, memory_level::l2,
+                                                               memory_level::dram};
+
+} // namespace roofkit

@@ -1,0 +1,15 @@
+// main() for GPU tests: exits 77 (ctest: skipped) when no CUDA device is visible.
+#include <cstdio>
+
+#include <gtest/gtest.h>
+
+#include "roofkit/driver_api.hpp"
+
+int main(int argc, char** argv) {
+  if (roofkit::visible_device_count() == 0) {
+    std::printf("no CUDA device visible: skipping GPU tests\n");
+    return 77;
+  }
+  testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}

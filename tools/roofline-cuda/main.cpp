@@ -1,0 +1,29 @@
+// roofline-cuda: device facts, ceilings, kernel runs and roofline charts.
+#include <algorithm>
+
+#include "cli_parse.hpp"
+#include "roofkit/build_info.hpp"
+#include "roofkit/main_guard.hpp"
+#include "subcommand.hpp"
+
+int main(int argc, char** argv) {
+  return roofkit::guarded_main("roofline-cuda", [&] {
+    CLI::App app{"roofline-cuda: where a CUDA kernel sits under the roofs of your GPU, and why",
+                 "roofline-cuda"};
+    app.set_version_flag("--version", std::string(roofkit::tool_version()) + " (" +
+                                          std::string(roofkit::git_revision()) + ")");
+    app.require_subcommand(1);
+    auto& entries = roofkit::cli::subcommands();
+    std::sort(entries.begin(), entries.end(),
+              [](const auto& a, const auto& b) { return a.order < b.order; });
+    std::vector<std::pair<std::string, std::function<int()>>> runners;
+    for (const auto& entry : entries)
+      runners.emplace_back(entry.name, entry.factory(app));
+    if (int code = roofkit::cli::parse_or_exit(app, argc, argv); code >= 0)
+      return code;
+    for (const auto& [name, run] : runners)
+      if (app.got_subcommand(name))
+        return run();
+    return 2;
+  });
+}
