@@ -32,7 +32,8 @@ if ! command -v nvcc >/dev/null; then
        "or set CUDA_HOME." >&2
   exit 1
 fi
-if ! find "$CUDA_HOME" -name cupti_range_profiler.h -print -quit 2>/dev/null | grep -q .; then
+if [ ! -f "$CUDA_HOME/include/cupti_range_profiler.h" ] &&
+   [ ! -f "$CUDA_HOME/extras/CUPTI/include/cupti_range_profiler.h" ]; then
   echo "setup: CUPTI headers not found under $CUDA_HOME (need CUDA 12.6+ with CUPTI;" \
        "on Debian/Ubuntu packages: cuda-cupti-dev-12-6 or later)." >&2
   exit 1
