@@ -74,8 +74,8 @@ TEST(compare, unmatched_and_repeated_names) {
   after.ceilings[1].value = 2.5e12;
   const auto c = roofkit::compare_runs(before, after);
   ASSERT_EQ(c.kernels.size(), 4u);
-  EXPECT_DOUBLE_EQ(c.kernels[0].speedup, 2.0); // first copy with first copy
-  EXPECT_DOUBLE_EQ(c.kernels[1].speedup, 0.5); // second with second
+  EXPECT_DOUBLE_EQ(c.kernels[0].speedup, 2.0);            // first copy with first copy
+  EXPECT_DOUBLE_EQ(c.kernels[1].speedup, 0.5);            // second with second
   EXPECT_FALSE(c.kernels[0].intensity_level.has_value()); // copies: no intensity
   EXPECT_EQ(c.kernels[2].name, "gone");
   EXPECT_TRUE(c.kernels[2].in_before);

@@ -186,25 +186,29 @@ TEST(ncu_import, rates_are_turned_into_amounts) {
 TEST(ncu_import, bad_inputs_are_usage_errors) {
   EXPECT_NE(import_error("hello\nworld\n").find("'bad.csv': not an ncu CSV export"),
             std::string::npos);
-  EXPECT_NE(import_error(
-                R"csv("ID","Process ID","Process Name","Host Name","Kernel Name","dram__bytes.sum")csv"
-                "\n")
-                .find("no kernel time"),
-            std::string::npos);
-  EXPECT_NE(import_error(
-                R"csv("ID","Process ID","Process Name","Host Name","Kernel Name","gpu__time_duration.sum","sm__throughput.avg.pct_of_peak_sustained_elapsed")csv"
-                "\n")
-                .find("none of the roofline metrics"),
-            std::string::npos);
+  EXPECT_NE(
+      import_error(
+          R"csv("ID","Process ID","Process Name","Host Name","Kernel Name","dram__bytes.sum")csv"
+          "\n")
+          .find("no kernel time"),
+      std::string::npos);
+  EXPECT_NE(
+      import_error(
+          R"csv("ID","Process ID","Process Name","Host Name","Kernel Name","gpu__time_duration.sum","sm__throughput.avg.pct_of_peak_sustained_elapsed")csv"
+          "\n")
+          .find("none of the roofline metrics"),
+      std::string::npos);
   EXPECT_NE(import_error(header + units).find("no kernel rows"), std::string::npos);
   EXPECT_NE(import_error(header + units + R"csv("0","1","app","h","k","1","7")csv" + "\n")
                 .find("line 3: 7 fields, the header has 14"),
             std::string::npos);
-  EXPECT_NE(import_error(header + units +
-                         R"csv("0","1","app","h","k","1","7","(1, 1, 1)","(1, 1, 1)","0","9.0","1","n/a","1")csv" +
-                         "\n")
-                .find("line 3: kernel 'k' has no value for gpu__time_duration.sum"),
-            std::string::npos);
+  EXPECT_NE(
+      import_error(
+          header + units +
+          R"csv("0","1","app","h","k","1","7","(1, 1, 1)","(1, 1, 1)","0","9.0","1","n/a","1")csv" +
+          "\n")
+          .find("line 3: kernel 'k' has no value for gpu__time_duration.sum"),
+      std::string::npos);
 }
 
 TEST(ncu_import, metric_list_covers_what_the_import_reads) {
@@ -212,8 +216,7 @@ TEST(ncu_import, metric_list_covers_what_the_import_reads) {
   for (const char* name :
        {"gpu__time_duration.sum", "dram__bytes.sum", "lts__t_bytes.sum", "l1tex__t_bytes.sum",
         "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
-        "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum",
-        "sm__cycles_elapsed.avg.per_second"})
+        "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum", "sm__cycles_elapsed.avg.per_second"})
     EXPECT_NE(std::find(m.begin(), m.end(), name), m.end()) << name;
 }
 

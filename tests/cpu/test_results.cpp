@@ -19,7 +19,8 @@ namespace fs = std::filesystem;
 using roofkit::memory_level;
 using roofkit::precision;
 
-const std::string sample_path = std::string(ROOFKIT_TEST_SOURCE_DIR) + "/tests/data/runs/sample.json";
+const std::string sample_path =
+    std::string(ROOFKIT_TEST_SOURCE_DIR) + "/tests/data/runs/sample.json";
 
 roofkit::run full_run() {
   roofkit::run r;
@@ -310,8 +311,8 @@ TEST(results, sample_run_loads_and_places_its_kernels) {
     by_name[p.name] = p;
   }
   // The seed-like ratios the sample encodes.
-  EXPECT_NEAR(by_name["copy_strided_32"].pct_of_roof / by_name["copy_coalesced"].pct_of_roof,
-              0.03, 0.001);
+  EXPECT_NEAR(by_name["copy_strided_32"].pct_of_roof / by_name["copy_coalesced"].pct_of_roof, 0.03,
+              0.001);
   EXPECT_NEAR(by_name["reduce_atomic"].time_s / by_name["reduce_shared"].time_s, 24.6, 1e-9);
   EXPECT_EQ(by_name["copy_coalesced"].bound, "dram");
   EXPECT_FALSE(by_name["copy_coalesced"].has_flops);

@@ -11,7 +11,8 @@
 
 namespace {
 
-const std::string sample_path = std::string(ROOFKIT_TEST_SOURCE_DIR) + "/tests/data/runs/sample.json";
+const std::string sample_path =
+    std::string(ROOFKIT_TEST_SOURCE_DIR) + "/tests/data/runs/sample.json";
 
 std::string host_name() {
   std::array<char, 256> name{};
@@ -150,8 +151,7 @@ TEST(run_tables, json_and_csv_reports_carry_the_context) {
   const auto j = nlohmann::json::parse(json_out.str());
   ASSERT_TRUE(j.contains("context"));
   EXPECT_EQ(j["context"][0]["key"], "provenance");
-  EXPECT_NE(j["context"][0]["value"].get<std::string>().find("Analytical run"),
-            std::string::npos);
+  EXPECT_NE(j["context"][0]["value"].get<std::string>().find("Analytical run"), std::string::npos);
   EXPECT_EQ(j["kernels"].size(), 8u);
   EXPECT_EQ(j["kernels"][4]["name"], "hgemm_tensor");
   EXPECT_EQ(j["kernels"][4]["bound"], "Tensor FP16/BF16");
@@ -163,9 +163,9 @@ TEST(run_tables, json_and_csv_reports_carry_the_context) {
   EXPECT_EQ(csv.rfind("name,time_us,gflop_per_s,intensity_dram,", 0), 0u) << csv;
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 9);
 
-  EXPECT_THROW(roofkit::print_run_report(r, roofkit::output_format::csv, csv_out,
-                                         {false, "bogus", ""}),
-               std::exception);
+  EXPECT_THROW(
+      roofkit::print_run_report(r, roofkit::output_format::csv, csv_out, {false, "bogus", ""}),
+      std::exception);
 }
 
 } // namespace

@@ -56,10 +56,9 @@ const roofkit::level_point& at(const roofkit::kernel_placement& p, memory_level 
 
 TEST(roofline, dram_bound_kernel_with_known_numbers) {
   // 1e12 FP32 FLOPs and 1e11 DRAM bytes in 0.1 s under 60 TF / 3 TB/s.
-  const auto p = roofkit::place_kernel(kernel({{precision::fp32, 1e12}},
-                                              {{memory_level::dram, 1e11}}, 0.1),
-                                       {compute(precision::fp32, 60e12),
-                                        memory(memory_level::dram, 3e12)});
+  const auto p =
+      roofkit::place_kernel(kernel({{precision::fp32, 1e12}}, {{memory_level::dram, 1e11}}, 0.1),
+                            {compute(precision::fp32, 60e12), memory(memory_level::dram, 3e12)});
   ASSERT_EQ(p.levels.size(), 1u);
   const auto& d = p.levels[0];
   EXPECT_DOUBLE_EQ(d.intensity, 10.0);
@@ -144,10 +143,8 @@ TEST(roofline, copy_bound_by_the_level_with_the_highest_utilisation) {
 
 TEST(roofline, mixed_precision_uses_the_time_weighted_roof) {
   // 9e12 tensor FLOPs (10 ms at 900 TF) + 3e11 FP32 FLOPs (5 ms at 60 TF) = 15 ms of compute.
-  const std::map<precision, double> flops{{precision::tensor_fp16, 9e12},
-                                          {precision::fp32, 3e11}};
-  const auto p =
-      roofkit::place_kernel(kernel(flops, {{memory_level::dram, 1e9}}, 0.04), roofs());
+  const std::map<precision, double> flops{{precision::tensor_fp16, 9e12}, {precision::fp32, 3e11}};
+  const auto p = roofkit::place_kernel(kernel(flops, {{memory_level::dram, 1e9}}, 0.04), roofs());
   EXPECT_TRUE(p.mixed_precision);
   EXPECT_DOUBLE_EQ(p.total_flops, 9.3e12);
   EXPECT_NEAR(p.compute_lower_bound_s, 0.015, 1e-15);

@@ -1,4 +1,5 @@
 // roofline-cuda compare: per kernel, the change in time, intensity and % of roof between runs.
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -18,7 +19,7 @@ struct compare_args {
   bool markdown = false;
 };
 
-const roofkit::cli::registration reg{"compare", 70, [](CLI::App& app) {
+std::function<int()> add_compare(CLI::App& app) {
   auto args = std::make_shared<compare_args>();
   auto* sub = app.add_subcommand(
       "compare", "Compare two saved runs: change in time, intensity and % of roof per kernel");
@@ -41,6 +42,8 @@ const roofkit::cli::registration reg{"compare", 70, [](CLI::App& app) {
                                   args->before, args->after);
     return 0;
   };
-}};
+}
+
+const roofkit::cli::registration reg{"compare", 70, add_compare};
 
 } // namespace

@@ -1,4 +1,5 @@
 // roofline-cuda report: prints a saved run (ceilings, kernels, context) as Markdown, CSV or JSON.
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -18,7 +19,7 @@ struct report_args {
   std::string table = "all";
 };
 
-const roofkit::cli::registration reg{"report", 60, [](CLI::App& app) {
+std::function<int()> add_report(CLI::App& app) {
   auto args = std::make_shared<report_args>();
   auto* sub = app.add_subcommand(
       "report", "Print a saved run: where it comes from, its ceilings and its kernels");
@@ -47,6 +48,8 @@ const roofkit::cli::registration reg{"report", 60, [](CLI::App& app) {
     roofkit::print_run_report(r, format, std::cout, options);
     return 0;
   };
-}};
+}
+
+const roofkit::cli::registration reg{"report", 60, add_report};
 
 } // namespace

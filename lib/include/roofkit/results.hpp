@@ -55,9 +55,9 @@ table kernels_table(const run& r, const std::vector<kernel_placement>& placement
 
 /// What `roofline-cuda report` prints.
 struct report_options {
-  bool recorded = false;          ///< say "not measured on this machine" whatever the context
-  std::string tables = "all";     ///< "all", "context", "ceilings" or "kernels"
-  std::string source_name;        ///< the file the run was read from (shown in Markdown)
+  bool recorded = false;      ///< say "not measured on this machine" whatever the context
+  std::string tables = "all"; ///< "all", "context", "ceilings" or "kernels"
+  std::string source_name;    ///< the file the run was read from (shown in Markdown)
 };
 
 /// Prints a run: in Markdown a heading, the provenance and clocks lines, then the ceilings,

@@ -17,10 +17,10 @@ struct level_point {
   double attainable_flops = 0;   ///< min(compute roof, intensity x bandwidth roof), FLOP/s
   double ridge_intensity = 0;    ///< compute roof / bandwidth roof (0 when either is unknown)
   // Added fields (compatible extension):
-  bool has_ceiling = false;      ///< a bandwidth ceiling exists for this level
-  double bandwidth_roof = 0;     ///< the level's bandwidth ceiling, bytes/s (0 when unknown)
-  double utilisation = 0;        ///< achieved_bandwidth / bandwidth_roof (0..1+; 0 when unknown)
-  double lower_bound_s = 0;      ///< bytes / bandwidth_roof: the least time this level allows
+  bool has_ceiling = false;  ///< a bandwidth ceiling exists for this level
+  double bandwidth_roof = 0; ///< the level's bandwidth ceiling, bytes/s (0 when unknown)
+  double utilisation = 0;    ///< achieved_bandwidth / bandwidth_roof (0..1+; 0 when unknown)
+  double lower_bound_s = 0;  ///< bytes / bandwidth_roof: the least time this level allows
 };
 
 /// The placement of one kernel under the roofs (the roofline model's answer).
@@ -36,13 +36,13 @@ struct kernel_placement {
   bool analytical = false;
   bool failed = false;
   // Added fields (compatible extension):
-  double time_s = 0;              ///< the kernel time used (median)
-  bool has_flops = false;         ///< false for copies: placed on bandwidth only
-  bool compute_bound = false;     ///< the binding ceiling is a compute roof
-  bool mixed_precision = false;   ///< FLOPs in more than one precision (combined roof used)
-  double compute_roof = 0;        ///< FLOP/s roof for this kernel's mix (0 when unknown)
+  double time_s = 0;                ///< the kernel time used (median)
+  bool has_flops = false;           ///< false for copies: placed on bandwidth only
+  bool compute_bound = false;       ///< the binding ceiling is a compute roof
+  bool mixed_precision = false;     ///< FLOPs in more than one precision (combined roof used)
+  double compute_roof = 0;          ///< FLOP/s roof for this kernel's mix (0 when unknown)
   double compute_lower_bound_s = 0; ///< sum over precisions of flops / peak
-  double attainable_flops = 0;    ///< min(compute roof, every level's roof), FLOP/s
+  double attainable_flops = 0;      ///< min(compute roof, every level's roof), FLOP/s
   std::optional<memory_level> ridge_level; ///< the most limiting memory level with a ceiling
   std::string bound_label;        ///< human label of the binding ceiling ("DRAM", "FP32", ...)
   std::vector<std::string> notes; ///< why something could not be placed, missing ceilings

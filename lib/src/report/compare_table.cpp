@@ -48,15 +48,11 @@ table compare_table(const compare_result& c) {
   for (const auto& ch : c.kernels) {
     const bool both = ch.matched();
     const bool ai = ch.intensity_level.has_value();
-    t.rows.push_back({ch.name,
-                      presence(ch),
-                      positive_or_empty(ch.time_before_s, 1e6),
-                      positive_or_empty(ch.time_after_s, 1e6),
-                      positive_or_empty(ch.speedup),
+    t.rows.push_back({ch.name, presence(ch), positive_or_empty(ch.time_before_s, 1e6),
+                      positive_or_empty(ch.time_after_s, 1e6), positive_or_empty(ch.speedup),
                       when(both && ch.speedup > 0, ch.time_change_pct),
                       ai ? cell(to_string(*ch.intensity_level)) : cell(std::monostate{}),
-                      when(ai, ch.intensity_before),
-                      when(ai, ch.intensity_after),
+                      when(ai, ch.intensity_before), when(ai, ch.intensity_after),
                       when(ch.in_before && ch.bound_before != "unknown", ch.pct_of_roof_before),
                       when(ch.in_after && ch.bound_after != "unknown", ch.pct_of_roof_after),
                       when(both && ch.bound_before != "unknown" && ch.bound_after != "unknown",

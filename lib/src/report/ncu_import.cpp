@@ -24,9 +24,8 @@ namespace {
 
 // Columns of the raw page that describe the launch rather than hold a metric.
 const std::set<std::string> identity_columns = {
-    "ID",        "Process ID", "Process Name", "Host Name", "Kernel Name", "Kernel Time",
-    "Context",   "Stream",     "Block Size",   "Grid Size", "Device",      "CC",
-    "Section Name"};
+    "ID",     "Process ID", "Process Name", "Host Name", "Kernel Name", "Kernel Time", "Context",
+    "Stream", "Block Size", "Grid Size",    "Device",    "CC",          "Section Name"};
 
 const char* time_metric = "gpu__time_duration.sum";
 const char* sm_clock_metric = "sm__cycles_elapsed.avg.per_second";
@@ -221,28 +220,48 @@ std::vector<ceiling> ceilings_of(const std::vector<launch_row>& rows,
   };
   std::vector<peak_rule> rules;
   const double half_fma = options.half2_packed ? 4 : 2;
-  rules.push_back({false, precision::fp64, memory_level::dram,
-                   {op_metric("smsp", "dfma") + ".peak_sustained",
-                    op_metric("sm", "dfma") + ".peak_sustained"},
-                   2, sm_clock_metric});
-  rules.push_back({false, precision::fp32, memory_level::dram,
-                   {op_metric("smsp", "ffma") + ".peak_sustained",
-                    op_metric("sm", "ffma") + ".peak_sustained"},
-                   2, sm_clock_metric});
-  rules.push_back({false, precision::fp16, memory_level::dram,
-                   {op_metric("smsp", "hfma") + ".peak_sustained",
-                    op_metric("sm", "hfma") + ".peak_sustained"},
-                   half_fma, sm_clock_metric});
+  rules.push_back(
+      {false,
+       precision::fp64,
+       memory_level::dram,
+       {op_metric("smsp", "dfma") + ".peak_sustained", op_metric("sm", "dfma") + ".peak_sustained"},
+       2,
+       sm_clock_metric});
+  rules.push_back(
+      {false,
+       precision::fp32,
+       memory_level::dram,
+       {op_metric("smsp", "ffma") + ".peak_sustained", op_metric("sm", "ffma") + ".peak_sustained"},
+       2,
+       sm_clock_metric});
+  rules.push_back(
+      {false,
+       precision::fp16,
+       memory_level::dram,
+       {op_metric("smsp", "hfma") + ".peak_sustained", op_metric("sm", "hfma") + ".peak_sustained"},
+       half_fma,
+       sm_clock_metric});
   for (const auto& family : tensor)
     if (auto p = tensor_precision(family))
-      rules.push_back({false, *p, memory_level::dram, {family + ".sum.peak_sustained"}, 1,
-                       sm_clock_metric});
-  rules.push_back({true, precision::fp32, memory_level::dram, {"dram__bytes.sum.peak_sustained"},
-                   1, dram_clock_metric});
-  rules.push_back({true, precision::fp32, memory_level::l2, {"lts__t_bytes.sum.peak_sustained"}, 1,
+      rules.push_back(
+          {false, *p, memory_level::dram, {family + ".sum.peak_sustained"}, 1, sm_clock_metric});
+  rules.push_back({true,
+                   precision::fp32,
+                   memory_level::dram,
+                   {"dram__bytes.sum.peak_sustained"},
+                   1,
+                   dram_clock_metric});
+  rules.push_back({true,
+                   precision::fp32,
+                   memory_level::l2,
+                   {"lts__t_bytes.sum.peak_sustained"},
+                   1,
                    "lts__cycles_elapsed.avg.per_second"});
-  rules.push_back({true, precision::fp32, memory_level::l1,
-                   {"l1tex__t_bytes.sum.peak_sustained"}, 1,
+  rules.push_back({true,
+                   precision::fp32,
+                   memory_level::l1,
+                   {"l1tex__t_bytes.sum.peak_sustained"},
+                   1,
                    "l1tex__cycles_elapsed.avg.per_second"});
 
   std::vector<double> sm_hz;
@@ -383,8 +402,8 @@ run import_ncu_csv(std::string_view text, const std::string& source,
     if (rec.fields[0].rfind("==", 0) == 0 || (rec.fields.size() == 1 && header.size() > 1))
       continue; // ==PROF== lines and program output after the table
     if (rec.fields.size() != header.size())
-      throw fail(fmt::format("line {}: {} fields, the header has {}", rec.line,
-                             rec.fields.size(), header.size()));
+      throw fail(fmt::format("line {}: {} fields, the header has {}", rec.line, rec.fields.size(),
+                             header.size()));
     launch_row row;
     row.line = rec.line;
     for (std::size_t c = 0; c < header.size(); ++c) {

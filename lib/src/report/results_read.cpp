@@ -1,11 +1,11 @@
 // Reads roofkit.run/1 JSON; every problem becomes one usage_error naming the file and the field.
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <optional>
-#include <cmath>
-#include <limits>
 #include <string>
 
 #include <fmt/format.h>
@@ -124,12 +124,12 @@ private:
 void check_schema(const reader& rd, const json& doc) {
   const std::string schema = rd.text(doc, "", "schema", false);
   if (schema.empty())
-    rd.fail("", fmt::format("no 'schema' field: not a roofkit run file (expected '{}')",
-                            run_schema));
+    rd.fail("",
+            fmt::format("no 'schema' field: not a roofkit run file (expected '{}')", run_schema));
   const std::string prefix = "roofkit.run/";
   if (schema.rfind(prefix, 0) != 0)
-    rd.fail("", fmt::format("schema '{}' is not a roofkit run (expected '{}')", schema,
-                            run_schema));
+    rd.fail("",
+            fmt::format("schema '{}' is not a roofkit run (expected '{}')", schema, run_schema));
   const std::string version = schema.substr(prefix.size());
   int major = -1;
   const char* end = version.data() + version.size();
@@ -138,21 +138,21 @@ void check_schema(const reader& rd, const json& doc) {
       ptr == end || (*ptr == '.' && ptr + 1 != end &&
                      std::all_of(ptr + 1, end, [](char c) { return c >= '0' && c <= '9'; }));
   if (ec != std::errc() || !minor_ok)
-    rd.fail("", fmt::format("schema '{}' has no valid version (expected '{}')", schema,
-                            run_schema));
+    rd.fail("",
+            fmt::format("schema '{}' has no valid version (expected '{}')", schema, run_schema));
   if (major != 1)
     rd.fail("", fmt::format("schema '{}' is not supported (this roofkit reads {})", schema,
                             run_schema));
 }
 
 run_origin parse_origin(const reader& rd, const std::string& name) {
-  for (run_origin o : {run_origin::measured, run_origin::analytical, run_origin::imported,
-                       run_origin::recorded})
+  for (run_origin o :
+       {run_origin::measured, run_origin::analytical, run_origin::imported, run_origin::recorded})
     if (to_string(o) == name)
       return o;
-  rd.fail("context.origin",
-          fmt::format("unknown origin '{}' (valid: measured, analytical, imported, recorded)",
-                      name));
+  rd.fail(
+      "context.origin",
+      fmt::format("unknown origin '{}' (valid: measured, analytical, imported, recorded)", name));
 }
 
 run_context parse_context(const reader& rd, const json& j) {
@@ -205,8 +205,8 @@ ceiling parse_ceiling(const reader& rd, const json& j, const std::string& w, boo
     const std::string name = rd.text(j, w, "level", true);
     const auto level = parse_memory_level(name);
     if (!level)
-      rd.fail(w + ".level", fmt::format("unknown memory level '{}' (valid: {})", name,
-                                        valid_levels));
+      rd.fail(w + ".level",
+              fmt::format("unknown memory level '{}' (valid: {})", name, valid_levels));
     c.level = *level;
   } else {
     const std::string name = rd.text(j, w, "precision", true);
@@ -236,8 +236,8 @@ std::vector<ceiling> parse_ceilings(const reader& rd, const json& j) {
   return out;
 }
 
-std::array<std::uint32_t, 3> parse_dims(const reader& rd, const json& launch,
-                                        const std::string& w, const std::string& key) {
+std::array<std::uint32_t, 3> parse_dims(const reader& rd, const json& launch, const std::string& w,
+                                        const std::string& key) {
   std::array<std::uint32_t, 3> d{1, 1, 1};
   const json* v = rd.array(launch, w, key, false);
   if (v == nullptr)
@@ -319,8 +319,8 @@ kernel_result parse_kernel(const reader& rd, const json& j, const std::string& w
 
 std::string parse_error_text(const json::parse_error& e) {
   std::string what = e.what();
-  if (const auto pos = what.find("] "); what.rfind("[json.exception", 0) == 0 &&
-                                        pos != std::string::npos)
+  if (const auto pos = what.find("] ");
+      what.rfind("[json.exception", 0) == 0 && pos != std::string::npos)
     what = what.substr(pos + 2);
   for (char& c : what)
     if (c == '\n' || c == '\r')
@@ -339,8 +339,8 @@ run parse_run(std::string_view text, const std::string& source_name) {
     rd.fail("", "not valid JSON: " + parse_error_text(e));
   }
   if (!doc.is_object())
-    rd.fail("", fmt::format("expected a JSON object at the top level, got {}",
-                            reader::describe(doc)));
+    rd.fail("",
+            fmt::format("expected a JSON object at the top level, got {}", reader::describe(doc)));
   check_schema(rd, doc);
   run r;
   r.context = parse_context(rd, *rd.object(doc, "", "context", true));

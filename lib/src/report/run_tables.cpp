@@ -58,8 +58,8 @@ std::string kernel_note(const kernel_result& k, const kernel_placement& p) {
   if (!p.has_flops)
     parts.emplace_back("no FLOPs: bandwidth only");
   if (p.mixed_precision && p.compute_roof > 0)
-    parts.push_back(fmt::format("mixed precision: combined roof {:.1f} TFLOP/s",
-                                p.compute_roof / 1e12));
+    parts.push_back(
+        fmt::format("mixed precision: combined roof {:.1f} TFLOP/s", p.compute_roof / 1e12));
   for (const auto& n : p.notes)
     parts.push_back(n);
   std::string text;
@@ -112,10 +112,8 @@ table ceilings_table(const run& r) {
   table t;
   t.id = "ceilings";
   t.title = "Ceilings";
-  t.columns = {{"ceiling", "Ceiling"},
-               {"kind", "Kind"},
-               {"value", "Value", "", 2},
-               {"unit", "Unit"}};
+  t.columns = {
+      {"ceiling", "Ceiling"}, {"kind", "Kind"}, {"value", "Value", "", 2}, {"unit", "Unit"}};
   std::vector<memory_level> levels;
   for (memory_level l : {memory_level::dram, memory_level::l2, memory_level::l1})
     if (find_memory_ceiling(r.ceilings, l) != nullptr)
@@ -200,8 +198,7 @@ table kernels_table(const run& r, const std::vector<kernel_placement>& placement
       }
     for (memory_level l : levels) {
       const level_point* lp = point_at(p, l);
-      row.push_back(lp ? positive_or_empty(lp->achieved_bandwidth, 1e-9)
-                       : cell(std::monostate{}));
+      row.push_back(lp ? positive_or_empty(lp->achieved_bandwidth, 1e-9) : cell(std::monostate{}));
     }
     row.push_back(p.bound_label.empty() ? p.bound : p.bound_label);
     row.push_back(p.bound == "unknown" ? cell(std::monostate{}) : maybe(p.pct_of_roof));
@@ -227,8 +224,8 @@ void print_run_report(const run& r, output_format format, std::ostream& out,
                       const report_options& options) {
   const std::string& which = options.tables;
   if (which != "all" && which != "context" && which != "ceilings" && which != "kernels")
-    throw usage_error(fmt::format("unknown table '{}' (valid: all, context, ceilings, kernels)",
-                                  which));
+    throw usage_error(
+        fmt::format("unknown table '{}' (valid: all, context, ceilings, kernels)", which));
   auto wanted = [&which](const char* name) { return which == "all" || which == name; };
   auto printer = make_printer(format, out);
   if (format == output_format::markdown) {

@@ -167,8 +167,8 @@ kernel_placement place_kernel(const kernel_result& k, const std::vector<ceiling>
     binding_s = pl.compute_lower_bound_s;
     pl.compute_bound = true;
     pl.bound = to_string(*pl.dominant_precision);
-    pl.bound_label = pl.mixed_precision ? "combined " + join_labels(k.flops)
-                                        : label(*pl.dominant_precision);
+    pl.bound_label =
+        pl.mixed_precision ? "combined " + join_labels(k.flops) : label(*pl.dominant_precision);
   }
   const level_point* tightest = nullptr;
   for (memory_level l : binding_order) {
