@@ -45,6 +45,9 @@ TEST(run_tables, provenance_says_where_the_run_comes_from) {
   EXPECT_NE(roofkit::provenance_line(r, true).find("not measured on this machine"),
             std::string::npos);
 
+  r.context.host.clear();
+  EXPECT_NE(roofkit::provenance_line(r).find("does not name its host"), std::string::npos);
+
   r.context.host = host_name() + "-elsewhere";
   EXPECT_TRUE(roofkit::run_is_from_elsewhere(r));
   EXPECT_NE(roofkit::provenance_line(r).find("Recorded run from NVIDIA H100 80GB HBM3 on "

@@ -63,6 +63,10 @@ std::string provenance_line(const run& r, bool recorded) {
   if (elsewhere)
     return fmt::format("Recorded run from {} on {}{}{}", device, date,
                        c.host.empty() ? "" : " (host " + c.host + ")", not_here);
+  if (c.host.empty())
+    return fmt::format("Measured on {} on {}; the run does not name its host, so it may not be "
+                       "this machine",
+                       device, date);
   return fmt::format("Measured on {} on {} (this machine)", device, date);
 }
 
