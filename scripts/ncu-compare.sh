@@ -41,7 +41,7 @@ build_rc=$?
 step "build rc=$build_rc in $(since "$t0") s"
 if [ "$build_rc" -ne 0 ]; then tail -40 "$LOG/build.log"; exit 1; fi
 V="$BUILD/tests/validation/roofkit-validate"
-RC="$BUILD/tools/roofline-cuda/roofline-cuda"
+RC="$BUILD/tools/roofline-cuda"
 
 # 2. Tests: GPU tests on the device, CPU tests too (they must also pass with a GPU present).
 for t in test_profiler_counts test_timing_gpu test_metrics test_profiler_errors test_timing; do
@@ -59,7 +59,7 @@ grep -B2 -A8 'Failure' "$LOG/test_profiler_counts.log" "$LOG/test_timing_gpu.log
 step "roofline-cuda metrics on the device: rc=$? $(cut -d, -f1,2 "$LOG/metrics-device.csv" | sort -u | tr '\n' ' ')"
 
 # 4. Our values (one process per set), then Nsight Compute's for the same metric names.
-for set in roofline coalescing; do
+for set in roofline coalescing roofline-full tensor; do
   timeout 300 "$V" profile "$set" "$LOG/ours-$set.json" 2>>"$LOG/ours.log"
   step "ours $set rc=$? $(tail -1 "$LOG/ours.log")"
 done
@@ -74,20 +74,23 @@ ncu_metrics_cmd=("$NCU" --clock-control none --cache-control none --print-units 
 timeout 400 "${ncu_metrics_cmd[@]}" >"$LOG/ncu-metrics.csv" 2>"$LOG/ncu-metrics.err"
 step "ncu --metrics rc=$? rows=$(wc -l <"$LOG/ncu-metrics.csv")"
 
-# 5. Wall time and passes: the same executable, plain, under our profiler, under ncu.
-t=$(now); "$V" plain 2>>"$LOG/wall.log"; plain_s=$(since "$t")
-t=$(now); "$V" profile roofline "$LOG/wall-ours.json" 2>>"$LOG/wall.log"; ours_s=$(since "$t")
-# --launch-skip 3: the three fill kernels of the setup are not profiled (roofkit does not either).
+# 5. Wall time and passes: the same executable, plain, under our profiler, under ncu; three
+#    runs of each, interleaved, so that a slow moment hits all of them alike.
 ncu_set_cmd=("$NCU" --set roofline --clock-control none --cache-control none --launch-skip 3
              "$V" plain)
-t=$(now); timeout 500 "${ncu_set_cmd[@]}" >"$LOG/ncu-set-roofline.log" 2>&1
-ncu_rc=$?; ncu_s=$(since "$t")
 ncu_same_cmd=("$NCU" --clock-control none --cache-control none --launch-skip 3 --metrics
-              "$(python3 -c "import json;print(','.join(json.load(open('$LOG/wall-ours.json'))['metrics']))")"
+              "$(python3 -c "import json;print(','.join(json.load(open('$LOG/ours-roofline.json'))['metrics']))")"
               "$V" plain)
-t=$(now); timeout 300 "${ncu_same_cmd[@]}" >"$LOG/ncu-same-metrics.log" 2>&1
-ncu_same_s=$(since "$t")
-step "wall: plain ${plain_s}s ours ${ours_s}s ncu-set-roofline ${ncu_s}s (rc=$ncu_rc) ncu-our-metrics ${ncu_same_s}s"
+plain_s=""; ours_s=""; ncu_s=""; ncu_same_s=""
+for rep in 1 2 3; do
+  t=$(now); "$V" plain 2>>"$LOG/wall.log"; plain_s+="$(since "$t") "
+  t=$(now); "$V" profile roofline "$LOG/wall-ours.json" 2>>"$LOG/wall.log"; ours_s+="$(since "$t") "
+  t=$(now); timeout 150 "${ncu_set_cmd[@]}" >"$LOG/ncu-set-roofline.log" 2>&1
+  ncu_rc=$?; ncu_s+="$(since "$t") "
+  t=$(now); timeout 100 "${ncu_same_cmd[@]}" >"$LOG/ncu-same-metrics.log" 2>&1
+  ncu_same_s+="$(since "$t") "
+done
+step "wall (3 runs): plain $plain_s| ours $ours_s| ncu-set-roofline $ncu_s(rc=$ncu_rc) | ncu-our-metrics $ncu_same_s"
 
 # 6. Another profiler attached: our status check and timing under ncu.
 timeout 120 "$NCU" --clock-control none --metrics gpu__time_duration.sum "$V" status \
@@ -122,9 +125,13 @@ for r in rows:
     except ValueError:
         pass
 names = [k["name"] for k in ours["roofline"]["kernels"]]
-def rule(metric):
+BYTES_FLOOR = 64 * 2**20
+def rule(metric, ours_v, ncu_v):
     if "__bytes" in metric or metric.endswith("t_bytes.sum"):
-        return "bytes_within_1pct"
+        # Under 64 MiB a level's bytes are dominated by write-backs of what the previous kernel
+        # left dirty in L2 and by the cache state replay leaves: informational only.
+        big = max(ours_v, ncu_v or 0) >= BYTES_FLOOR
+        return "bytes_within_1pct" if big else "bytes_informational_under_64MiB"
     if any(x in metric for x in ("sass_thread_inst", "sass_inst_executed", "sectors", "requests",
                                  "ops_path_tensor", "wavefronts", "bank_conflicts")):
         return "equal"
@@ -136,7 +143,7 @@ for s, doc in ours.items():
         for m, v in k["values"].items():
             n = theirs.get(m)
             rel = None if n in (None, 0) else (v - n) / n
-            r = rule(m)
+            r = rule(m, v, n)
             ok = None
             if n is not None and r == "equal":
                 ok = v == n
@@ -156,7 +163,8 @@ doc = {
         "script": "scripts/ncu-compare.sh",
     },
     "rules": {"equal": "instruction, request, sector, wavefront and tensor-op counts",
-              "bytes_within_1pct": "DRAM, L2 and L1 bytes",
+              "bytes_within_1pct": "DRAM, L2 and L1 bytes of 64 MiB or more",
+              "bytes_informational_under_64MiB": "smaller byte counts: L2 write-backs left by the previous kernel and the cache state after replay dominate them",
               "informational": "time, clocks, occupancy (differ run to run)"},
     "failures": fails,
     "rows": table,
@@ -177,20 +185,30 @@ w = {
         "ncu_set_roofline": os.environ["NCU_SET_CMD"],
         "ncu_roofkit_metrics": os.environ["NCU_SAME_CMD"],
     },
-    "wall_s": {"plain": float(os.environ["PLAIN_S"]), "roofkit": float(os.environ["OURS_S"]),
-               "ncu_set_roofline": float(os.environ["NCU_S"]),
-               "ncu_roofkit_metrics": float(os.environ["NCU_SAME_S"])},
+    "wall_s_runs": {k: [float(x) for x in os.environ[e].split()] for k, e in
+                    (("plain", "PLAIN_S"), ("roofkit", "OURS_S"), ("ncu_set_roofline", "NCU_S"),
+                     ("ncu_roofkit_metrics", "NCU_SAME_S"))},
     "roofkit_profile_call_s": wall_ours["profile_s"],
     "passes_per_kernel": {"roofkit": wall_ours["passes"], "ncu_set_roofline": passes,
                           "ncu_roofkit_metrics": same},
 }
+w["wall_s"] = {k: sorted(v)[len(v) // 2] for k, v in w["wall_s_runs"].items()}
 w["ratio_ncu_set_roofline_over_roofkit"] = w["wall_s"]["ncu_set_roofline"] / w["wall_s"]["roofkit"]
 w["ratio_net_of_plain_run"] = ((w["wall_s"]["ncu_set_roofline"] - w["wall_s"]["plain"]) /
                                max(w["wall_s"]["roofkit"] - w["wall_s"]["plain"], 1e-9))
 json.dump(w, open(f"{out}/ncu-walltime-{chip}.json", "w"), indent=1)
-print(f"compare: {len(table)} rows, {fails} failures")
+print(f"compare: {len(table)} rows, {fails} failures; non-zero checked rows:")
 for t in table:
-    if t["rule"] != "informational":
+    if t["rule"] in ("equal", "bytes_within_1pct") and (t["roofkit"] or t["ncu"]):
         print(f'{t["kernel"]:17} {t["metric"]:58} {t["roofkit"]:>16.6g} {t["ncu"] if t["ncu"] is None else format(t["ncu"], ">16.6g")} {t["ok"]}')
-print(json.dumps({k: w[k] for k in ("wall_s", "passes_per_kernel", "ratio_ncu_set_roofline_over_roofkit", "ratio_net_of_plain_run")}))
+print(json.dumps({k: w[k] for k in ("wall_s_runs", "wall_s", "passes_per_kernel", "ratio_ncu_set_roofline_over_roofkit", "ratio_net_of_plain_run")}))
+# Our own values, for data/validation/cupti-<chip>-*.json.
+for s in ("roofline", "coalescing", "roofline-full", "tensor"):
+    try:
+        d = json.load(open(f"{log}/ours-{s}.json"))
+    except OSError:
+        continue
+    d["command"] = f"roofkit-validate profile {s}  (scripts/ncu-compare.sh)"
+    json.dump(d, open(f"{out}/cupti-{chip}-{s}.json", "w"), indent=1)
+    print(f"ours {s}: {d['passes']} passes, {len(d['metrics'])} metrics")
 PY

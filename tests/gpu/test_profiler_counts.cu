@@ -160,4 +160,35 @@ TEST_F(profiler_counts, user_range_with_flush_before_each_pass) {
   EXPECT_NEAR((c.dram_read_bytes + c.dram_write_bytes) / expected, 1.0, 0.02);
 }
 
+// More launches than the counter image holds: the extra ranges are dropped with a warning.
+TEST_F(profiler_counts, dropped_ranges_are_reported) {
+  std::vector<std::string> warnings;
+  roofkit::profiler_options o;
+  o.max_ranges = 2;
+  o.warn = [&](const std::string &w) { warnings.push_back(w); };
+  roofkit::profiler_session s(0, "coalescing", o);
+  const auto ranges = s.profile([&] {
+    for (int i = 0; i < 3; ++i)
+      work->launch(9);
+  });
+  EXPECT_EQ(ranges.size(), 2u);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("1 kernel launches were not profiled"), std::string::npos)
+      << warnings[0];
+}
+
+// Timings come from the harness, apart from replay: an idle session does not change them.
+TEST_F(profiler_counts, idle_session_leaves_timings_alone) {
+  roofkit::timing_options o;
+  o.repetitions = 15;
+  o.observe_clock = false;
+  const auto launch = [&](cudaStream_t) { work->launch(8); };
+  const double alone = roofkit::time_kernel(launch, o).time.median_s;
+  roofkit::profiler_session s(0, "roofline");
+  const double beside = roofkit::time_kernel(launch, o).time.median_s;
+  std::printf("copy: %.1f us without a session, %.1f us beside an idle one\n", alone * 1e6,
+              beside * 1e6);
+  EXPECT_NEAR(beside / alone, 1.0, 0.05);
+}
+
 } // namespace
