@@ -18,20 +18,20 @@ using roofkit::cupti_catalog;
 using roofkit::find_metric_set;
 using roofkit::resolve_metric_set;
 
-std::string name_of(const roofkit::resolved_set &s, const std::string &key) {
-  const auto *m = s.find(key);
+std::string name_of(const roofkit::resolved_set& s, const std::string& key) {
+  const auto* m = s.find(key);
   return m ? m->name : std::string("<dropped>");
 }
 
 TEST(metric_host, knows_the_chips_we_document) {
   const auto chips = roofkit::supported_chips();
-  for (const char *c : {"GA100", "AD102", "GH100", "GB100", "GB202", "TU102"})
+  for (const char* c : {"GA100", "AD102", "GH100", "GB100", "GB202", "TU102"})
     EXPECT_NE(std::find(chips.begin(), chips.end(), c), chips.end()) << c;
   EXPECT_EQ(roofkit::normalize_chip_name("gh100"), "GH100");
   try {
     roofkit::normalize_chip_name("GX999");
     FAIL() << "no error for an unknown chip";
-  } catch (const roofkit::error &e) {
+  } catch (const roofkit::error& e) {
     EXPECT_EQ(e.code(), roofkit::exit_code::usage);
     EXPECT_NE(std::string(e.what()).find("'GX999'"), std::string::npos);
     EXPECT_NE(std::string(e.what()).find("GH100"), std::string::npos) << "lists valid chips";
@@ -57,8 +57,8 @@ TEST(metric_host, validates_names_and_counts_passes) {
 
 // DRAM bytes are spelled differently on GB20x: the resolver picks each chip's name.
 TEST(metric_sets, resolve_dram_names_per_chip) {
-  const auto &roofline = find_metric_set("roofline");
-  for (const char *chip : {"GA100", "AD102", "GH100", "GB100"}) {
+  const auto& roofline = find_metric_set("roofline");
+  for (const char* chip : {"GA100", "AD102", "GH100", "GB100"}) {
     const auto s = resolve_metric_set(roofline, cupti_catalog(chip));
     EXPECT_EQ(name_of(s, "dram_read"), "dram__bytes_read.sum") << chip;
     EXPECT_EQ(name_of(s, "dram_write"), "dram__bytes_write.sum") << chip;
@@ -71,11 +71,11 @@ TEST(metric_sets, resolve_dram_names_per_chip) {
 
 // The whole hierarchical set fits in 3 passes on every chip we target (ncu: 17 on GH100).
 TEST(metric_sets, roofline_set_is_three_passes_with_every_core_metric) {
-  const auto &roofline = find_metric_set("roofline");
-  for (const char *chip : {"GA100", "AD102", "GH100", "GB100", "GB202"}) {
+  const auto& roofline = find_metric_set("roofline");
+  for (const char* chip : {"GA100", "AD102", "GH100", "GB100", "GB202"}) {
     const auto s = resolve_metric_set(roofline, cupti_catalog(chip));
     EXPECT_EQ(s.passes, 3) << chip;
-    for (const auto &spec : roofline.metrics) {
+    for (const auto& spec : roofline.metrics) {
       if (!spec.optional) {
         EXPECT_NE(s.find(spec.key), nullptr) << chip << " lacks " << spec.key;
       }
@@ -84,15 +84,15 @@ TEST(metric_sets, roofline_set_is_three_passes_with_every_core_metric) {
 }
 
 TEST(metric_sets, tensor_paths_per_chip) {
-  const auto &roofline = find_metric_set("roofline");
+  const auto& roofline = find_metric_set("roofline");
   const auto gh100 = resolve_metric_set(roofline, cupti_catalog("GH100"));
   // Hopper: every warpgroup MMA path plus the two common mma.sync paths fit the budget.
-  for (const char *key : {"hgmma_fp16", "hgmma_bf16", "hgmma_tf32", "mma_fp8", "igmma_int8",
+  for (const char* key : {"hgmma_fp16", "hgmma_bf16", "hgmma_tf32", "qgmma_fp8", "igmma_int8",
                           "hmma_fp16_f32", "hmma_bf16"})
     EXPECT_NE(gh100.find(key), nullptr) << key;
   EXPECT_EQ(name_of(gh100, "hmma_fp16_f32"), "sm__ops_path_tensor_op_hmma_src_fp16_dst_fp32.sum");
   std::set<std::string> over;
-  for (const auto &d : gh100.dropped)
+  for (const auto& d : gh100.dropped)
     if (d.reason == roofkit::drop_reason::over_budget)
       over.insert(d.spec.key);
   EXPECT_EQ(over, (std::set<std::string>{"dmma_fp64", "hmma_tf32", "hmma_fp16_f16", "imma_int8"}));
@@ -103,14 +103,20 @@ TEST(metric_sets, tensor_paths_per_chip) {
   const auto ga100 = resolve_metric_set(roofline, cupti_catalog("GA100"));
   EXPECT_EQ(name_of(ga100, "hmma_fp16_f32"), "sm__ops_path_tensor_src_fp16_dst_fp32.sum");
   EXPECT_EQ(ga100.find("hgmma_fp16"), nullptr);
-  // Ada has FP8 mma.sync.
+  // Ada: FP16 and BF16 mma.sync fit; no FP64 tensor unit although CUPTI lists the counter.
   const auto ad102 = resolve_metric_set(roofline, cupti_catalog("AD102"));
-  EXPECT_EQ(name_of(ad102, "mma_fp8"), "sm__ops_path_tensor_src_fp8.sum");
+  EXPECT_NE(ad102.find("hmma_bf16"), nullptr);
+  EXPECT_EQ(ad102.find("dmma_fp64"), nullptr);
+  EXPECT_EQ(ad102.find("qgmma_fp8"), nullptr);
+  const auto ad102_full =
+      resolve_metric_set(find_metric_set("roofline-full"), cupti_catalog("AD102"));
+  EXPECT_EQ(name_of(ad102_full, "mma_fp8"), "sm__ops_path_tensor_src_fp8.sum");
+  EXPECT_EQ(ad102_full.find("dmma_fp64"), nullptr);
   // Blackwell datacenter: tcgen05 paths.
   const auto gb100 = resolve_metric_set(roofline, cupti_catalog("GB100"));
   EXPECT_EQ(name_of(gb100, "utc_bf16"), "sm__ops_path_tensor_op_utchmma_src_bf16_dst_fp32.sum");
   // GB202 spells FP8 with its accumulator.
-  const auto gb202 = resolve_metric_set(roofline, cupti_catalog("GB202"));
+  const auto gb202 = resolve_metric_set(find_metric_set("roofline-full"), cupti_catalog("GB202"));
   EXPECT_EQ(name_of(gb202, "mma_fp8"), "sm__ops_path_tensor_src_fp8_dst_fp32.sum");
 
   // roofline-full drops nothing for the budget.
@@ -121,7 +127,7 @@ TEST(metric_sets, tensor_paths_per_chip) {
 }
 
 TEST(metric_sets, coalescing_set_is_two_passes) {
-  for (const char *chip : {"GA100", "AD102", "GH100", "GB202"}) {
+  for (const char* chip : {"GA100", "AD102", "GH100", "GB202"}) {
     const auto s = resolve_metric_set(find_metric_set("coalescing"), cupti_catalog(chip));
     EXPECT_EQ(s.passes, 2) << chip;
     EXPECT_EQ(s.metrics.size(), 8u) << chip;
@@ -132,7 +138,7 @@ TEST(metric_sets, unknown_set_lists_valid_names) {
   try {
     find_metric_set("rooflin");
     FAIL();
-  } catch (const roofkit::error &e) {
+  } catch (const roofkit::error& e) {
     EXPECT_EQ(e.code(), roofkit::exit_code::usage);
     EXPECT_NE(std::string(e.what()).find("roofline, roofline-full, tensor, coalescing"),
               std::string::npos)
@@ -145,11 +151,11 @@ class fake_catalog final : public roofkit::metric_catalog {
 public:
   std::map<std::string, int> groups; // name -> pass group
   std::string chip() const override { return "FAKE"; }
-  bool has(const std::string &n) const override { return groups.count(n) > 0; }
-  std::string description(const std::string &n) const override { return "about " + n; }
-  int passes(const std::vector<std::string> &names) const override {
+  bool has(const std::string& n) const override { return groups.count(n) > 0; }
+  std::string description(const std::string& n) const override { return "about " + n; }
+  int passes(const std::vector<std::string>& names) const override {
     std::set<int> used;
-    for (const auto &n : names)
+    for (const auto& n : names)
       used.insert(groups.at(n));
     return static_cast<int>(used.size());
   }
@@ -189,9 +195,9 @@ TEST(metric_sets, budget_keeps_optional_metrics_in_order) {
 TEST(roofline_counts, weights_levels_and_units) {
   const auto s = resolve_metric_set(find_metric_set("roofline"), cupti_catalog("GH100"));
   std::map<std::string, double> v;
-  for (const auto &n : s.names())
+  for (const auto& n : s.names())
     v[n] = 0;
-  auto set = [&](const std::string &key, double value) { v[s.find(key)->name] = value; };
+  auto set = [&](const std::string& key, double value) { v[s.find(key)->name] = value; };
   set("ffma", 1000);
   set("fadd", 10);
   set("fmul", 20);
@@ -254,9 +260,9 @@ TEST(metric_report, tables_carry_sets_and_passes) {
   ASSERT_EQ(tables.size(), 2u);
   EXPECT_EQ(tables[0].id, "sets");
   EXPECT_EQ(std::get<std::int64_t>(tables[0].rows[0][2]), 3);
-  const auto &metrics = tables[1];
+  const auto& metrics = tables[1];
   bool saw = false;
-  for (const auto &row : metrics.rows)
+  for (const auto& row : metrics.rows)
     if (std::get<std::string>(row[2]) == "dram_read") {
       EXPECT_EQ(std::get<std::string>(row[3]), "dram__bytes_op_read.sum");
       EXPECT_TRUE(std::get<bool>(row[7]));

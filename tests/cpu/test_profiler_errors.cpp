@@ -15,7 +15,7 @@ namespace {
 roofkit::error cupti_error(int status) {
   try {
     roofkit::detail::throw_cupti_error(status, "cuptiX(&p)", "f.cpp", 7);
-  } catch (const roofkit::error &e) {
+  } catch (const roofkit::error& e) {
     return e;
   }
   return roofkit::error(roofkit::exit_code::ok, "not thrown");
@@ -53,7 +53,7 @@ TEST_F(no_gpu, profiler_session_is_a_clear_no_device_error) {
   try {
     roofkit::profiler_session s(0, "roofline");
     FAIL() << "no error without a GPU";
-  } catch (const roofkit::error &e) {
+  } catch (const roofkit::error& e) {
     EXPECT_EQ(e.code(), roofkit::exit_code::no_device);
     EXPECT_NE(std::string(e.what()).find("no CUDA GPU"), std::string::npos) << e.what();
     EXPECT_NE(e.hint().find("--chip"), std::string::npos) << e.hint();
@@ -73,7 +73,7 @@ TEST_F(no_gpu, timing_needs_a_device) {
   try {
     roofkit::time_kernel([](cudaStream_t) {});
     FAIL();
-  } catch (const roofkit::error &e) {
+  } catch (const roofkit::error& e) {
     EXPECT_EQ(e.code(), roofkit::exit_code::no_device);
   }
 }

@@ -30,7 +30,7 @@ TEST(timing, bad_counts_are_usage_errors) {
   try {
     roofkit::time_kernel([](cudaStream_t) {}, o);
     FAIL();
-  } catch (const roofkit::error &e) {
+  } catch (const roofkit::error& e) {
     EXPECT_EQ(e.code(), roofkit::exit_code::usage);
     EXPECT_NE(std::string(e.what()).find("repetitions 0"), std::string::npos);
   }

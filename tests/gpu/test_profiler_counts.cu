@@ -22,8 +22,8 @@ protected:
   static void TearDownTestSuite() { work.reset(); }
 
   // Profiles the given cases in one profile() call; one range per kernel.
-  static std::vector<roofkit::range_values> run(roofkit::profiler_session &s,
-                                                const std::vector<std::size_t> &ids) {
+  static std::vector<roofkit::range_values> run(roofkit::profiler_session& s,
+                                                const std::vector<std::size_t>& ids) {
     auto ranges = s.profile([&] {
       for (auto i : ids)
         work->launch(i);
@@ -32,9 +32,9 @@ protected:
     return ranges;
   }
 
-  static double value(const roofkit::profiler_session &s, const roofkit::range_values &r,
-                      const std::string &key) {
-    const auto *m = s.metrics().find(key);
+  static double value(const roofkit::profiler_session& s, const roofkit::range_values& r,
+                      const std::string& key) {
+    const auto* m = s.metrics().find(key);
     if (m == nullptr) {
       ADD_FAILURE() << key << " is not in set " << s.metrics().set;
       return -1;
@@ -55,8 +55,8 @@ TEST_F(profiler_counts, coalescing_requests_sectors_and_wavefronts) {
   const auto ranges = run(s, ids);
   ASSERT_EQ(ranges.size(), ids.size());
   for (std::size_t k = 0; k < ids.size(); ++k) {
-    const auto &c = cases[ids[k]];
-    const auto &r = ranges[k];
+    const auto& c = cases[ids[k]];
+    const auto& r = ranges[k];
     std::printf("%-18s ld requests %.0f sectors %.0f | st requests %.0f sectors %.0f | shared st "
                 "wavefronts %.0f conflicts %.0f\n",
                 c.name.c_str(), value(s, r, "global_ld_requests"), value(s, r, "global_ld_sectors"),
@@ -121,7 +121,7 @@ TEST_F(profiler_counts, roofline_instruction_counts_tensor_flops_and_dram_bytes)
   EXPECT_EQ(counts["wmma_fp16"].flops[precision::tensor_fp16], cases[7].tensor_fp16_flops)
       << "ratio " << counts["wmma_fp16"].flops[precision::tensor_fp16] / cases[7].tensor_fp16_flops;
   // The copy moves its 2 GiB through DRAM within 2%.
-  const auto &copy = counts["copy"];
+  const auto& copy = counts["copy"];
   const double dram = copy.dram_read_bytes + copy.dram_write_bytes;
   EXPECT_NEAR(dram / cases[8].dram_bytes, 1.0, 0.02)
       << "read " << copy.dram_read_bytes << " write " << copy.dram_write_bytes;
@@ -165,15 +165,22 @@ TEST_F(profiler_counts, dropped_ranges_are_reported) {
   std::vector<std::string> warnings;
   roofkit::profiler_options o;
   o.max_ranges = 2;
-  o.warn = [&](const std::string &w) { warnings.push_back(w); };
+  o.warn = [&](const std::string& w) { warnings.push_back(w); };
   roofkit::profiler_session s(0, "coalescing", o);
-  const auto ranges = s.profile([&] {
-    for (int i = 0; i < 3; ++i)
+  // Two launches (max_ranges) fit without a warning; five fill the image (max_ranges + 1).
+  auto ranges = s.profile([&] {
+    for (int i = 0; i < 2; ++i)
       work->launch(9);
   });
   EXPECT_EQ(ranges.size(), 2u);
+  EXPECT_TRUE(warnings.empty());
+  ranges = s.profile([&] {
+    for (int i = 0; i < 5; ++i)
+      work->launch(9);
+  });
+  EXPECT_EQ(ranges.size(), 3u);
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_NE(warnings[0].find("1 kernel launches were not profiled"), std::string::npos)
+  EXPECT_NE(warnings[0].find("filled its counter image with 3 ranges"), std::string::npos)
       << warnings[0];
 }
 

@@ -8,7 +8,7 @@
 
 namespace {
 
-__global__ void read_sum(const float4 *in, float *out, std::size_t n) {
+__global__ void read_sum(const float4* in, float* out, std::size_t n) {
   float s = 0;
   for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
        i += std::size_t{gridDim.x} * blockDim.x) {
@@ -25,7 +25,7 @@ struct buffer {
     ROOFKIT_CUDA_CHECK(cudaMemset(p, 0, bytes));
   }
   ~buffer() { cudaFree(p); }
-  void *p = nullptr;
+  void* p = nullptr;
 };
 
 double median_read_time(std::size_t bytes, bool flush) {
@@ -37,8 +37,8 @@ double median_read_time(std::size_t bytes, bool flush) {
   o.observe_clock = false;
   const auto r = roofkit::time_kernel(
       [&](cudaStream_t st) {
-        read_sum<<<132 * 4, 512, 0, st>>>(static_cast<const float4 *>(in.p),
-                                          static_cast<float *>(out.p), n);
+        read_sum<<<132 * 4, 512, 0, st>>>(static_cast<const float4*>(in.p),
+                                          static_cast<float*>(out.p), n);
       },
       o);
   EXPECT_EQ(r.time.repetitions, 30);

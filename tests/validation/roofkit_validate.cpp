@@ -27,9 +27,9 @@ double seconds_since(clock_type::time_point t0) {
   return std::chrono::duration<double>(clock_type::now() - t0).count();
 }
 
-nlohmann::json expected_json(const rv::kernel_case &c) {
+nlohmann::json expected_json(const rv::kernel_case& c) {
   nlohmann::json e = nlohmann::json::object();
-  auto put = [&](const char *key, double v) {
+  auto put = [&](const char* key, double v) {
     if (v > 0)
       e[key] = v;
   };
@@ -44,7 +44,7 @@ nlohmann::json expected_json(const rv::kernel_case &c) {
   return e;
 }
 
-int profile(const roofkit::metric_set_def &def, const std::string &out_path,
+int profile(const roofkit::metric_set_def& def, const std::string& out_path,
             clock_type::time_point t0) {
   const auto cases = rv::case_list();
   rv::case_runner runner;
@@ -67,7 +67,7 @@ int profile(const roofkit::metric_set_def &def, const std::string &out_path,
   doc["passes"] = s.passes();
   doc["metrics"] = s.metrics().names();
   nlohmann::json keys = nlohmann::json::object();
-  for (const auto &m : s.metrics().metrics)
+  for (const auto& m : s.metrics().metrics)
     keys[m.spec.key] = m.name;
   doc["keys"] = keys;
   doc["session_setup_s"] = setup_s;
@@ -82,10 +82,10 @@ int profile(const roofkit::metric_set_def &def, const std::string &out_path,
     if (def.name == "roofline" || def.name == "roofline-full") {
       const auto c = roofkit::derive_roofline_counts(s.metrics(), ranges[i].values);
       nlohmann::json flops = nlohmann::json::object();
-      for (const auto &[p, v] : c.flops)
+      for (const auto& [p, v] : c.flops)
         flops[roofkit::to_string(p)] = v;
       nlohmann::json bytes = nlohmann::json::object();
-      for (const auto &[l, v] : c.bytes)
+      for (const auto& [l, v] : c.bytes)
         bytes[roofkit::to_string(l)] = v;
       k["flops"] = flops;
       k["bytes"] = bytes;
@@ -127,7 +127,7 @@ int status() {
   return 0;
 }
 
-std::vector<std::string> split(const std::string &list) {
+std::vector<std::string> split(const std::string& list) {
   std::vector<std::string> out;
   std::stringstream in(list);
   for (std::string item; std::getline(in, item, ',');)
@@ -138,7 +138,7 @@ std::vector<std::string> split(const std::string &list) {
 
 } // namespace
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   const auto t0 = clock_type::now();
   return roofkit::guarded_main("roofkit-validate", [&] {
     const std::string mode = argc > 1 ? argv[1] : "";

@@ -28,8 +28,8 @@ class case_runner {
 public:
   case_runner();
   ~case_runner();
-  case_runner(const case_runner &) = delete;
-  case_runner &operator=(const case_runner &) = delete;
+  case_runner(const case_runner&) = delete;
+  case_runner& operator=(const case_runner&) = delete;
   /// Launches case `i` of case_list() on the default stream.
   void launch(std::size_t i);
 

@@ -34,19 +34,19 @@ constexpr int smem_stores = 64;
 
 namespace kernels {
 
-__global__ void coalesced(const float *in, float *out, unsigned n) {
+__global__ void coalesced(const float* in, float* out, unsigned n) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     out[i] = in[i] * 2.0f;
 }
 
-__global__ void strided32(const float *in, float *out, unsigned n) {
+__global__ void strided32(const float* in, float* out, unsigned n) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     out[i] = in[(i * 32u) % n] * 2.0f;
 }
 
-__global__ void matrix_row_major(float *m, unsigned width, unsigned height) {
+__global__ void matrix_row_major(float* m, unsigned width, unsigned height) {
   const unsigned row = blockIdx.y * blockDim.y + threadIdx.y;
   const unsigned col = blockIdx.x * blockDim.x + threadIdx.x;
   if (row < height && col < width) {
@@ -55,7 +55,7 @@ __global__ void matrix_row_major(float *m, unsigned width, unsigned height) {
   }
 }
 
-__global__ void matrix_col_major(float *m, unsigned width, unsigned height) {
+__global__ void matrix_col_major(float* m, unsigned width, unsigned height) {
   const unsigned row = blockIdx.y * blockDim.y + threadIdx.y;
   const unsigned col = blockIdx.x * blockDim.x + threadIdx.x;
   if (row < height && col < width) {
@@ -64,7 +64,7 @@ __global__ void matrix_col_major(float *m, unsigned width, unsigned height) {
   }
 }
 
-__global__ void ffma_loop(float *out, float a, float b, int iters) {
+__global__ void ffma_loop(float* out, float a, float b, int iters) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   float x = static_cast<float>(i & 1023u);
 #pragma unroll 4
@@ -73,7 +73,7 @@ __global__ void ffma_loop(float *out, float a, float b, int iters) {
   out[i] = x;
 }
 
-__global__ void dfma_loop(double *out, double a, double b, int iters) {
+__global__ void dfma_loop(double* out, double a, double b, int iters) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   double x = static_cast<double>(i & 1023u);
 #pragma unroll 4
@@ -82,7 +82,7 @@ __global__ void dfma_loop(double *out, double a, double b, int iters) {
   out[i] = x;
 }
 
-__global__ void hfma2_loop(__half2 *out, __half2 a, __half2 b, int iters) {
+__global__ void hfma2_loop(__half2* out, __half2 a, __half2 b, int iters) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   __half2 x = out[i];
 #pragma unroll 4
@@ -92,7 +92,7 @@ __global__ void hfma2_loop(__half2 *out, __half2 a, __half2 b, int iters) {
 }
 
 // Each warp chains `iters` 16x16x16 FP16 MMAs with FP32 accumulation: 8192 FLOPs each.
-__global__ void wmma_fp16(const __half *a, const __half *b, float *c, int iters) {
+__global__ void wmma_fp16(const __half* a, const __half* b, float* c, int iters) {
   using namespace nvcuda;
   wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> fa;
   wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::col_major> fb;
@@ -106,14 +106,14 @@ __global__ void wmma_fp16(const __half *a, const __half *b, float *c, int iters)
   wmma::store_matrix_sync(c + warp * 256, fc, 16, wmma::mem_row_major);
 }
 
-__global__ void copy(const float *in, float *out, std::size_t n) {
+__global__ void copy(const float* in, float* out, std::size_t n) {
   const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (i < n)
     out[i] = in[i];
 }
 
 // Each warp stores to shared memory at a word stride: 1 -> no conflict, 32 -> 32-way.
-template <int stride> __global__ void smem_stride(float *out, int stores) {
+template <int stride> __global__ void smem_stride(float* out, int stores) {
   __shared__ float tile[32 * 32];
   const unsigned lane = threadIdx.x;
   for (int k = 0; k < stores; ++k) {
@@ -124,7 +124,7 @@ template <int stride> __global__ void smem_stride(float *out, int stores) {
   out[blockIdx.x * blockDim.x + lane] = tile[lane];
 }
 
-__global__ void fill(float *p, std::size_t n, float v) {
+__global__ void fill(float* p, std::size_t n, float v) {
   for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
        i += std::size_t{gridDim.x} * blockDim.x)
     p[i] = v + static_cast<float>(i & 7);
@@ -154,14 +154,14 @@ public:
     ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
   }
   ~workload() {
-    for (void *p :
-         {static_cast<void *>(vin_), static_cast<void *>(vout_), static_cast<void *>(matrix_),
-          static_cast<void *>(cin_), static_cast<void *>(cout_), fout_,
-          static_cast<void *>(mma_in_), static_cast<void *>(mma_out_)})
+    for (void* p :
+         {static_cast<void*>(vin_), static_cast<void*>(vout_), static_cast<void*>(matrix_),
+          static_cast<void*>(cin_), static_cast<void*>(cout_), fout_, static_cast<void*>(mma_in_),
+          static_cast<void*>(mma_out_)})
       cudaFree(p);
   }
-  workload(const workload &) = delete;
-  workload &operator=(const workload &) = delete;
+  workload(const workload&) = delete;
+  workload& operator=(const workload&) = delete;
 
   /// Every case, in the order the programs launch them.
   static std::vector<kernel_case> cases() {
@@ -217,16 +217,16 @@ public:
       kernels::matrix_col_major<<<mgrid, mblock, 0, stream>>>(matrix_, matrix_side, matrix_side);
       break;
     case 4:
-      kernels::ffma_loop<<<loop_blocks, loop_threads, 0, stream>>>(static_cast<float *>(fout_),
+      kernels::ffma_loop<<<loop_blocks, loop_threads, 0, stream>>>(static_cast<float*>(fout_),
                                                                    0.999f, 0.5f, loop_iters);
       break;
     case 5:
-      kernels::dfma_loop<<<loop_blocks, loop_threads, 0, stream>>>(static_cast<double *>(fout_),
+      kernels::dfma_loop<<<loop_blocks, loop_threads, 0, stream>>>(static_cast<double*>(fout_),
                                                                    0.999, 0.5, loop_iters);
       break;
     case 6:
       kernels::hfma2_loop<<<loop_blocks, loop_threads, 0, stream>>>(
-          static_cast<__half2 *>(fout_), __floats2half2_rn(0.5f, 0.5f),
+          static_cast<__half2*>(fout_), __floats2half2_rn(0.5f, 0.5f),
           __floats2half2_rn(0.25f, 0.25f), loop_iters);
       break;
     case 7:
@@ -249,14 +249,14 @@ public:
   }
 
 private:
-  float *vin_ = nullptr;
-  float *vout_ = nullptr;
-  float *matrix_ = nullptr;
-  float *cin_ = nullptr;
-  float *cout_ = nullptr;
-  void *fout_ = nullptr;
-  __half *mma_in_ = nullptr;
-  float *mma_out_ = nullptr;
+  float* vin_ = nullptr;
+  float* vout_ = nullptr;
+  float* matrix_ = nullptr;
+  float* cin_ = nullptr;
+  float* cout_ = nullptr;
+  void* fout_ = nullptr;
+  __half* mma_in_ = nullptr;
+  float* mma_out_ = nullptr;
 };
 
 } // namespace roofkit::validation

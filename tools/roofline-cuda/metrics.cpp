@@ -22,7 +22,7 @@ struct metrics_args {
   bool chips = false;
 };
 
-int run_metrics(const metrics_args &a) {
+int run_metrics(const metrics_args& a) {
   const auto format = a.json  ? roofkit::output_format::json
                       : a.csv ? roofkit::output_format::csv
                               : roofkit::output_format::markdown;
@@ -32,7 +32,7 @@ int run_metrics(const metrics_args &a) {
     t.id = "chips";
     t.title = "Chips known to CUPTI";
     t.columns = {{"chip", "Chip"}, {"max_metrics_per_pass", "Hardware metrics per pass"}};
-    for (const auto &c : roofkit::supported_chips()) {
+    for (const auto& c : roofkit::supported_chips()) {
       const int per_pass = roofkit::max_metrics_per_pass(c);
       t.rows.push_back({c, per_pass > 0 ? roofkit::cell{std::int64_t{per_pass}} : roofkit::cell{}});
     }
@@ -53,7 +53,7 @@ int run_metrics(const metrics_args &a) {
                  "counts (see --chips)\n";
     auto t = roofkit::metric_sets_table();
     if (set)
-      std::erase_if(t.rows, [&](const auto &row) { return std::get<std::string>(row[0]) != *set; });
+      std::erase_if(t.rows, [&](const auto& row) { return std::get<std::string>(row[0]) != *set; });
     out->print(t);
     out->finish();
     return 0;
@@ -63,7 +63,7 @@ int run_metrics(const metrics_args &a) {
   if (format == roofkit::output_format::csv) {
     out->print(tables.back()); // one flat table: every row carries its set and pass count
   } else {
-    for (const auto &t : tables)
+    for (const auto& t : tables)
       out->print(t);
   }
   out->finish();
@@ -76,16 +76,16 @@ std::string help_footer() {
 }
 
 const roofkit::cli::registration reg{
-    "metrics", 60, [](CLI::App &app) -> std::function<int()> {
+    "metrics", 60, [](CLI::App& app) -> std::function<int()> {
       auto args = std::make_shared<metrics_args>();
-      auto *sub = app.add_subcommand(
+      auto* sub = app.add_subcommand(
           "metrics", "List the CUPTI metric sets with names and pass counts per chip (no GPU "
                      "needed)");
       sub->add_option("--chip", args->chip,
                       "CUPTI chip name (GH100, GA100, AD102, GB202, ...); default: GPU 0's");
       sub->add_option("--set", args->set, "only this set (roofline, tensor, coalescing)");
-      auto *json = sub->add_flag("--json", args->json, "JSON output");
-      auto *csv = sub->add_flag("--csv", args->csv, "CSV output (one table)");
+      auto* json = sub->add_flag("--json", args->json, "JSON output");
+      auto* csv = sub->add_flag("--csv", args->csv, "CSV output (one table)");
       json->excludes(csv);
       sub->add_flag("--chips", args->chips, "list the chips CUPTI knows and exit");
       sub->footer(help_footer());

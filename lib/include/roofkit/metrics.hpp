@@ -32,6 +32,9 @@ struct metric_spec {
   double weight = 1;                       ///< FLOPs per counted instruction/op (role flops)
   memory_level level = memory_level::dram; ///< for role bytes
   bool optional = false;                   ///< kept only while the set stays within its pass budget
+  /// Chips that have the hardware path (name prefixes, "AD10" = AD102..AD107); empty = every
+  /// chip that knows a name. CUPTI lists some counters on chips without the unit (DMMA on AD102).
+  std::vector<std::string> chips;
 };
 
 /// A named metric set.
@@ -43,11 +46,11 @@ struct metric_set_def {
 };
 
 /// The built-in sets: "roofline", "roofline-full", "tensor", "coalescing".
-const std::vector<metric_set_def> &metric_sets();
+const std::vector<metric_set_def>& metric_sets();
 /// A built-in set by name; throws usage_error listing the valid names.
-const metric_set_def &find_metric_set(const std::string &name);
+const metric_set_def& find_metric_set(const std::string& name);
 /// A set made of raw CUPTI metric names (each its own key, role count, all required).
-metric_set_def custom_metric_set(const std::vector<std::string> &names);
+metric_set_def custom_metric_set(const std::vector<std::string>& names);
 
 /// What the chip knows: implemented with the CUPTI host API (profiler_host.hpp) or by a fake in
 /// tests.
@@ -57,11 +60,11 @@ public:
   /// The chip name ("GH100").
   virtual std::string chip() const = 0;
   /// True when the chip has this metric (with its rollup).
-  virtual bool has(const std::string &name) const = 0;
+  virtual bool has(const std::string& name) const = 0;
   /// NVIDIA's description of the metric ("" when unknown).
-  virtual std::string description(const std::string &name) const = 0;
+  virtual std::string description(const std::string& name) const = 0;
   /// Replay passes needed to collect all the names together.
-  virtual int passes(const std::vector<std::string> &names) const = 0;
+  virtual int passes(const std::vector<std::string>& names) const = 0;
 };
 
 /// A metric of a resolved set.
@@ -97,12 +100,12 @@ struct resolved_set {
   /// The chosen CUPTI names, in order.
   std::vector<std::string> names() const;
   /// The resolved metric with this key, or nullptr.
-  const resolved_metric *find(const std::string &key) const;
+  const resolved_metric* find(const std::string& key) const;
 };
 
 /// Resolves a set for the catalog's chip: picks each metric's name, drops what the chip lacks,
 /// then adds optional metrics in order while the pass count stays within the budget.
-resolved_set resolve_metric_set(const metric_set_def &def, const metric_catalog &catalog);
+resolved_set resolve_metric_set(const metric_set_def& def, const metric_catalog& catalog);
 
 /// "not on chip" / "over pass budget".
 std::string to_string(drop_reason r);

@@ -35,14 +35,14 @@ struct roofline_counts {
 };
 
 /// Derives roofline_counts from the values of a range (pure; no GPU).
-roofline_counts derive_roofline_counts(const resolved_set &set,
-                                       const std::map<std::string, double> &values);
+roofline_counts derive_roofline_counts(const resolved_set& set,
+                                       const std::map<std::string, double>& values);
 
 /// Fills a kernel_result from counters: flops, bytes, occupancy_achieved, counters (raw values
 /// by metric name) and source = counters. Leaves `time` alone: times come from the timing
 /// harness, not from replayed passes.
-void apply_counts(const roofline_counts &counts, const std::map<std::string, double> &raw,
-                  kernel_result &k);
+void apply_counts(const roofline_counts& counts, const std::map<std::string, double>& raw,
+                  kernel_result& k);
 
 /// Whether counters can be read on a device, checked without throwing.
 struct profiler_status {
@@ -61,9 +61,11 @@ std::string device_chip_name(int device = 0);
 
 /// Options of a profiler session.
 struct profiler_options {
-  std::size_t max_ranges = 64; ///< ranges one profile() call can hold (kernel launches)
+  /// Kernel launches one profile() call is sized for; one more is kept, and a call that fills
+  /// that too is warned about (launches beyond it are not profiled).
+  std::size_t max_ranges = 64;
   /// Receives warnings (dropped metrics, dropped ranges); default: stderr, "roofkit: warning: ".
-  std::function<void(const std::string &)> warn;
+  std::function<void(const std::string&)> warn;
 };
 
 /// A counter session on one device for one metric set. Usage (bench runner):
@@ -78,31 +80,31 @@ struct profiler_options {
 class profiler_session {
 public:
   /// A session collecting a built-in set ("roofline", "tensor", "coalescing").
-  profiler_session(int device, const std::string &set, profiler_options options = {});
+  profiler_session(int device, const std::string& set, profiler_options options = {});
   /// A session collecting any set definition (see custom_metric_set()).
-  profiler_session(int device, const metric_set_def &set, profiler_options options = {});
+  profiler_session(int device, const metric_set_def& set, profiler_options options = {});
   ~profiler_session();
-  profiler_session(const profiler_session &) = delete;
-  profiler_session &operator=(const profiler_session &) = delete;
+  profiler_session(const profiler_session&) = delete;
+  profiler_session& operator=(const profiler_session&) = delete;
 
   /// Replay passes per kernel (auto range) or per range (user range).
   int passes() const;
   /// The set as resolved on this device's chip.
-  const resolved_set &metrics() const;
+  const resolved_set& metrics() const;
   /// The chip ("GH100").
-  const std::string &chip() const;
+  const std::string& chip() const;
 
   /// Auto range + kernel replay: runs `work` once; CUPTI replays each kernel it launches
   /// passes() times, restoring device memory in between, and synchronises after each kernel.
   /// Returns one entry per kernel launch, in launch order.
-  std::vector<range_values> profile(const std::function<void()> &work);
+  std::vector<range_values> profile(const std::function<void()>& work);
 
   /// User range + user replay: calls `work` passes() times inside one range named `name` and
   /// returns the totals of everything it launched. `work` must give the same GPU work on every
   /// call (restore its own inputs if it overwrites them). `before_pass`, if given, runs before
   /// each pass outside the range (e.g. an L2 flush).
-  range_values profile_range(const std::string &name, const std::function<void()> &work,
-                             const std::function<void()> &before_pass = {});
+  range_values profile_range(const std::string& name, const std::function<void()>& work,
+                             const std::function<void()>& before_pass = {});
 
 private:
   struct impl;

@@ -42,7 +42,7 @@ using launch_fn = std::function<void(cudaStream_t)>;
 
 /// Times `launch`: warm-up, then `repetitions` launches each bracketed by events; the L2 flush,
 /// when asked, runs before each launch outside the events. Throws roofkit::error on CUDA errors.
-timing_result time_kernel(const launch_fn &launch, const timing_options &options = {});
+timing_result time_kernel(const launch_fn& launch, const timing_options& options = {});
 
 /// Median, min, max and count of samples (seconds). Empty input gives zeros.
 timing summarize_samples(std::vector<double> samples);
@@ -58,15 +58,15 @@ class l2_flusher {
 public:
   explicit l2_flusher(int device = 0);
   ~l2_flusher();
-  l2_flusher(const l2_flusher &) = delete;
-  l2_flusher &operator=(const l2_flusher &) = delete;
+  l2_flusher(const l2_flusher&) = delete;
+  l2_flusher& operator=(const l2_flusher&) = delete;
   /// Enqueues the overwrite on `stream`.
   void flush(cudaStream_t stream = nullptr);
   /// Size of the buffer (2 x L2).
   std::size_t bytes() const { return bytes_; }
 
 private:
-  void *buffer_ = nullptr;
+  void* buffer_ = nullptr;
   std::size_t bytes_ = 0;
   unsigned value_ = 0;
 };

@@ -16,9 +16,9 @@ namespace roofkit {
 
 namespace {
 
-std::string joined(const std::vector<std::string> &items) {
+std::string joined(const std::vector<std::string>& items) {
   std::string out;
-  for (const auto &s : items)
+  for (const auto& s : items)
     out += (out.empty() ? "" : ", ") + s;
   return out;
 }
@@ -26,7 +26,7 @@ std::string joined(const std::vector<std::string> &items) {
 // One host object, deinitialised on scope exit.
 class host_object {
 public:
-  host_object(const std::string &chip, const std::vector<std::uint8_t> &availability) {
+  host_object(const std::string& chip, const std::vector<std::uint8_t>& availability) {
     CUpti_Profiler_Host_Initialize_Params p{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
     p.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
     p.pChipName = chip.c_str();
@@ -39,24 +39,24 @@ public:
     p.pHostObject = object_;
     cuptiProfilerHostDeinitialize(&p);
   }
-  host_object(const host_object &) = delete;
-  host_object &operator=(const host_object &) = delete;
-  CUpti_Profiler_Host_Object *get() const { return object_; }
+  host_object(const host_object&) = delete;
+  host_object& operator=(const host_object&) = delete;
+  CUpti_Profiler_Host_Object* get() const { return object_; }
 
 private:
-  CUpti_Profiler_Host_Object *object_ = nullptr;
+  CUpti_Profiler_Host_Object* object_ = nullptr;
 };
 
-std::vector<const char *> c_names(const std::vector<std::string> &names) {
-  std::vector<const char *> out;
+std::vector<const char*> c_names(const std::vector<std::string>& names) {
+  std::vector<const char*> out;
   out.reserve(names.size());
-  for (const auto &n : names)
+  for (const auto& n : names)
     out.push_back(n.c_str());
   return out;
 }
 
-std::vector<std::uint8_t> build_config(const host_object &host,
-                                       const std::vector<std::string> &names) {
+std::vector<std::uint8_t> build_config(const host_object& host,
+                                       const std::vector<std::string>& names) {
   auto ptrs = c_names(names);
   CUpti_Profiler_Host_ConfigAddMetrics_Params add{
       CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
@@ -91,7 +91,7 @@ std::vector<std::string> supported_chips() {
   return chips;
 }
 
-std::string normalize_chip_name(const std::string &chip) {
+std::string normalize_chip_name(const std::string& chip) {
   std::string upper = chip;
   std::transform(upper.begin(), upper.end(), upper.begin(),
                  [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
@@ -101,7 +101,7 @@ std::string normalize_chip_name(const std::string &chip) {
   return upper;
 }
 
-int max_metrics_per_pass(const std::string &chip) {
+int max_metrics_per_pass(const std::string& chip) {
   CUpti_Profiler_Host_GetMaxNumHardwareMetricsPerPass_Params p{
       CUpti_Profiler_Host_GetMaxNumHardwareMetricsPerPass_Params_STRUCT_SIZE};
   p.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
@@ -123,7 +123,7 @@ struct cupti_catalog::impl {
   impl(std::string c, std::vector<std::uint8_t> a)
       : chip(std::move(c)), availability(std::move(a)), host(chip, availability) {}
 
-  const std::pair<bool, std::string> &lookup(const std::string &name) const {
+  const std::pair<bool, std::string>& lookup(const std::string& name) const {
     std::lock_guard lock(mutex);
     auto it = properties.find(name);
     if (it != properties.end())
@@ -138,26 +138,26 @@ struct cupti_catalog::impl {
   }
 };
 
-cupti_catalog::cupti_catalog(const std::string &chip, std::vector<std::uint8_t> availability)
+cupti_catalog::cupti_catalog(const std::string& chip, std::vector<std::uint8_t> availability)
     : impl_(std::make_unique<impl>(normalize_chip_name(chip), std::move(availability))) {}
 
 cupti_catalog::~cupti_catalog() = default;
 
 std::string cupti_catalog::chip() const { return impl_->chip; }
 
-bool cupti_catalog::has(const std::string &name) const { return impl_->lookup(name).first; }
+bool cupti_catalog::has(const std::string& name) const { return impl_->lookup(name).first; }
 
-std::string cupti_catalog::description(const std::string &name) const {
+std::string cupti_catalog::description(const std::string& name) const {
   return impl_->lookup(name).second;
 }
 
-std::vector<std::uint8_t> cupti_catalog::config_image(const std::vector<std::string> &names) const {
+std::vector<std::uint8_t> cupti_catalog::config_image(const std::vector<std::string>& names) const {
   // ConfigAddMetrics accumulates, so every image gets a fresh host object.
   host_object host(impl_->chip, impl_->availability);
   return build_config(host, names);
 }
 
-int cupti_catalog::passes(const std::vector<std::string> &names) const {
+int cupti_catalog::passes(const std::vector<std::string>& names) const {
   auto image = config_image(names);
   CUpti_Profiler_Host_GetNumOfPasses_Params p{
       CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
@@ -167,9 +167,9 @@ int cupti_catalog::passes(const std::vector<std::string> &names) const {
   return static_cast<int>(p.numOfPasses);
 }
 
-std::vector<double> cupti_catalog::evaluate(const std::vector<std::uint8_t> &counter_data,
+std::vector<double> cupti_catalog::evaluate(const std::vector<std::uint8_t>& counter_data,
                                             std::size_t range,
-                                            const std::vector<std::string> &names) const {
+                                            const std::vector<std::string>& names) const {
   auto ptrs = c_names(names);
   std::vector<double> values(names.size(), 0.0);
   CUpti_Profiler_Host_EvaluateToGpuValues_Params p{
@@ -186,7 +186,7 @@ std::vector<double> cupti_catalog::evaluate(const std::vector<std::uint8_t> &cou
   return values;
 }
 
-std::vector<std::string> cupti_catalog::range_names(const std::vector<std::uint8_t> &counter_data) {
+std::vector<std::string> cupti_catalog::range_names(const std::vector<std::uint8_t>& counter_data) {
   CUpti_RangeProfiler_GetCounterDataInfo_Params info{
       CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
   info.pCounterDataImage = counter_data.data();

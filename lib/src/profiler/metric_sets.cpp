@@ -9,7 +9,7 @@ namespace roofkit {
 
 namespace {
 
-metric_spec flop(std::string key, const std::string &op, precision p, double weight,
+metric_spec flop(std::string key, const std::string& op, precision p, double weight,
                  std::string what) {
   metric_spec m;
   m.key = std::move(key);
@@ -21,16 +21,18 @@ metric_spec flop(std::string key, const std::string &op, precision p, double wei
   return m;
 }
 
-metric_spec tensor(std::string key, std::vector<std::string> paths, precision p, std::string what) {
+metric_spec tensor(std::string key, std::vector<std::string> paths, precision p, std::string what,
+                   std::vector<std::string> chips = {}) {
   metric_spec m;
   m.key = std::move(key);
-  for (const auto &path : paths)
+  for (const auto& path : paths)
     m.names.push_back("sm__ops_path_tensor_" + path + ".sum");
   m.description = std::move(what);
   m.role = metric_role::flops;
   m.prec = p;
   m.weight = 1; // the ops_path counters count an FMA as 2 operations already
   m.optional = true;
+  m.chips = std::move(chips);
   return m;
 }
 
@@ -53,17 +55,19 @@ metric_spec bytes(std::string key, std::vector<std::string> names, memory_level 
 
 // Tensor paths, disjoint on every chip: a chip that has the per-instruction `op_` counters
 // (GH100, GB10x, GB20x) resolves to those; older chips fall back to the `src_` summaries, which
-// there count the only instruction family (HMMA/IMMA/DMMA). Order = priority under a budget:
-// Hopper's warpgroup MMA first (cuBLAS, CUTLASS 3 and FlashAttention 3 use it), then the
-// classic mma.sync paths.
+// there count the only instruction family (HMMA/IMMA/DMMA). On GH100 `src_fp8` counts QGMMA
+// alone (Hopper has no FP8 mma.sync), on AD10x QMMA alone. Order = priority under a budget:
+// warpgroup and tcgen05 MMA first (cuBLAS, CUTLASS 3, FlashAttention 3), then mma.sync FP16 and
+// BF16 (WMMA, FlashAttention 2, Triton before Hopper), then FP64 DMMA, then the rarer paths.
 std::vector<metric_spec> tensor_paths() {
   using p = precision;
+  const std::vector<std::string> fp64_tensor_chips{"GA100", "GH100", "GB100", "GB102", "GB110"};
   return {
       tensor("hgmma_fp16", {"op_hgmma_src_fp16"}, p::tensor_fp16, "HGMMA FP16 tensor ops"),
       tensor("hgmma_bf16", {"op_hgmma_src_bf16_dst_fp32"}, p::tensor_fp16, "HGMMA BF16 tensor ops"),
       tensor("hgmma_tf32", {"op_hgmma_src_tf32_dst_fp32"}, p::tensor_tf32, "HGMMA TF32 tensor ops"),
-      tensor("mma_fp8", {"src_fp8", "src_fp8_dst_fp32"}, p::tensor_fp8,
-             "FP8 tensor ops (QGMMA on GH100, QMMA on AD10x, FP32 accumulate on GB20x)"),
+      tensor("qgmma_fp8", {"src_fp8"}, p::tensor_fp8, "QGMMA FP8 tensor ops (wgmma only)",
+             {"GH100"}),
       tensor("igmma_int8", {"op_igmma_src_int8"}, p::tensor_int8, "IGMMA INT8 tensor ops"),
       tensor("utc_fp16_f32", {"op_utchmma_src_fp16_dst_fp32"}, p::tensor_fp16,
              "tcgen05 FP16 tensor ops, FP32 accumulate"),
@@ -83,7 +87,9 @@ std::vector<metric_spec> tensor_paths() {
              p::tensor_fp16, "HMMA FP16 tensor ops, FP32 accumulate (mma.sync, WMMA)"),
       tensor("hmma_bf16", {"op_hmma_src_bf16_dst_fp32", "src_bf16_dst_fp32"}, p::tensor_fp16,
              "HMMA BF16 tensor ops"),
-      tensor("dmma_fp64", {"src_fp64"}, p::tensor_fp64, "DMMA FP64 tensor ops"),
+      tensor("dmma_fp64", {"src_fp64"}, p::tensor_fp64, "DMMA FP64 tensor ops", fp64_tensor_chips),
+      tensor("mma_fp8", {"src_fp8", "src_fp8_dst_fp32"}, p::tensor_fp8,
+             "FP8 mma.sync tensor ops (QMMA; FP32 accumulate on GB20x)", {"AD10", "GB20"}),
       tensor("hmma_tf32", {"op_hmma_src_tf32_dst_fp32", "src_tf32_dst_fp32"}, p::tensor_tf32,
              "HMMA TF32 tensor ops"),
       tensor("hmma_fp16_f16", {"op_hmma_src_fp16_dst_fp16", "src_fp16_dst_fp16"}, p::tensor_fp16,
@@ -91,7 +97,7 @@ std::vector<metric_spec> tensor_paths() {
       tensor("imma_int8", {"op_imma_src_int8", "src_int8"}, p::tensor_int8,
              "IMMA INT8 tensor ops (mma.sync)"),
       tensor("mma_fp8_f16", {"src_fp8_dst_fp16"}, p::tensor_fp8,
-             "FP8 tensor ops, FP16 accumulate (GB20x)"),
+             "FP8 mma.sync tensor ops, FP16 accumulate (GB20x)", {"GB20"}),
   };
 }
 
@@ -137,11 +143,11 @@ metric_set_def roofline_set() {
                             "bytes requested from L2 (all L2 tag lookups)"));
   s.metrics.push_back(bytes("l1_bytes", {"l1tex__t_bytes.sum"}, memory_level::l1,
                             "bytes requested from L1/TEX (global, local, shared through LSU)"));
-  for (auto &m : time_and_clocks())
+  for (auto& m : time_and_clocks())
     s.metrics.push_back(std::move(m));
   s.metrics.push_back(plain("occupancy", {"sm__warps_active.avg.pct_of_peak_sustained_active"},
                             metric_role::occupancy, "achieved occupancy (% of warp slots)"));
-  for (auto &m : tensor_paths())
+  for (auto& m : tensor_paths())
     s.metrics.push_back(std::move(m));
   return s;
 }
@@ -164,7 +170,7 @@ metric_set_def tensor_set() {
     m.optional = false;
     s.metrics.push_back(std::move(m));
   }
-  for (const char *op : {"hmma", "gmma", "dmma", "imma"}) {
+  for (const char* op : {"hmma", "gmma", "dmma", "imma"}) {
     auto m = plain(fmt::format("inst_{}", op),
                    {fmt::format("sm__inst_executed_pipe_tensor_op_{}.sum", op)}, metric_role::count,
                    fmt::format("{} warp instructions on the tensor pipe", op));
@@ -204,15 +210,15 @@ metric_set_def coalescing_set() {
 
 } // namespace
 
-const std::vector<metric_set_def> &metric_sets() {
+const std::vector<metric_set_def>& metric_sets() {
   static const std::vector<metric_set_def> sets{roofline_set(), roofline_full_set(), tensor_set(),
                                                 coalescing_set()};
   return sets;
 }
 
-const metric_set_def &find_metric_set(const std::string &name) {
+const metric_set_def& find_metric_set(const std::string& name) {
   std::string valid;
-  for (const auto &s : metric_sets()) {
+  for (const auto& s : metric_sets()) {
     if (s.name == name)
       return s;
     valid += (valid.empty() ? "" : ", ") + s.name;
@@ -220,11 +226,11 @@ const metric_set_def &find_metric_set(const std::string &name) {
   throw usage_error(fmt::format("unknown metric set '{}' (valid: {})", name, valid));
 }
 
-metric_set_def custom_metric_set(const std::vector<std::string> &names) {
+metric_set_def custom_metric_set(const std::vector<std::string>& names) {
   metric_set_def s;
   s.name = "custom";
   s.description = "metrics named on the command line";
-  for (const auto &n : names)
+  for (const auto& n : names)
     s.metrics.push_back(plain(n, {n}, metric_role::count, ""));
   return s;
 }

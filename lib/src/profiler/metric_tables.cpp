@@ -8,7 +8,7 @@ namespace roofkit {
 
 namespace {
 
-std::string what_it_feeds(const metric_spec &m) {
+std::string what_it_feeds(const metric_spec& m) {
   switch (m.role) {
   case metric_role::flops:
     return to_string(m.prec);
@@ -19,8 +19,8 @@ std::string what_it_feeds(const metric_spec &m) {
   }
 }
 
-const metric_set_def &definition(const std::string &name) {
-  for (const auto &s : metric_sets())
+const metric_set_def& definition(const std::string& name) {
+  for (const auto& s : metric_sets())
     if (s.name == name)
       return s;
   return find_metric_set(name);
@@ -36,7 +36,7 @@ table metric_sets_table() {
                {"metrics", "Metrics"},
                {"budget", "Pass budget"},
                {"description", "Description"}};
-  for (const auto &s : metric_sets())
+  for (const auto& s : metric_sets())
     t.rows.push_back({s.name, static_cast<std::int64_t>(s.metrics.size()),
                       s.pass_budget > 0 ? cell{static_cast<std::int64_t>(s.pass_budget)} : cell{},
                       s.description});
@@ -44,20 +44,20 @@ table metric_sets_table() {
   return t;
 }
 
-std::vector<resolved_set> resolve_offline(const std::string &chip,
-                                          const std::optional<std::string> &set) {
+std::vector<resolved_set> resolve_offline(const std::string& chip,
+                                          const std::optional<std::string>& set) {
   cupti_catalog catalog(chip);
   std::vector<resolved_set> out;
   if (set) {
     out.push_back(resolve_metric_set(find_metric_set(*set), catalog));
     return out;
   }
-  for (const auto &s : metric_sets())
+  for (const auto& s : metric_sets())
     out.push_back(resolve_metric_set(s, catalog));
   return out;
 }
 
-std::vector<table> metric_tables(const std::vector<resolved_set> &sets) {
+std::vector<table> metric_tables(const std::vector<resolved_set>& sets) {
   table summary;
   summary.id = "sets";
   summary.title = sets.empty() ? "Metric sets" : "Metric sets on " + sets.front().chip;
@@ -78,16 +78,16 @@ std::vector<table> metric_tables(const std::vector<resolved_set> &sets) {
                      {"status", "Status"},
                      {"description", "Description"},
                      {"nvidia_description", "NVIDIA description"}};
-  for (const auto &s : sets) {
-    const auto &def = definition(s.set);
+  for (const auto& s : sets) {
+    const auto& def = definition(s.set);
     summary.rows.push_back({s.set, s.chip, static_cast<std::int64_t>(s.passes),
                             static_cast<std::int64_t>(s.metrics.size()),
                             static_cast<std::int64_t>(s.dropped.size()), def.description});
     // Rows in the set's own order, collected or not.
-    for (const auto &spec : def.metrics) {
-      const resolved_metric *got = s.find(spec.key);
-      const dropped_metric *lost = nullptr;
-      for (const auto &d : s.dropped)
+    for (const auto& spec : def.metrics) {
+      const resolved_metric* got = s.find(spec.key);
+      const dropped_metric* lost = nullptr;
+      for (const auto& d : s.dropped)
         if (d.spec.key == spec.key)
           lost = &d;
       std::vector<cell> row{s.set,
@@ -105,9 +105,9 @@ std::vector<table> metric_tables(const std::vector<resolved_set> &sets) {
       metrics.rows.push_back(std::move(row));
       metrics.highlight.push_back(got == nullptr && !spec.optional);
     }
-    for (const auto &w : s.warnings())
+    for (const auto& w : s.warnings())
       metrics.notes.push_back("Warning: " + w + ".");
-    for (const auto &n : s.notes())
+    for (const auto& n : s.notes())
       metrics.notes.push_back("Note: " + n + ".");
   }
   return {summary, metrics};

@@ -34,13 +34,13 @@ std::string to_string(metric_role r) {
 std::vector<std::string> resolved_set::names() const {
   std::vector<std::string> out;
   out.reserve(metrics.size());
-  for (const auto &m : metrics)
+  for (const auto& m : metrics)
     out.push_back(m.name);
   return out;
 }
 
-const resolved_metric *resolved_set::find(const std::string &key) const {
-  for (const auto &m : metrics)
+const resolved_metric* resolved_set::find(const std::string& key) const {
+  for (const auto& m : metrics)
     if (m.spec.key == key)
       return &m;
   return nullptr;
@@ -48,11 +48,11 @@ const resolved_metric *resolved_set::find(const std::string &key) const {
 
 std::vector<std::string> resolved_set::warnings() const {
   std::vector<std::string> out;
-  for (const auto &d : dropped) {
+  for (const auto& d : dropped) {
     if (d.reason != drop_reason::not_on_chip || d.spec.optional)
       continue;
     std::string tried;
-    for (const auto &n : d.spec.names)
+    for (const auto& n : d.spec.names)
       tried += (tried.empty() ? "" : " / ") + n;
     out.push_back(fmt::format("metric set '{}' on {}: dropped '{}' ({} is not a metric of this "
                               "chip)",
@@ -63,7 +63,7 @@ std::vector<std::string> resolved_set::warnings() const {
 
 std::vector<std::string> resolved_set::notes() const {
   std::string over;
-  for (const auto &d : dropped)
+  for (const auto& d : dropped)
     if (d.reason == drop_reason::over_budget)
       over += (over.empty() ? "" : ", ") + d.spec.key;
   if (over.empty())
@@ -73,16 +73,20 @@ std::vector<std::string> resolved_set::notes() const {
                       set, chip, over, passes)};
 }
 
-resolved_set resolve_metric_set(const metric_set_def &def, const metric_catalog &catalog) {
+resolved_set resolve_metric_set(const metric_set_def& def, const metric_catalog& catalog) {
   resolved_set out;
   out.set = def.name;
   out.chip = catalog.chip();
 
   std::vector<resolved_metric> required;
   std::vector<resolved_metric> optional;
-  for (const auto &spec : def.metrics) {
-    const std::string *chosen = nullptr;
-    for (const auto &name : spec.names)
+  for (const auto& spec : def.metrics) {
+    const std::string* chosen = nullptr;
+    bool has_unit = spec.chips.empty();
+    for (const auto& prefix : spec.chips)
+      has_unit = has_unit || out.chip.rfind(prefix, 0) == 0;
+    const std::vector<std::string> none;
+    for (const auto& name : has_unit ? spec.names : none)
       if (catalog.has(name)) {
         chosen = &name;
         break;
@@ -98,7 +102,7 @@ resolved_set resolve_metric_set(const metric_set_def &def, const metric_catalog 
   out.metrics = std::move(required);
   std::vector<std::string> names = out.names();
   out.passes = names.empty() ? 0 : catalog.passes(names);
-  for (auto &m : optional) {
+  for (auto& m : optional) {
     names.push_back(m.name);
     const int with = catalog.passes(names);
     if (def.pass_budget > 0 && with > std::max(def.pass_budget, out.passes)) {

@@ -3,13 +3,13 @@
 
 namespace roofkit {
 
-roofline_counts derive_roofline_counts(const resolved_set &set,
-                                       const std::map<std::string, double> &values) {
+roofline_counts derive_roofline_counts(const resolved_set& set,
+                                       const std::map<std::string, double>& values) {
   roofline_counts c;
-  for (const auto &d : set.dropped)
+  for (const auto& d : set.dropped)
     if (!d.spec.optional)
       c.missing.push_back(d.spec.key);
-  for (const auto &m : set.metrics) {
+  for (const auto& m : set.metrics) {
     const auto it = values.find(m.name);
     if (it == values.end()) {
       c.missing.push_back(m.spec.key);
@@ -50,13 +50,13 @@ roofline_counts derive_roofline_counts(const resolved_set &set,
   return c;
 }
 
-void apply_counts(const roofline_counts &counts, const std::map<std::string, double> &raw,
-                  kernel_result &k) {
+void apply_counts(const roofline_counts& counts, const std::map<std::string, double>& raw,
+                  kernel_result& k) {
   k.flops = counts.flops;
   k.bytes = counts.bytes;
   if (counts.achieved_occupancy)
     k.occupancy_achieved = counts.achieved_occupancy;
-  for (const auto &[name, value] : raw)
+  for (const auto& [name, value] : raw)
     k.counters[name] = value;
   k.source = work_source::counters;
 }

@@ -43,11 +43,11 @@ void release_profiler() noexcept {
 struct profiler_ref {
   profiler_ref() { acquire_profiler(); }
   ~profiler_ref() { release_profiler(); }
-  profiler_ref(const profiler_ref &) = delete;
-  profiler_ref &operator=(const profiler_ref &) = delete;
+  profiler_ref(const profiler_ref&) = delete;
+  profiler_ref& operator=(const profiler_ref&) = delete;
 };
 
-const char *no_gpu_hint = "no CUDA GPU is visible; check nvidia-smi and CUDA_VISIBLE_DEVICES. "
+const char* no_gpu_hint = "no CUDA GPU is visible; check nvidia-smi and CUDA_VISIBLE_DEVICES. "
                           "Counters need a GPU; `roofline-cuda metrics --chip NAME` works offline";
 
 // Makes `device` current with its primary context and returns that context.
@@ -75,7 +75,7 @@ void check_device_supported(int device) {
   if (p.isSupported == CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
     return;
   std::string why;
-  auto add = [&](CUpti_Profiler_Support_Level level, const char *text) {
+  auto add = [&](CUpti_Profiler_Support_Level level, const char* text) {
     if (level == CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED ||
         level == CUPTI_PROFILER_CONFIGURATION_DISABLED)
       why += (why.empty() ? "" : "; ") + std::string(text);
@@ -127,14 +127,14 @@ public:
     p.pRangeProfilerObject = object_;
     cuptiRangeProfilerDisable(&p);
   }
-  enabled_profiler(const enabled_profiler &) = delete;
-  enabled_profiler &operator=(const enabled_profiler &) = delete;
-  CUpti_RangeProfiler_Object *get() const { return object_; }
+  enabled_profiler(const enabled_profiler&) = delete;
+  enabled_profiler& operator=(const enabled_profiler&) = delete;
+  CUpti_RangeProfiler_Object* get() const { return object_; }
 
-  std::vector<std::uint8_t> counter_data(const std::vector<std::string> &names,
+  std::vector<std::uint8_t> counter_data(const std::vector<std::string>& names,
                                          std::size_t ranges) const {
-    std::vector<const char *> ptrs;
-    for (const auto &n : names)
+    std::vector<const char*> ptrs;
+    for (const auto& n : names)
       ptrs.push_back(n.c_str());
     CUpti_RangeProfiler_GetCounterDataSize_Params s{
         CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
@@ -154,7 +154,7 @@ public:
     return image;
   }
 
-  void set_config(const std::vector<std::uint8_t> &config, std::vector<std::uint8_t> &data,
+  void set_config(const std::vector<std::uint8_t>& config, std::vector<std::uint8_t>& data,
                   CUpti_ProfilerRange range, CUpti_ProfilerReplayMode replay,
                   std::size_t ranges) const {
     CUpti_RangeProfiler_SetConfig_Params p{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
@@ -186,7 +186,7 @@ public:
     return p.isAllPassSubmitted != 0;
   }
 
-  void push(const std::string &name) const {
+  void push(const std::string& name) const {
     CUpti_RangeProfiler_PushRange_Params p{CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE};
     p.pRangeProfilerObject = object_;
     p.pRangeName = name.c_str();
@@ -207,10 +207,10 @@ public:
   }
 
 private:
-  CUpti_RangeProfiler_Object *object_ = nullptr;
+  CUpti_RangeProfiler_Object* object_ = nullptr;
 };
 
-void default_warning(const std::string &text) { std::cerr << "roofkit: warning: " << text << '\n'; }
+void default_warning(const std::string& text) { std::cerr << "roofkit: warning: " << text << '\n'; }
 
 } // namespace
 
@@ -230,11 +230,11 @@ profiler_status check_profiler(int device) noexcept {
     counter_availability(ctx);
     enabled_profiler probe(ctx);
     s.ok = true;
-  } catch (const error &e) {
+  } catch (const error& e) {
     s.message = e.what();
     s.hint = e.hint();
     s.exit = static_cast<int>(e.code());
-  } catch (const std::exception &e) {
+  } catch (const std::exception& e) {
     s.message = e.what();
     s.exit = static_cast<int>(exit_code::failure);
   }
@@ -261,18 +261,18 @@ struct profiler_session::impl {
   resolved_set set;
   std::vector<std::uint8_t> config;
 
-  void warn(const std::string &text) const {
+  void warn(const std::string& text) const {
     if (options.warn)
       options.warn(text);
     else
       default_warning(text);
   }
 
-  std::vector<double> evaluate(const std::vector<std::uint8_t> &data, std::size_t range) const {
+  std::vector<double> evaluate(const std::vector<std::uint8_t>& data, std::size_t range) const {
     return catalog->evaluate(data, range, set.names());
   }
 
-  range_values to_values(const std::string &name, const std::vector<double> &v) const {
+  range_values to_values(const std::string& name, const std::vector<double>& v) const {
     range_values r;
     r.name = name;
     const auto names = set.names();
@@ -282,12 +282,12 @@ struct profiler_session::impl {
   }
 };
 
-profiler_session::profiler_session(int device, const std::string &set, profiler_options options)
+profiler_session::profiler_session(int device, const std::string& set, profiler_options options)
     : profiler_session(device, find_metric_set(set), std::move(options)) {}
 
-profiler_session::profiler_session(int device, const metric_set_def &def, profiler_options options)
+profiler_session::profiler_session(int device, const metric_set_def& def, profiler_options options)
     : impl_(std::make_unique<impl>(device, std::move(options))) {
-  auto &s = *impl_;
+  auto& s = *impl_;
   s.ctx = current_context(device);
   check_device_supported(device);
   s.chip = chip_name_of(device);
@@ -296,7 +296,7 @@ profiler_session::profiler_session(int device, const metric_set_def &def, profil
   if (s.set.metrics.empty())
     throw runtime_error(
         fmt::format("metric set '{}' has no metric that {} supports", def.name, s.chip));
-  for (const auto &w : s.set.warnings())
+  for (const auto& w : s.set.warnings())
     s.warn(w);
   s.config = s.catalog->config_image(s.set.names());
 }
@@ -304,35 +304,39 @@ profiler_session::profiler_session(int device, const metric_set_def &def, profil
 profiler_session::~profiler_session() = default;
 
 int profiler_session::passes() const { return impl_->set.passes; }
-const resolved_set &profiler_session::metrics() const { return impl_->set; }
-const std::string &profiler_session::chip() const { return impl_->chip; }
+const resolved_set& profiler_session::metrics() const { return impl_->set; }
+const std::string& profiler_session::chip() const { return impl_->chip; }
 
-std::vector<range_values> profiler_session::profile(const std::function<void()> &work) {
-  auto &s = *impl_;
+std::vector<range_values> profiler_session::profile(const std::function<void()>& work) {
+  auto& s = *impl_;
   ROOFKIT_CUDA_CHECK(cudaSetDevice(s.device));
   ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+  // One range more than asked: CUPTI drops launches beyond the image silently (DecodeData
+  // reports none in auto range), so a full image is how we know that some were lost.
+  const std::size_t capacity = s.options.max_ranges + 1;
   enabled_profiler rp(s.ctx);
-  auto data = rp.counter_data(s.set.names(), s.options.max_ranges);
-  rp.set_config(s.config, data, CUPTI_AutoRange, CUPTI_KernelReplay, s.options.max_ranges);
+  auto data = rp.counter_data(s.set.names(), capacity);
+  rp.set_config(s.config, data, CUPTI_AutoRange, CUPTI_KernelReplay, capacity);
   rp.start();
   work();
   ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
   rp.stop();
-  if (const auto dropped = rp.decode(); dropped > 0)
-    s.warn(fmt::format("{} kernel launches were not profiled (more than {} in one profile() "
-                       "call; raise profiler_options::max_ranges)",
-                       dropped, s.options.max_ranges));
+  const auto dropped = rp.decode();
   const auto names = cupti_catalog::range_names(data);
+  if (dropped > 0 || names.size() >= capacity)
+    s.warn(fmt::format("profile() filled its counter image with {} ranges: any kernel launch "
+                       "after those was not profiled; raise profiler_options::max_ranges",
+                       names.size()));
   std::vector<range_values> out;
   for (std::size_t i = 0; i < names.size(); ++i)
     out.push_back(s.to_values(names[i], s.evaluate(data, i)));
   return out;
 }
 
-range_values profiler_session::profile_range(const std::string &name,
-                                             const std::function<void()> &work,
-                                             const std::function<void()> &before_pass) {
-  auto &s = *impl_;
+range_values profiler_session::profile_range(const std::string& name,
+                                             const std::function<void()>& work,
+                                             const std::function<void()>& before_pass) {
+  auto& s = *impl_;
   ROOFKIT_CUDA_CHECK(cudaSetDevice(s.device));
   ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
   enabled_profiler rp(s.ctx);

@@ -4,7 +4,7 @@
 namespace roofkit::detail {
 
 namespace {
-__global__ void clock_spin(long long cycles, long long *elapsed) {
+__global__ void clock_spin(long long cycles, long long* elapsed) {
   const long long start = clock64();
   long long now = start;
   while (now - start < cycles)
@@ -13,7 +13,7 @@ __global__ void clock_spin(long long cycles, long long *elapsed) {
 }
 } // namespace
 
-void launch_clock_probe(long long cycles, long long *elapsed, cudaStream_t stream) {
+void launch_clock_probe(long long cycles, long long* elapsed, cudaStream_t stream) {
   clock_spin<<<1, 1, 0, stream>>>(cycles, elapsed);
 }
 

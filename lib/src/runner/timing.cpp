@@ -35,9 +35,9 @@ public:
     cudaEventDestroy(start);
     cudaEventDestroy(stop);
   }
-  event_pair(const event_pair &) = delete;
-  event_pair &operator=(const event_pair &) = delete;
-  event_pair(event_pair &&o) noexcept : start(o.start), stop(o.stop) { o.start = o.stop = nullptr; }
+  event_pair(const event_pair&) = delete;
+  event_pair& operator=(const event_pair&) = delete;
+  event_pair(event_pair&& o) noexcept : start(o.start), stop(o.stop) { o.start = o.stop = nullptr; }
   double seconds() const {
     float ms = 0;
     ROOFKIT_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
@@ -50,9 +50,9 @@ public:
 struct device_buffer {
   explicit device_buffer(std::size_t bytes) { ROOFKIT_CUDA_CHECK(cudaMalloc(&ptr, bytes)); }
   ~device_buffer() { cudaFree(ptr); }
-  device_buffer(const device_buffer &) = delete;
-  device_buffer &operator=(const device_buffer &) = delete;
-  void *ptr = nullptr;
+  device_buffer(const device_buffer&) = delete;
+  device_buffer& operator=(const device_buffer&) = delete;
+  void* ptr = nullptr;
 };
 
 clock_reading peak_clock(int device) {
@@ -95,7 +95,7 @@ void l2_flusher::flush(cudaStream_t stream) {
 clock_reading observe_sm_clock(int device, cudaStream_t stream) {
   require_device(device);
   device_buffer elapsed(sizeof(long long));
-  auto *cycles_out = static_cast<long long *>(elapsed.ptr);
+  auto* cycles_out = static_cast<long long*>(elapsed.ptr);
   // ~0.5 ms and ~1.5 ms at 2 GHz; the difference cancels launch and event overheads.
   const long long lengths[2] = {1'000'000, 3'000'000};
   std::vector<double> estimates;
@@ -128,7 +128,7 @@ clock_reading observe_sm_clock(int device, cudaStream_t stream) {
   return {t.median_s, "clock64 probe"};
 }
 
-timing_result time_kernel(const launch_fn &launch, const timing_options &options) {
+timing_result time_kernel(const launch_fn& launch, const timing_options& options) {
   if (options.repetitions < 1)
     throw usage_error(
         fmt::format("repetitions {} is out of range (valid: 1 or more)", options.repetitions));
@@ -152,7 +152,7 @@ timing_result time_kernel(const launch_fn &launch, const timing_options &options
   for (int i = 0; i < options.repetitions; ++i) {
     if (flusher)
       flusher->flush(stream);
-    auto &ev = events.emplace_back();
+    auto& ev = events.emplace_back();
     ROOFKIT_CUDA_CHECK(cudaEventRecord(ev.start, stream));
     launch(stream);
     ROOFKIT_CUDA_CHECK_LAUNCH();
@@ -162,7 +162,7 @@ timing_result time_kernel(const launch_fn &launch, const timing_options &options
 
   timing_result r;
   r.l2_flushed = options.flush_l2;
-  for (const auto &ev : events)
+  for (const auto& ev : events)
     r.samples_s.push_back(ev.seconds());
   r.time = summarize_samples(r.samples_s);
   if (options.observe_clock)
