@@ -1,0 +1,114 @@
+#pragma once
+// The CUPTI range profiler (CUDA 12.6+ API): per-kernel or per-range metric values on a GPU, and
+// the roofline quantities derived from them.
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "roofkit/metrics.hpp"
+#include "roofkit/run.hpp"
+
+namespace roofkit {
+
+/// Metric values of one range: a kernel launch (auto range) or a user range.
+struct range_values {
+  std::string name;                     ///< "0", "1", ... per launch, or the user range name
+  std::map<std::string, double> values; ///< by CUPTI metric name (as in resolved_set::names())
+};
+
+/// The roofline quantities of one range, derived from a resolved set's values.
+struct roofline_counts {
+  std::map<precision, double> flops;    ///< FLOPs (ops for INT8) per precision, non-zero only
+  std::map<memory_level, double> bytes; ///< bytes per level (DRAM = read + write)
+  double dram_read_bytes = 0;
+  double dram_write_bytes = 0;
+  double time_s = 0; ///< gpu__time_duration (one replay pass)
+  double sm_cycles = 0;
+  double sm_clock_hz = 0;
+  double dram_clock_hz = 0;
+  std::optional<double> achieved_occupancy; ///< 0..1
+  std::vector<std::string> missing;         ///< roles the set could not provide ("dram_write", ...)
+};
+
+/// Derives roofline_counts from the values of a range (pure; no GPU).
+roofline_counts derive_roofline_counts(const resolved_set& set,
+                                       const std::map<std::string, double>& values);
+
+/// Fills a kernel_result from counters: flops, bytes, occupancy_achieved, counters (raw values
+/// by metric name) and source = counters. Leaves `time` alone: times come from the timing
+/// harness, not from replayed passes.
+void apply_counts(const roofline_counts& counts, const std::map<std::string, double>& raw,
+                  kernel_result& k);
+
+/// Whether counters can be read on a device, checked without throwing.
+struct profiler_status {
+  bool ok = false;
+  std::string chip;    ///< "GH100" when a device was found
+  std::string message; ///< why not, in one line
+  std::string hint;    ///< what the user can do
+  int exit = 0;        ///< the exit code a tool should use when it needs counters
+};
+/// Probes `device` (no GPU, unsupported device, no permission, another profiler attached).
+profiler_status check_profiler(int device = 0) noexcept;
+
+/// The CUPTI chip name of a device ("GH100"); throws no_device_error without a GPU. Checks for
+/// a device first (cuptiDeviceGetChipName crashes without a driver).
+std::string device_chip_name(int device = 0);
+
+/// Options of a profiler session.
+struct profiler_options {
+  /// Kernel launches one profile() call is sized for; one more is kept, and a call that fills
+  /// that too is warned about (launches beyond it are not profiled).
+  std::size_t max_ranges = 64;
+  /// Receives warnings (dropped metrics, dropped ranges); default: stderr, "roofkit: warning: ".
+  std::function<void(const std::string&)> warn;
+};
+
+/// A counter session on one device for one metric set. Usage (bench runner):
+///   roofkit::profiler_session s(0, "roofline");
+///   s.passes();                                   // replay passes per kernel, known up front
+///   auto ranges = s.profile([&] { launch(); });   // one entry per kernel launched
+///   auto counts = roofkit::derive_roofline_counts(s.metrics(), ranges[0].values);
+///   roofkit::apply_counts(counts, ranges[0].values, result);
+/// Throws roofkit::error (exit code 3) when there is no GPU, the device is unsupported, counters
+/// need admin rights, or another profiler holds the GPU; time kernels with the timing harness
+/// regardless.
+class profiler_session {
+public:
+  /// A session collecting a built-in set ("roofline", "tensor", "coalescing").
+  profiler_session(int device, const std::string& set, profiler_options options = {});
+  /// A session collecting any set definition (see custom_metric_set()).
+  profiler_session(int device, const metric_set_def& set, profiler_options options = {});
+  ~profiler_session();
+  profiler_session(const profiler_session&) = delete;
+  profiler_session& operator=(const profiler_session&) = delete;
+
+  /// Replay passes per kernel (auto range) or per range (user range).
+  int passes() const;
+  /// The set as resolved on this device's chip.
+  const resolved_set& metrics() const;
+  /// The chip ("GH100").
+  const std::string& chip() const;
+
+  /// Auto range + kernel replay: runs `work` once; CUPTI replays each kernel it launches
+  /// passes() times, restoring device memory in between, and synchronises after each kernel.
+  /// Returns one entry per kernel launch, in launch order.
+  std::vector<range_values> profile(const std::function<void()>& work);
+
+  /// User range + user replay: calls `work` passes() times inside one range named `name` and
+  /// returns the totals of everything it launched. `work` must give the same GPU work on every
+  /// call (restore its own inputs if it overwrites them). `before_pass`, if given, runs before
+  /// each pass outside the range (e.g. an L2 flush).
+  range_values profile_range(const std::string& name, const std::function<void()>& work,
+                             const std::function<void()>& before_pass = {});
+
+private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+} // namespace roofkit

@@ -1,0 +1,209 @@
+// CUPTI profiler host API: works offline, without a GPU or a driver.
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <mutex>
+
+#include <cupti_profiler_host.h>
+#include <cupti_range_profiler.h>
+#include <cupti_result.h>
+#include <fmt/format.h>
+
+#include "roofkit/error.hpp"
+#include "roofkit/profiler_host.hpp"
+
+namespace roofkit {
+
+namespace {
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items)
+    out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+// One host object, deinitialised on scope exit.
+class host_object {
+public:
+  host_object(const std::string& chip, const std::vector<std::uint8_t>& availability) {
+    CUpti_Profiler_Host_Initialize_Params p{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
+    p.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+    p.pChipName = chip.c_str();
+    p.pCounterAvailabilityImage = availability.empty() ? nullptr : availability.data();
+    ROOFKIT_CUPTI_CHECK(cuptiProfilerHostInitialize(&p));
+    object_ = p.pHostObject;
+  }
+  ~host_object() {
+    CUpti_Profiler_Host_Deinitialize_Params p{CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+    p.pHostObject = object_;
+    cuptiProfilerHostDeinitialize(&p);
+  }
+  host_object(const host_object&) = delete;
+  host_object& operator=(const host_object&) = delete;
+  CUpti_Profiler_Host_Object* get() const { return object_; }
+
+private:
+  CUpti_Profiler_Host_Object* object_ = nullptr;
+};
+
+std::vector<const char*> c_names(const std::vector<std::string>& names) {
+  std::vector<const char*> out;
+  out.reserve(names.size());
+  for (const auto& n : names)
+    out.push_back(n.c_str());
+  return out;
+}
+
+std::vector<std::uint8_t> build_config(const host_object& host,
+                                       const std::vector<std::string>& names) {
+  auto ptrs = c_names(names);
+  CUpti_Profiler_Host_ConfigAddMetrics_Params add{
+      CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
+  add.pHostObject = host.get();
+  add.ppMetricNames = ptrs.data();
+  add.numMetrics = ptrs.size();
+  ROOFKIT_CUPTI_CHECK(cuptiProfilerHostConfigAddMetrics(&add));
+
+  CUpti_Profiler_Host_GetConfigImageSize_Params size{
+      CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+  size.pHostObject = host.get();
+  ROOFKIT_CUPTI_CHECK(cuptiProfilerHostGetConfigImageSize(&size));
+
+  std::vector<std::uint8_t> image(size.configImageSize);
+  CUpti_Profiler_Host_GetConfigImage_Params get{
+      CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+  get.pHostObject = host.get();
+  get.configImageSize = image.size();
+  get.pConfigImage = image.data();
+  ROOFKIT_CUPTI_CHECK(cuptiProfilerHostGetConfigImage(&get));
+  return image;
+}
+
+} // namespace
+
+std::vector<std::string> supported_chips() {
+  CUpti_Profiler_Host_GetSupportedChips_Params p{
+      CUpti_Profiler_Host_GetSupportedChips_Params_STRUCT_SIZE};
+  ROOFKIT_CUPTI_CHECK(cuptiProfilerHostGetSupportedChips(&p));
+  std::vector<std::string> chips(p.ppChipNames, p.ppChipNames + p.numChips);
+  std::sort(chips.begin(), chips.end());
+  return chips;
+}
+
+std::string normalize_chip_name(const std::string& chip) {
+  std::string upper = chip;
+  std::transform(upper.begin(), upper.end(), upper.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  const auto chips = supported_chips();
+  if (std::find(chips.begin(), chips.end(), upper) == chips.end())
+    throw usage_error(fmt::format("unknown chip '{}' (valid: {})", chip, joined(chips)));
+  return upper;
+}
+
+int max_metrics_per_pass(const std::string& chip) {
+  CUpti_Profiler_Host_GetMaxNumHardwareMetricsPerPass_Params p{
+      CUpti_Profiler_Host_GetMaxNumHardwareMetricsPerPass_Params_STRUCT_SIZE};
+  p.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+  p.pChipName = chip.c_str();
+  const CUptiResult status = cuptiProfilerHostGetMaxNumHardwareMetricsPerPass(&p);
+  if (status == CUPTI_ERROR_NOT_SUPPORTED) // e.g. GV11B: no range profiler on that chip
+    return 0;
+  ROOFKIT_CUPTI_CHECK(status);
+  return static_cast<int>(p.maxMetricsPerPass);
+}
+
+struct cupti_catalog::impl {
+  std::string chip;
+  std::vector<std::uint8_t> availability;
+  host_object host;
+  mutable std::mutex mutex;
+  mutable std::map<std::string, std::pair<bool, std::string>> properties;
+
+  impl(std::string c, std::vector<std::uint8_t> a)
+      : chip(std::move(c)), availability(std::move(a)), host(chip, availability) {}
+
+  const std::pair<bool, std::string>& lookup(const std::string& name) const {
+    std::lock_guard lock(mutex);
+    auto it = properties.find(name);
+    if (it != properties.end())
+      return it->second;
+    CUpti_Profiler_Host_GetMetricProperties_Params p{
+        CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE};
+    p.pHostObject = host.get();
+    p.pMetricName = name.c_str();
+    const bool ok = cuptiProfilerHostGetMetricProperties(&p) == CUPTI_SUCCESS;
+    std::string text = ok && p.pDescription ? p.pDescription : "";
+    return properties.emplace(name, std::make_pair(ok, std::move(text))).first->second;
+  }
+};
+
+cupti_catalog::cupti_catalog(const std::string& chip, std::vector<std::uint8_t> availability)
+    : impl_(std::make_unique<impl>(normalize_chip_name(chip), std::move(availability))) {}
+
+cupti_catalog::~cupti_catalog() = default;
+
+std::string cupti_catalog::chip() const { return impl_->chip; }
+
+bool cupti_catalog::has(const std::string& name) const { return impl_->lookup(name).first; }
+
+std::string cupti_catalog::description(const std::string& name) const {
+  return impl_->lookup(name).second;
+}
+
+std::vector<std::uint8_t> cupti_catalog::config_image(const std::vector<std::string>& names) const {
+  // ConfigAddMetrics accumulates, so every image gets a fresh host object.
+  host_object host(impl_->chip, impl_->availability);
+  return build_config(host, names);
+}
+
+int cupti_catalog::passes(const std::vector<std::string>& names) const {
+  auto image = config_image(names);
+  CUpti_Profiler_Host_GetNumOfPasses_Params p{
+      CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
+  p.configImageSize = image.size();
+  p.pConfigImage = image.data();
+  ROOFKIT_CUPTI_CHECK(cuptiProfilerHostGetNumOfPasses(&p));
+  return static_cast<int>(p.numOfPasses);
+}
+
+std::vector<double> cupti_catalog::evaluate(const std::vector<std::uint8_t>& counter_data,
+                                            std::size_t range,
+                                            const std::vector<std::string>& names) const {
+  auto ptrs = c_names(names);
+  std::vector<double> values(names.size(), 0.0);
+  CUpti_Profiler_Host_EvaluateToGpuValues_Params p{
+      CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
+  p.pHostObject = impl_->host.get();
+  p.pCounterDataImage = counter_data.data();
+  p.counterDataImageSize = counter_data.size();
+  p.rangeIndex = range;
+  p.ppMetricNames = ptrs.data();
+  p.numMetrics = ptrs.size();
+  p.pMetricValues = values.data();
+  std::lock_guard lock(impl_->mutex);
+  ROOFKIT_CUPTI_CHECK(cuptiProfilerHostEvaluateToGpuValues(&p));
+  return values;
+}
+
+std::vector<std::string> cupti_catalog::range_names(const std::vector<std::uint8_t>& counter_data) {
+  CUpti_RangeProfiler_GetCounterDataInfo_Params info{
+      CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
+  info.pCounterDataImage = counter_data.data();
+  info.counterDataImageSize = counter_data.size();
+  ROOFKIT_CUPTI_CHECK(cuptiRangeProfilerGetCounterDataInfo(&info));
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < info.numTotalRanges; ++i) {
+    CUpti_RangeProfiler_CounterData_GetRangeInfo_Params r{
+        CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE};
+    r.pCounterDataImage = counter_data.data();
+    r.counterDataImageSize = counter_data.size();
+    r.rangeIndex = i;
+    r.rangeDelimiter = "/";
+    ROOFKIT_CUPTI_CHECK(cuptiRangeProfilerCounterDataGetRangeInfo(&r));
+    names.emplace_back(r.rangeName ? r.rangeName : "");
+  }
+  return names;
+}
+
+} // namespace roofkit

@@ -1,0 +1,367 @@
+// The CUPTI range profiler on a live context: auto range + kernel replay, or user range + user
+// replay. Call order as in NVIDIA's range_profiling sample (CUDA 12.6+ API).
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_target.h>
+#include <fmt/format.h>
+
+#include <iostream>
+#include <mutex>
+
+#include "roofkit/driver_api.hpp"
+#include "roofkit/error.hpp"
+#include "roofkit/profiler.hpp"
+#include "roofkit/profiler_host.hpp"
+
+namespace roofkit {
+
+namespace {
+
+// cuptiProfilerInitialize/DeInitialize are process-wide: count the sessions that use them.
+std::mutex init_mutex;
+int init_count = 0;
+
+void acquire_profiler() {
+  std::lock_guard lock(init_mutex);
+  if (init_count == 0) {
+    CUpti_Profiler_Initialize_Params p{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+    ROOFKIT_CUPTI_CHECK(cuptiProfilerInitialize(&p));
+  }
+  ++init_count;
+}
+
+void release_profiler() noexcept {
+  std::lock_guard lock(init_mutex);
+  if (--init_count == 0) {
+    CUpti_Profiler_DeInitialize_Params p{CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
+    cuptiProfilerDeInitialize(&p);
+  }
+}
+
+struct profiler_ref {
+  profiler_ref() { acquire_profiler(); }
+  ~profiler_ref() { release_profiler(); }
+  profiler_ref(const profiler_ref&) = delete;
+  profiler_ref& operator=(const profiler_ref&) = delete;
+};
+
+const char* no_gpu_hint = "no CUDA GPU is visible; check nvidia-smi and CUDA_VISIBLE_DEVICES. "
+                          "Counters need a GPU; `roofline-cuda metrics --chip NAME` works offline";
+
+// Makes `device` current with its primary context and returns that context.
+CUcontext current_context(int device) {
+  const int count = visible_device_count();
+  if (count == 0)
+    throw no_device_error("no CUDA GPU found: GPU counters need a device", no_gpu_hint);
+  if (device < 0 || device >= count)
+    throw usage_error(fmt::format("device {} does not exist (valid: 0 to {})", device, count - 1));
+  ROOFKIT_CUDA_CHECK(cudaSetDevice(device));
+  ROOFKIT_CUDA_CHECK(cudaFree(nullptr));
+  auto get_current = driver_function<decltype(&cuCtxGetCurrent)>("cuCtxGetCurrent");
+  if (get_current == nullptr)
+    throw no_device_error("the CUDA driver does not provide cuCtxGetCurrent", no_gpu_hint);
+  CUcontext ctx = nullptr;
+  ROOFKIT_CU_CHECK(get_current(&ctx));
+  return ctx;
+}
+
+void check_device_supported(int device) {
+  CUpti_Profiler_DeviceSupported_Params p{CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE};
+  p.cuDevice = device;
+  p.api = CUPTI_PROFILER_RANGE_PROFILING;
+  ROOFKIT_CUPTI_CHECK(cuptiProfilerDeviceSupported(&p));
+  if (p.isSupported == CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
+    return;
+  std::string why;
+  auto add = [&](CUpti_Profiler_Support_Level level, const char* text) {
+    if (level == CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED ||
+        level == CUPTI_PROFILER_CONFIGURATION_DISABLED)
+      why += (why.empty() ? "" : "; ") + std::string(text);
+  };
+  add(p.architecture, "the architecture is not supported (needs compute capability 7.5+)");
+  add(p.sli, "SLI is enabled");
+  if (p.vGpu == CUPTI_PROFILER_CONFIGURATION_DISABLED)
+    why += (why.empty() ? "" : "; ") + std::string("profiling is disabled on this vGPU");
+  else
+    add(p.vGpu, "vGPU is not supported");
+  add(p.confidentialCompute, "confidential computing is on");
+  add(p.cmp, "crypto-mining processors (CMP) are not supported");
+  add(p.wsl, "WSL is not supported");
+  if (why.empty())
+    why = "reason unknown (MIG instances and MPS are not supported either)";
+  throw no_device_error(fmt::format("device {} cannot be profiled: {}", device, why),
+                        "timings are still produced; counters need a supported, bare GPU");
+}
+
+std::string chip_name_of(int device) {
+  CUpti_Device_GetChipName_Params p{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+  p.deviceIndex = static_cast<std::size_t>(device);
+  ROOFKIT_CUPTI_CHECK(cuptiDeviceGetChipName(&p));
+  return p.pChipName ? p.pChipName : "";
+}
+
+std::vector<std::uint8_t> counter_availability(CUcontext ctx) {
+  CUpti_Profiler_GetCounterAvailability_Params p{
+      CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
+  p.ctx = ctx;
+  ROOFKIT_CUPTI_CHECK(cuptiProfilerGetCounterAvailability(&p));
+  std::vector<std::uint8_t> image(p.counterAvailabilityImageSize);
+  p.pCounterAvailabilityImage = image.data();
+  ROOFKIT_CUPTI_CHECK(cuptiProfilerGetCounterAvailability(&p));
+  return image;
+}
+
+// An enabled range profiler on a context; disabled on scope exit.
+class enabled_profiler {
+public:
+  explicit enabled_profiler(CUcontext ctx) {
+    CUpti_RangeProfiler_Enable_Params p{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+    p.ctx = ctx;
+    ROOFKIT_CUPTI_CHECK(cuptiRangeProfilerEnable(&p));
+    object_ = p.pRangeProfilerObject;
+  }
+  ~enabled_profiler() {
+    CUpti_RangeProfiler_Disable_Params p{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+    p.pRangeProfilerObject = object_;
+    cuptiRangeProfilerDisable(&p);
+  }
+  enabled_profiler(const enabled_profiler&) = delete;
+  enabled_profiler& operator=(const enabled_profiler&) = delete;
+  CUpti_RangeProfiler_Object* get() const { return object_; }
+
+  std::vector<std::uint8_t> counter_data(const std::vector<std::string>& names,
+                                         std::size_t ranges) const {
+    std::vector<const char*> ptrs;
+    for (const auto& n : names)
+      ptrs.push_back(n.c_str());
+    CUpti_RangeProfiler_GetCounterDataSize_Params s{
+        CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+    s.pRangeProfilerObject = object_;
+    s.pMetricNames = ptrs.data();
+    s.numMetrics = ptrs.size();
+    s.maxNumOfRanges = ranges;
+    s.maxNumRangeTreeNodes = static_cast<std::uint32_t>(ranges);
+    ROOFKIT_CUPTI_CHECK(cuptiRangeProfilerGetCounterDataSize(&s));
+    std::vector<std::uint8_t> image(s.counterDataSize);
+    CUpti_RangeProfiler_CounterDataImage_Initialize_Params i{
+        CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+    i.pRangeProfilerObject = object_;
+    i.counterDataSize = image.size();
+    i.pCounterData = image.data();
+    ROOFKIT_CUPTI_CHECK(cuptiRangeProfilerCounterDataImageInitialize(&i));
+    return image;
+  }
+
+  void set_config(const std::vector<std::uint8_t>& config, std::vector<std::uint8_t>& data,
+                  CUpti_ProfilerRange range, CUpti_ProfilerReplayMode replay,
+                  std::size_t ranges) const {
+    CUpti_RangeProfiler_SetConfig_Params p{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
+    p.pRangeProfilerObject = object_;
+    p.configSize = config.size();
+    p.pConfig = config.data();
+    p.counterDataImageSize = data.size();
+    p.pCounterDataImage = data.data();
+    p.range = range;
+    p.replayMode = replay;
+    p.maxRangesPerPass = ranges;
+    p.numNestingLevels = 1;
+    p.minNestingLevel = 1;
+    p.passIndex = 0;
+    p.targetNestingLevel = 1;
+    ROOFKIT_CUPTI_CHECK(cuptiRangeProfilerSetConfig(&p));
+  }
+
+  void start() const {
+    CUpti_RangeProfiler_Start_Params p{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+    p.pRangeProfilerObject = object_;
+    ROOFKIT_CUPTI_CHECK(cuptiRangeProfilerStart(&p));
+  }
+
+  bool stop() const { // true when all passes were submitted
+    CUpti_RangeProfiler_Stop_Params p{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+    p.pRangeProfilerObject = object_;
+    ROOFKIT_CUPTI_CHECK(cuptiRangeProfilerStop(&p));
+    return p.isAllPassSubmitted != 0;
+  }
+
+  void push(const std::string& name) const {
+    CUpti_RangeProfiler_PushRange_Params p{CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE};
+    p.pRangeProfilerObject = object_;
+    p.pRangeName = name.c_str();
+    ROOFKIT_CUPTI_CHECK(cuptiRangeProfilerPushRange(&p));
+  }
+
+  void pop() const {
+    CUpti_RangeProfiler_PopRange_Params p{CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
+    p.pRangeProfilerObject = object_;
+    ROOFKIT_CUPTI_CHECK(cuptiRangeProfilerPopRange(&p));
+  }
+
+  std::size_t decode() const { // returns the number of ranges dropped
+    CUpti_RangeProfiler_DecodeData_Params p{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+    p.pRangeProfilerObject = object_;
+    ROOFKIT_CUPTI_CHECK(cuptiRangeProfilerDecodeData(&p));
+    return p.numOfRangeDropped;
+  }
+
+private:
+  CUpti_RangeProfiler_Object* object_ = nullptr;
+};
+
+void default_warning(const std::string& text) { std::cerr << "roofkit: warning: " << text << '\n'; }
+
+} // namespace
+
+std::string device_chip_name(int device) {
+  current_context(device);
+  profiler_ref ref;
+  return chip_name_of(device);
+}
+
+profiler_status check_profiler(int device) noexcept {
+  profiler_status s;
+  try {
+    CUcontext ctx = current_context(device);
+    profiler_ref ref;
+    check_device_supported(device);
+    s.chip = chip_name_of(device);
+    counter_availability(ctx);
+    enabled_profiler probe(ctx);
+    s.ok = true;
+  } catch (const error& e) {
+    s.message = e.what();
+    s.hint = e.hint();
+    s.exit = static_cast<int>(e.code());
+  } catch (const std::exception& e) {
+    s.message = e.what();
+    s.exit = static_cast<int>(exit_code::failure);
+  }
+  return s;
+}
+
+namespace {
+// Opens the context before the profiler is initialised (cuptiProfilerInitialize needs a driver).
+int opened(int device) {
+  current_context(device);
+  return device;
+}
+} // namespace
+
+struct profiler_session::impl {
+  impl(int dev, profiler_options opts) : device(opened(dev)), options(std::move(opts)) {}
+
+  int device = 0;
+  profiler_options options;
+  profiler_ref ref;
+  CUcontext ctx = nullptr;
+  std::string chip;
+  std::unique_ptr<cupti_catalog> catalog;
+  resolved_set set;
+  std::vector<std::uint8_t> config;
+
+  void warn(const std::string& text) const {
+    if (options.warn)
+      options.warn(text);
+    else
+      default_warning(text);
+  }
+
+  std::vector<double> evaluate(const std::vector<std::uint8_t>& data, std::size_t range) const {
+    return catalog->evaluate(data, range, set.names());
+  }
+
+  range_values to_values(const std::string& name, const std::vector<double>& v) const {
+    range_values r;
+    r.name = name;
+    const auto names = set.names();
+    for (std::size_t i = 0; i < names.size(); ++i)
+      r.values[names[i]] = v[i];
+    return r;
+  }
+};
+
+profiler_session::profiler_session(int device, const std::string& set, profiler_options options)
+    : profiler_session(device, find_metric_set(set), std::move(options)) {}
+
+profiler_session::profiler_session(int device, const metric_set_def& def, profiler_options options)
+    : impl_(std::make_unique<impl>(device, std::move(options))) {
+  auto& s = *impl_;
+  s.ctx = current_context(device);
+  check_device_supported(device);
+  s.chip = chip_name_of(device);
+  s.catalog = std::make_unique<cupti_catalog>(s.chip, counter_availability(s.ctx));
+  s.set = resolve_metric_set(def, *s.catalog);
+  if (s.set.metrics.empty())
+    throw runtime_error(
+        fmt::format("metric set '{}' has no metric that {} supports", def.name, s.chip));
+  for (const auto& w : s.set.warnings())
+    s.warn(w);
+  s.config = s.catalog->config_image(s.set.names());
+}
+
+profiler_session::~profiler_session() = default;
+
+int profiler_session::passes() const { return impl_->set.passes; }
+const resolved_set& profiler_session::metrics() const { return impl_->set; }
+const std::string& profiler_session::chip() const { return impl_->chip; }
+
+std::vector<range_values> profiler_session::profile(const std::function<void()>& work) {
+  auto& s = *impl_;
+  ROOFKIT_CUDA_CHECK(cudaSetDevice(s.device));
+  ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+  // One range more than asked: CUPTI drops launches beyond the image silently (DecodeData
+  // reports none in auto range), so a full image is how we know that some were lost.
+  const std::size_t capacity = s.options.max_ranges + 1;
+  enabled_profiler rp(s.ctx);
+  auto data = rp.counter_data(s.set.names(), capacity);
+  rp.set_config(s.config, data, CUPTI_AutoRange, CUPTI_KernelReplay, capacity);
+  rp.start();
+  work();
+  ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+  rp.stop();
+  const auto dropped = rp.decode();
+  const auto names = cupti_catalog::range_names(data);
+  if (dropped > 0 || names.size() >= capacity)
+    s.warn(fmt::format("profile() filled its counter image with {} ranges: any kernel launch "
+                       "after those was not profiled; raise profiler_options::max_ranges",
+                       names.size()));
+  std::vector<range_values> out;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out.push_back(s.to_values(names[i], s.evaluate(data, i)));
+  return out;
+}
+
+range_values profiler_session::profile_range(const std::string& name,
+                                             const std::function<void()>& work,
+                                             const std::function<void()>& before_pass) {
+  auto& s = *impl_;
+  ROOFKIT_CUDA_CHECK(cudaSetDevice(s.device));
+  ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+  enabled_profiler rp(s.ctx);
+  auto data = rp.counter_data(s.set.names(), 1);
+  rp.set_config(s.config, data, CUPTI_UserRange, CUPTI_UserReplay, 1);
+  bool done = false;
+  for (int pass = 0; !done; ++pass) {
+    if (pass > s.set.passes + 1)
+      throw runtime_error(fmt::format("range '{}' did not complete in {} passes", name, pass));
+    if (before_pass) {
+      before_pass();
+      ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+    }
+    rp.start();
+    rp.push(name);
+    work();
+    ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+    rp.pop();
+    done = rp.stop();
+  }
+  rp.decode();
+  const auto names = cupti_catalog::range_names(data);
+  if (names.empty())
+    throw runtime_error(fmt::format("range '{}' produced no counter data", name));
+  return s.to_values(names.front(), s.evaluate(data, 0));
+}
+
+} // namespace roofkit

@@ -1,0 +1,173 @@
+// The timing harness: events around each launch, median/min/max, L2 flush, SM clock.
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include <cuda_runtime_api.h>
+#include <fmt/format.h>
+
+#include "clock_probe.hpp"
+#include "roofkit/driver_api.hpp"
+#include "roofkit/error.hpp"
+#include "roofkit/timing.hpp"
+
+namespace roofkit {
+
+namespace {
+
+void require_device(int device) {
+  const int count = visible_device_count();
+  if (count == 0)
+    throw no_device_error("no CUDA GPU found: timing needs a device",
+                          "check nvidia-smi and CUDA_VISIBLE_DEVICES");
+  if (device < 0 || device >= count)
+    throw usage_error(fmt::format("device {} does not exist (valid: 0 to {})", device, count - 1));
+  ROOFKIT_CUDA_CHECK(cudaSetDevice(device));
+}
+
+class event_pair {
+public:
+  event_pair() {
+    ROOFKIT_CUDA_CHECK(cudaEventCreate(&start));
+    ROOFKIT_CUDA_CHECK(cudaEventCreate(&stop));
+  }
+  ~event_pair() {
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+  }
+  event_pair(const event_pair&) = delete;
+  event_pair& operator=(const event_pair&) = delete;
+  event_pair(event_pair&& o) noexcept : start(o.start), stop(o.stop) { o.start = o.stop = nullptr; }
+  double seconds() const {
+    float ms = 0;
+    ROOFKIT_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    return ms * 1e-3;
+  }
+  cudaEvent_t start = nullptr;
+  cudaEvent_t stop = nullptr;
+};
+
+struct device_buffer {
+  explicit device_buffer(std::size_t bytes) { ROOFKIT_CUDA_CHECK(cudaMalloc(&ptr, bytes)); }
+  ~device_buffer() { cudaFree(ptr); }
+  device_buffer(const device_buffer&) = delete;
+  device_buffer& operator=(const device_buffer&) = delete;
+  void* ptr = nullptr;
+};
+
+clock_reading peak_clock(int device) {
+  int khz = 0;
+  ROOFKIT_CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device));
+  return {khz / 1000.0, "cudaDevAttrClockRate"};
+}
+
+} // namespace
+
+timing summarize_samples(std::vector<double> samples) {
+  timing t;
+  if (samples.empty())
+    return t;
+  std::sort(samples.begin(), samples.end());
+  const std::size_t n = samples.size();
+  t.median_s = n % 2 ? samples[n / 2] : 0.5 * (samples[n / 2 - 1] + samples[n / 2]);
+  t.min_s = samples.front();
+  t.max_s = samples.back();
+  t.repetitions = static_cast<int>(n);
+  return t;
+}
+
+l2_flusher::l2_flusher(int device) {
+  require_device(device);
+  int l2 = 0;
+  ROOFKIT_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+  bytes_ = 2 * static_cast<std::size_t>(std::max(l2, 1 << 20));
+  ROOFKIT_CUDA_CHECK(cudaMalloc(&buffer_, bytes_));
+}
+
+l2_flusher::~l2_flusher() { cudaFree(buffer_); }
+
+void l2_flusher::flush(cudaStream_t stream) {
+  // A new byte value each time, so no layer can skip the write as a no-op.
+  value_ = (value_ + 1) & 0xff;
+  ROOFKIT_CUDA_CHECK(cudaMemsetAsync(buffer_, static_cast<int>(value_), bytes_, stream));
+}
+
+clock_reading observe_sm_clock(int device, cudaStream_t stream) {
+  require_device(device);
+  device_buffer elapsed(sizeof(long long));
+  auto* cycles_out = static_cast<long long*>(elapsed.ptr);
+  // ~0.5 ms and ~1.5 ms at 2 GHz; the difference cancels launch and event overheads.
+  const long long lengths[2] = {1'000'000, 3'000'000};
+  std::vector<double> estimates;
+  detail::launch_clock_probe(lengths[0], cycles_out, stream); // warm-up
+  ROOFKIT_CUDA_CHECK_LAUNCH();
+  for (int rep = 0; rep < 3; ++rep) {
+    double seconds[2] = {};
+    long long cycles[2] = {};
+    for (int i = 0; i < 2; ++i) {
+      event_pair ev;
+      ROOFKIT_CUDA_CHECK(cudaEventRecord(ev.start, stream));
+      detail::launch_clock_probe(lengths[i], cycles_out, stream);
+      ROOFKIT_CUDA_CHECK_LAUNCH();
+      ROOFKIT_CUDA_CHECK(cudaEventRecord(ev.stop, stream));
+      ROOFKIT_CUDA_CHECK(cudaEventSynchronize(ev.stop));
+      seconds[i] = ev.seconds();
+      ROOFKIT_CUDA_CHECK(
+          cudaMemcpy(&cycles[i], cycles_out, sizeof(long long), cudaMemcpyDeviceToHost));
+    }
+    const double dt = seconds[1] - seconds[0];
+    if (dt > 0)
+      estimates.push_back(static_cast<double>(cycles[1] - cycles[0]) / dt / 1e6);
+  }
+  const auto t = summarize_samples(estimates);
+  const clock_reading peak = peak_clock(device);
+  // A measured clock far outside (0, 1.5 x peak] means the probe was disturbed.
+  if (t.repetitions == 0 || !std::isfinite(t.median_s) || t.median_s <= 0 ||
+      t.median_s > 1.5 * peak.mhz)
+    return peak;
+  return {t.median_s, "clock64 probe"};
+}
+
+timing_result time_kernel(const launch_fn& launch, const timing_options& options) {
+  if (options.repetitions < 1)
+    throw usage_error(
+        fmt::format("repetitions {} is out of range (valid: 1 or more)", options.repetitions));
+  if (options.warmup < 0)
+    throw usage_error(
+        fmt::format("warm-up count {} is out of range (valid: 0 or more)", options.warmup));
+  require_device(options.device);
+  const cudaStream_t stream = options.stream;
+  std::unique_ptr<l2_flusher> flusher;
+  if (options.flush_l2)
+    flusher = std::make_unique<l2_flusher>(options.device);
+
+  for (int i = 0; i < options.warmup; ++i) {
+    launch(stream);
+    ROOFKIT_CUDA_CHECK_LAUNCH();
+  }
+  ROOFKIT_CUDA_CHECK(cudaStreamSynchronize(stream));
+
+  std::vector<event_pair> events;
+  events.reserve(static_cast<std::size_t>(options.repetitions));
+  for (int i = 0; i < options.repetitions; ++i) {
+    if (flusher)
+      flusher->flush(stream);
+    auto& ev = events.emplace_back();
+    ROOFKIT_CUDA_CHECK(cudaEventRecord(ev.start, stream));
+    launch(stream);
+    ROOFKIT_CUDA_CHECK_LAUNCH();
+    ROOFKIT_CUDA_CHECK(cudaEventRecord(ev.stop, stream));
+  }
+  ROOFKIT_CUDA_CHECK(cudaStreamSynchronize(stream));
+
+  timing_result r;
+  r.l2_flushed = options.flush_l2;
+  for (const auto& ev : events)
+    r.samples_s.push_back(ev.seconds());
+  r.time = summarize_samples(r.samples_s);
+  if (options.observe_clock)
+    r.sm_clock = observe_sm_clock(options.device, stream);
+  return r;
+}
+
+} // namespace roofkit

@@ -1,0 +1,42 @@
+// The timing harness's statistics and argument checks (no GPU needed).
+#include <gtest/gtest.h>
+
+#include "roofkit/error.hpp"
+#include "roofkit/timing.hpp"
+
+namespace {
+
+TEST(timing, median_min_max_of_odd_and_even_counts) {
+  auto t = roofkit::summarize_samples({3e-3, 1e-3, 2e-3});
+  EXPECT_DOUBLE_EQ(t.median_s, 2e-3);
+  EXPECT_DOUBLE_EQ(t.min_s, 1e-3);
+  EXPECT_DOUBLE_EQ(t.max_s, 3e-3);
+  EXPECT_EQ(t.repetitions, 3);
+  t = roofkit::summarize_samples({4.0, 1.0, 3.0, 2.0});
+  EXPECT_DOUBLE_EQ(t.median_s, 2.5);
+  EXPECT_EQ(t.repetitions, 4);
+  // An outlier moves max, not the median.
+  t = roofkit::summarize_samples({1.0, 1.0, 1.0, 1.0, 90.0});
+  EXPECT_DOUBLE_EQ(t.median_s, 1.0);
+  EXPECT_DOUBLE_EQ(t.max_s, 90.0);
+  t = roofkit::summarize_samples({});
+  EXPECT_EQ(t.repetitions, 0);
+  EXPECT_DOUBLE_EQ(t.median_s, 0.0);
+}
+
+TEST(timing, bad_counts_are_usage_errors) {
+  roofkit::timing_options o;
+  o.repetitions = 0;
+  try {
+    roofkit::time_kernel([](cudaStream_t) {}, o);
+    FAIL();
+  } catch (const roofkit::error& e) {
+    EXPECT_EQ(e.code(), roofkit::exit_code::usage);
+    EXPECT_NE(std::string(e.what()).find("repetitions 0"), std::string::npos);
+  }
+  o.repetitions = 5;
+  o.warmup = -1;
+  EXPECT_THROW(roofkit::time_kernel([](cudaStream_t) {}, o), roofkit::error);
+}
+
+} // namespace

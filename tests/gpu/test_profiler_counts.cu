@@ -1,0 +1,201 @@
+// Counter values that are known exactly, measured through roofkit's profiler on the GPU:
+// sectors and requests of the seed article's kernels, instruction counts of arithmetic loops,
+// tensor FLOPs of a WMMA loop, and the DRAM bytes of a large copy.
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <memory>
+
+#include <gtest/gtest.h>
+
+#include "../validation/validation_kernels.cuh"
+#include "roofkit/profiler.hpp"
+#include "roofkit/timing.hpp"
+
+namespace {
+
+namespace rv = roofkit::validation;
+
+class profiler_counts : public testing::Test {
+protected:
+  static void SetUpTestSuite() { work = std::make_unique<rv::workload>(); }
+  static void TearDownTestSuite() { work.reset(); }
+
+  // Profiles the given cases in one profile() call; one range per kernel.
+  static std::vector<roofkit::range_values> run(roofkit::profiler_session& s,
+                                                const std::vector<std::size_t>& ids) {
+    auto ranges = s.profile([&] {
+      for (auto i : ids)
+        work->launch(i);
+    });
+    EXPECT_EQ(ranges.size(), ids.size()) << "one range per kernel launch";
+    return ranges;
+  }
+
+  static double value(const roofkit::profiler_session& s, const roofkit::range_values& r,
+                      const std::string& key) {
+    const auto* m = s.metrics().find(key);
+    if (m == nullptr) {
+      ADD_FAILURE() << key << " is not in set " << s.metrics().set;
+      return -1;
+    }
+    return r.values.at(m->name);
+  }
+
+  static std::unique_ptr<rv::workload> work;
+};
+std::unique_ptr<rv::workload> profiler_counts::work;
+
+TEST_F(profiler_counts, coalescing_requests_sectors_and_wavefronts) {
+  roofkit::profiler_session s(0, "coalescing");
+  EXPECT_EQ(s.chip(), "GH100");
+  EXPECT_EQ(s.passes(), 2);
+  const auto cases = rv::workload::cases();
+  const std::vector<std::size_t> ids{0, 1, 2, 3, 9, 10};
+  const auto ranges = run(s, ids);
+  ASSERT_EQ(ranges.size(), ids.size());
+  for (std::size_t k = 0; k < ids.size(); ++k) {
+    const auto& c = cases[ids[k]];
+    const auto& r = ranges[k];
+    std::printf("%-18s ld requests %.0f sectors %.0f | st requests %.0f sectors %.0f | shared st "
+                "wavefronts %.0f conflicts %.0f\n",
+                c.name.c_str(), value(s, r, "global_ld_requests"), value(s, r, "global_ld_sectors"),
+                value(s, r, "global_st_requests"), value(s, r, "global_st_sectors"),
+                value(s, r, "shared_st_wavefronts"), value(s, r, "shared_st_conflicts"));
+    if (c.ld_requests > 0) {
+      EXPECT_EQ(value(s, r, "global_ld_requests"), c.ld_requests) << c.name;
+      EXPECT_EQ(value(s, r, "global_ld_sectors"), c.ld_sectors) << c.name;
+    }
+    if (c.smem_st_wavefronts > 0)
+      EXPECT_EQ(value(s, r, "shared_st_wavefronts"), c.smem_st_wavefronts) << c.name;
+  }
+  // The article's figures, spelled out.
+  EXPECT_EQ(value(s, ranges[0], "global_ld_sectors"), 8388608.0);
+  EXPECT_EQ(value(s, ranges[0], "global_ld_requests"), 2097152.0);
+  EXPECT_EQ(value(s, ranges[1], "global_ld_sectors"), 67108864.0);
+  EXPECT_EQ(value(s, ranges[2], "global_ld_sectors"), 33554432.0);
+  EXPECT_EQ(value(s, ranges[3], "global_ld_sectors"), 268435456.0);
+  EXPECT_EQ(value(s, ranges[3], "global_ld_requests"), 8388608.0);
+  EXPECT_EQ(value(s, ranges[4], "shared_st_conflicts"), 0.0);
+  EXPECT_GT(value(s, ranges[5], "shared_st_conflicts"), 0.0);
+}
+
+TEST_F(profiler_counts, roofline_instruction_counts_tensor_flops_and_dram_bytes) {
+  roofkit::profiler_session s(0, "roofline");
+  std::printf("roofline set on %s: %d passes, %zu metrics\n", s.chip().c_str(), s.passes(),
+              s.metrics().metrics.size());
+  EXPECT_LE(s.passes(), 3);
+  const auto cases = rv::workload::cases();
+  const std::vector<std::size_t> ids{4, 5, 6, 7, 8, 0};
+  const auto ranges = run(s, ids);
+  ASSERT_EQ(ranges.size(), ids.size());
+  using roofkit::precision;
+  std::map<std::string, roofkit::roofline_counts> counts;
+  for (std::size_t k = 0; k < ids.size(); ++k) {
+    const auto c = roofkit::derive_roofline_counts(s.metrics(), ranges[k].values);
+    counts[cases[ids[k]].name] = c;
+    std::printf(
+        "%-12s ffma %.0f dfma %.0f hfma %.0f | fp32 %.4g fp64 %.4g fp16 %.4g tensor_fp16 "
+        "%.4g FLOP | dram r %.4g w %.4g l2 %.4g l1 %.4g B | %.3f us, SM %.0f MHz, DRAM "
+        "%.0f MHz, occupancy %.3f\n",
+        cases[ids[k]].name.c_str(), value(s, ranges[k], "ffma"), value(s, ranges[k], "dfma"),
+        value(s, ranges[k], "hfma"),
+        c.flops.count(precision::fp32) ? c.flops.at(precision::fp32) : 0.0,
+        c.flops.count(precision::fp64) ? c.flops.at(precision::fp64) : 0.0,
+        c.flops.count(precision::fp16) ? c.flops.at(precision::fp16) : 0.0,
+        c.flops.count(precision::tensor_fp16) ? c.flops.at(precision::tensor_fp16) : 0.0,
+        c.dram_read_bytes, c.dram_write_bytes,
+        c.bytes.count(roofkit::memory_level::l2) ? c.bytes.at(roofkit::memory_level::l2) : 0.0,
+        c.bytes.count(roofkit::memory_level::l1) ? c.bytes.at(roofkit::memory_level::l1) : 0.0,
+        c.time_s * 1e6, c.sm_clock_hz / 1e6, c.dram_clock_hz / 1e6,
+        c.achieved_occupancy.value_or(-1));
+  }
+  // Arithmetic: exactly the instructions launched; FMA = 2 FLOPs, HFMA2 = 4 (half2).
+  EXPECT_EQ(value(s, ranges[0], "ffma"), cases[4].ffma);
+  EXPECT_EQ(value(s, ranges[1], "dfma"), cases[5].dfma);
+  EXPECT_EQ(value(s, ranges[2], "hfma"), cases[6].hfma);
+  EXPECT_GE(counts["ffma_loop"].flops[precision::fp32], 2 * cases[4].ffma);
+  EXPECT_EQ(counts["dfma_loop"].flops[precision::fp64], 2 * cases[5].dfma);
+  EXPECT_EQ(counts["hfma2_loop"].flops[precision::fp16], 4 * cases[6].hfma);
+  // Tensor ops are FLOPs already (an MMA's multiply-add counts 2).
+  EXPECT_EQ(counts["wmma_fp16"].flops[precision::tensor_fp16], cases[7].tensor_fp16_flops)
+      << "ratio " << counts["wmma_fp16"].flops[precision::tensor_fp16] / cases[7].tensor_fp16_flops;
+  // The copy moves its 2 GiB through DRAM within 2%.
+  const auto& copy = counts["copy"];
+  const double dram = copy.dram_read_bytes + copy.dram_write_bytes;
+  EXPECT_NEAR(dram / cases[8].dram_bytes, 1.0, 0.02)
+      << "read " << copy.dram_read_bytes << " write " << copy.dram_write_bytes;
+  EXPECT_NEAR(copy.dram_read_bytes / (cases[8].dram_bytes / 2), 1.0, 0.02);
+  EXPECT_GT(copy.time_s, 0.0);
+  EXPECT_GT(copy.sm_clock_hz, 5e8);
+  EXPECT_GT(copy.dram_clock_hz, 1e8);
+  ASSERT_TRUE(copy.achieved_occupancy);
+  EXPECT_GT(*copy.achieved_occupancy, 0.3);
+  EXPECT_LE(*copy.achieved_occupancy, 1.0);
+  EXPECT_TRUE(copy.missing.empty());
+  // L2 sees at least what DRAM does; L1 sees the requested bytes of the coalesced kernel.
+  EXPECT_GE(copy.bytes.at(roofkit::memory_level::l2), 0.98 * dram);
+  EXPECT_NEAR(counts["coalesced"].bytes.at(roofkit::memory_level::l1) / (2.0 * 4 * rv::vector_n),
+              1.0, 0.02);
+}
+
+// User range + user replay around the copy, with the L2 flushed before every pass.
+TEST_F(profiler_counts, user_range_with_flush_before_each_pass) {
+  roofkit::profiler_session s(0, "roofline");
+  roofkit::l2_flusher flusher(0);
+  int calls = 0;
+  const auto r = s.profile_range(
+      "copy",
+      [&] {
+        work->launch(8);
+        ++calls;
+      },
+      [&] { flusher.flush(); });
+  EXPECT_EQ(r.name, "copy");
+  EXPECT_EQ(calls, s.passes());
+  const auto c = roofkit::derive_roofline_counts(s.metrics(), r.values);
+  const double expected = rv::workload::cases()[8].dram_bytes;
+  std::printf("user range copy: dram read %.6g write %.6g (expected %.6g total), %d passes\n",
+              c.dram_read_bytes, c.dram_write_bytes, expected, calls);
+  EXPECT_NEAR((c.dram_read_bytes + c.dram_write_bytes) / expected, 1.0, 0.02);
+}
+
+// More launches than the counter image holds: the extra ranges are dropped with a warning.
+TEST_F(profiler_counts, dropped_ranges_are_reported) {
+  std::vector<std::string> warnings;
+  roofkit::profiler_options o;
+  o.max_ranges = 2;
+  o.warn = [&](const std::string& w) { warnings.push_back(w); };
+  roofkit::profiler_session s(0, "coalescing", o);
+  // Two launches (max_ranges) fit without a warning; five fill the image (max_ranges + 1).
+  auto ranges = s.profile([&] {
+    for (int i = 0; i < 2; ++i)
+      work->launch(9);
+  });
+  EXPECT_EQ(ranges.size(), 2u);
+  EXPECT_TRUE(warnings.empty());
+  ranges = s.profile([&] {
+    for (int i = 0; i < 5; ++i)
+      work->launch(9);
+  });
+  EXPECT_EQ(ranges.size(), 3u);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("filled its counter image with 3 ranges"), std::string::npos)
+      << warnings[0];
+}
+
+// Timings come from the harness, apart from replay: an idle session does not change them.
+TEST_F(profiler_counts, idle_session_leaves_timings_alone) {
+  roofkit::timing_options o;
+  o.repetitions = 15;
+  o.observe_clock = false;
+  const auto launch = [&](cudaStream_t) { work->launch(8); };
+  const double alone = roofkit::time_kernel(launch, o).time.median_s;
+  roofkit::profiler_session s(0, "roofline");
+  const double beside = roofkit::time_kernel(launch, o).time.median_s;
+  std::printf("copy: %.1f us without a session, %.1f us beside an idle one\n", alone * 1e6,
+              beside * 1e6);
+  EXPECT_NEAR(beside / alone, 1.0, 0.05);
+}
+
+} // namespace
