@@ -62,7 +62,16 @@ verification check_gemm(std::span<const float> a, std::span<const float> b,
   const Eigen::VectorXd residual = mc.cast<double>() * x - ma.cast<double>() * bx;
   const double rtol = 1e-6 * std::pow(static_cast<double>(n), 1.5);
   Eigen::Index worst = 0;
-  const double max_residual = residual.cwiseAbs().maxCoeff(&worst);
+  double max_residual = 0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double r = std::fabs(residual[i]);
+    if (!(r <= max_residual)) { // also picks up NaN, which then stays
+      max_residual = std::isnan(r) ? INFINITY : r;
+      worst = i;
+      if (std::isnan(r))
+        break;
+    }
+  }
   const bool ok = std::isfinite(max_residual) && max_residual <= rtol;
   return verification{
       ok, std::max(v.max_error, max_residual), rtol, v.checked + n,
