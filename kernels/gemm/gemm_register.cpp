@@ -1,0 +1,56 @@
+// Registers the GEMM kernels: naive and shared-memory tiled (16 and 32), checked against Eigen.
+#include <fmt/format.h>
+
+#include "common/array_kernel.hpp"
+#include "gemm/gemm_kernels.hpp"
+#include "gemm/gemm_reference.hpp"
+
+namespace roofkit::kernels {
+
+namespace {
+
+constexpr const char* notes_seed = "cuda-notes-warps-occupancy-roofline-gemm.txt";
+
+kernel_descriptor gemm(int tile) {
+  auto launch = [tile](problem_size n) {
+    const unsigned t = tile == 0 ? 16u : static_cast<unsigned>(tile);
+    return launch_2d(n, n, t, t, t, t);
+  };
+  auto d = describe(
+      tile == 0 ? "gemm/naive" : fmt::format("gemm/tiled-{}", tile),
+      tile == 0 ? "C = A B (N x N, fp32): each thread reads a row of A and a column of B from "
+                  "global memory (blocks of 16 x 16)"
+                : fmt::format("C = A B (N x N, fp32) through {0} x {0} shared-memory tiles of A "
+                              "and B (blocks of {0} x {0}); edge tiles zero-padded, any N",
+                              tile),
+      tile == 0 ? "gemm-tiling-faster" : fmt::format("gemm-tiling-traffic-{}", tile), notes_seed,
+      "matrix order N (N x N floats)", 2048, {1, 15, 17, 33, 77, 100}, launch,
+      [](problem_size n) { return 2.0 * double(n) * double(n) * double(n); }, "2 N^3",
+      [](problem_size n) { return 12.0 * double(n) * double(n); }, "12 N^2",
+      "Eigen A B in fp32, |err| <= 2e-6 N + 1e-5 per element (N > 2048: 64 random rows and "
+      "Freivalds' test)");
+  d.family = "gemm";
+  d.parameter_name = "tile";
+  d.parameter = tile;
+  d.max_size = 46340;
+  array_kernel k;
+  auto square = [](problem_size n) { return static_cast<std::size_t>(n * n); };
+  k.inputs = {{square}, {square}};
+  k.outputs = {square};
+  k.function = gemm_function(tile);
+  k.run = [tile, launch](const device_arrays& in, const device_arrays& out, problem_size n,
+                         std::uint64_t, cudaStream_t s) {
+    launch_gemm(launch(n), tile, in[0], in[1], out[0], int(n), s);
+  };
+  k.check = [](const host_arrays& in, const host_arrays& out, problem_size n, std::uint64_t) {
+    return check_gemm(in[0], in[1], out[0], n);
+  };
+  return with_array_kernel(std::move(d), std::move(k));
+}
+
+const kernel_registration registration{
+    [] { return std::vector<kernel_descriptor>{gemm(0), gemm(16), gemm(32)}; }};
+
+} // namespace
+
+} // namespace roofkit::kernels
