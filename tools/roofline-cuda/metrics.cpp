@@ -83,7 +83,8 @@ const roofkit::cli::registration reg{
                      "needed)");
       sub->add_option("--chip", args->chip,
                       "CUPTI chip name (GH100, GA100, AD102, GB202, ...); default: GPU 0's");
-      sub->add_option("--set", args->set, "only this set (roofline, tensor, coalescing)");
+      sub->add_option("--set", args->set,
+                      "only this set (roofline, roofline-full, tensor, coalescing)");
       auto* json = sub->add_flag("--json", args->json, "JSON output");
       auto* csv = sub->add_flag("--csv", args->csv, "CSV output (one table)");
       json->excludes(csv);
