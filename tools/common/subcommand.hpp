@@ -24,6 +24,12 @@ inline std::vector<subcommand_entry>& subcommands() {
   return list;
 }
 
+/// The command line the tool was started with (set by main), recorded in results files.
+inline std::string& command_line() {
+  static std::string line;
+  return line;
+}
+
 /// Registers a subcommand at static-initialisation time; `order` sets its place in --help.
 struct registration {
   registration(std::string name, int order, subcommand_factory factory) {

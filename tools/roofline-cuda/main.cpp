@@ -13,6 +13,8 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", std::string(roofkit::tool_version()) + " (" +
                                           std::string(roofkit::git_revision()) + ")");
     app.require_subcommand(1);
+    for (int i = 0; i < argc; ++i)
+      roofkit::cli::command_line() += (i ? " " : "") + std::string(i ? argv[i] : "roofline-cuda");
     auto& entries = roofkit::cli::subcommands();
     std::sort(entries.begin(), entries.end(),
               [](const auto& a, const auto& b) { return a.order < b.order; });
