@@ -180,7 +180,8 @@ public:
                       t.arch->id(), t.arch->family, t.arch->cc());
       const std::string caption = fmt::format(
           "{} threads, {} registers/thread, {} B static + {} B dynamic shared memory, carveout "
-          "{}, {} barrier(s). occupancy-calc {} ({})",
+          "{}, {} barrier(s)\noccupancy-calc {} ({}); each panel varies one value, the "
+          "others held",
           l.threads_per_block, l.registers_per_thread, l.static_smem, l.dynamic_smem,
           l.carveout, l.barriers, roofkit::tool_version(), roofkit::git_revision());
       roofkit::write_text_file(o_.svg_out, roofkit::sweeps_svg(sweeps, title, caption));

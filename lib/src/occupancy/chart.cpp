@@ -19,7 +19,7 @@ std::string x_text(occupancy_variable v, std::int64_t x) {
 }
 
 std::string point_text(occupancy_variable v, const occupancy_point& p) {
-  return fmt::format("{} {}: {} blocks, {} warps, {:.1f}% ({})", x_text(v, p.value),
+  return fmt::format("{} {}: {} blocks, {} warps, {:.1f}% ({})", p.value,
                      v == occupancy_variable::block_size  ? "threads"
                      : v == occupancy_variable::registers ? "registers"
                                                           : "B shared memory",
@@ -129,7 +129,16 @@ std::string sweeps_svg(const std::vector<occupancy_sweep>& sweeps, const std::st
   const double left = 70;
   const double right = 70;
   const double top = 50;
-  const double height = top + panel_h * static_cast<double>(sweeps.size()) + 40;
+  std::vector<std::string> caption_lines;
+  for (std::size_t from = 0; from <= caption.size();) {
+    const auto nl = caption.find('\n', from);
+    caption_lines.push_back(caption.substr(from, nl == std::string::npos ? nl : nl - from));
+    if (nl == std::string::npos)
+      break;
+    from = nl + 1;
+  }
+  const double height = top + panel_h * static_cast<double>(sweeps.size()) + 16 +
+                        16 * static_cast<double>(caption_lines.size());
   svg::writer w(width, height);
   w.text(width / 2, 28, title, 16, "middle", "#111", true);
   for (std::size_t i = 0; i < sweeps.size(); ++i) {
@@ -187,11 +196,13 @@ std::string sweeps_svg(const std::vector<occupancy_sweep>& sweeps, const std::st
     w.circle(cx, cy, 5, "#d62728", "current launch: " + point_text(s.variable, s.current));
     const bool right_half = cx > left + plot_w * 0.6;
     w.text(cx + (right_half ? -8 : 8), std::max(cy - 8, plot_top + 12),
-           fmt::format("current: {} ({} warps, {:.0f}%)", x_text(s.variable, s.current.value),
+           fmt::format("current: {} ({} warps, {:.1f}%)", x_text(s.variable, s.current.value),
                        s.current.active_warps, s.current.occupancy * 100),
            11, right_half ? "end" : "start", "#d62728", true);
   }
-  w.text(width / 2, height - 14, caption, 11, "middle", "#555");
+  for (std::size_t i = 0; i < caption_lines.size(); ++i)
+    w.text(width / 2, top + panel_h * static_cast<double>(sweeps.size()) + 12 + 16 * i,
+           caption_lines[i], 11, "middle", "#555");
   return w.str();
 }
 
