@@ -75,8 +75,10 @@ struct occupancy_result {
 
 /// The occupancy calculation (cudaOccMaxActiveBlocksPerMultiprocessor's arithmetic, with the
 /// limiter bits recomputed against the final value). Never throws: out-of-range inputs give 0
-/// blocks and a reason.
-occupancy_result compute_occupancy(const arch_spec& arch, const launch_params& launch);
+/// blocks and a reason. With `explain` false the reason is left empty (sweeps and searches that
+/// evaluate many launches skip formatting it).
+occupancy_result compute_occupancy(const arch_spec& arch, const launch_params& launch,
+                                   bool explain = true);
 
 /// Throws usage_error, naming the value and the valid range, when a launch is outside what the
 /// architecture accepts (threads 1..max, registers 0..255, shared memory up to the opt-in

@@ -38,7 +38,7 @@ launch_params with_value(launch_params l, occupancy_variable v, std::int64_t val
 
 occupancy_point evaluate(const arch_spec& arch, const launch_params& l, occupancy_variable v,
                          std::int64_t value) {
-  const auto r = compute_occupancy(arch, with_value(l, v, value));
+  const auto r = compute_occupancy(arch, with_value(l, v, value), false);
   return {value, r.active_blocks, r.active_warps, r.occupancy, r.limiters};
 }
 

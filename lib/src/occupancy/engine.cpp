@@ -23,19 +23,21 @@ std::int64_t align_to_carveout(const arch_spec& arch, std::int64_t bytes) {
   return -1;
 }
 
-/// Blocks per SM that the register file allows with `sub_partitions` warp granularity.
-int register_limit(const arch_spec& arch, int regs, int warps_per_block, int sub_partitions) {
-  const std::int64_t per_warp = round_up(std::int64_t{regs} * arch.warp_size,
-                                         arch.register_allocation_unit);
+/// Blocks per SM that the register file allows with `sub_partitions` warp granularity (32-bit
+/// arithmetic: every operand is far below 2^31 for registers <= 255 and blocks <= 1024 threads).
+inline int register_limit(const arch_spec& arch, int regs, int warps_per_block,
+                          int sub_partitions) {
+  const int unit = arch.register_allocation_unit;
+  const int per_warp = (regs * arch.warp_size + unit - 1) / unit * unit;
   // The hardware checks the per-block limit as if every sub-partition received warps.
-  const std::int64_t checked = per_warp * round_up(warps_per_block, sub_partitions);
-  if (regs > arch.max_registers_per_thread || checked > arch.max_registers_per_block ||
+  const int rounded_warps = (warps_per_block + sub_partitions - 1) / sub_partitions * sub_partitions;
+  if (regs > arch.max_registers_per_thread || per_warp * rounded_warps > arch.max_registers_per_block ||
       per_warp * warps_per_block > arch.max_registers_per_block)
     return 0;
   if (per_warp == 0)
     return unlimited_blocks;
-  const std::int64_t warps_per_partition = (arch.registers_per_sm / sub_partitions) / per_warp;
-  return static_cast<int>(warps_per_partition * sub_partitions / warps_per_block);
+  const int warps_per_partition = (arch.registers_per_sm / sub_partitions) / per_warp;
+  return warps_per_partition * sub_partitions / warps_per_block;
 }
 
 std::string zero_reason(const arch_spec& arch, const launch_params& l, const occupancy_result& r) {
@@ -139,60 +141,67 @@ int occupancy_result::limit(limiter l) const {
 std::int64_t carveout_smem_per_sm(const arch_spec& arch, int carveout) {
   if (!arch.has_carveout())
     return arch.shared_memory_per_sm;
-  const std::int64_t preference = carveout == carveout_default
-                                      ? arch.shared_memory_per_sm
-                                      : carveout * arch.shared_memory_per_sm / 100;
+  const std::int64_t preference =
+      carveout == carveout_default
+          ? arch.shared_memory_per_sm
+          : static_cast<std::int64_t>(static_cast<std::uint32_t>(carveout) *
+                                      static_cast<std::uint32_t>(arch.shared_memory_per_sm) / 100);
   return align_to_carveout(arch, preference);
 }
 
-occupancy_result compute_occupancy(const arch_spec& arch, const launch_params& l) {
+occupancy_result compute_occupancy(const arch_spec& arch, const launch_params& l,
+                                   bool explain) {
   occupancy_result r;
   const int threads = l.threads_per_block;
-  r.warps_per_block = threads > 0 ? static_cast<int>(ceil_div(threads, arch.warp_size)) : 0;
-  if (r.warps_per_block == 0) {
-    r.reason = fmt::format("{} threads per block: a block needs at least 1 thread", threads);
+  if (threads <= 0) {
+    if (explain)
+      r.reason = fmt::format("{} threads per block: a block needs at least 1 thread", threads);
     return r;
   }
+  const int warps = (threads + arch.warp_size - 1) / arch.warp_size;
+  r.warps_per_block = warps;
 
   // Warp slots and block slots.
-  r.limit_warps =
-      threads > arch.max_threads_per_block ? 0 : arch.max_warps_per_sm / r.warps_per_block;
+  r.limit_warps = threads > arch.max_threads_per_block ? 0 : arch.max_warps_per_sm / warps;
   r.limit_blocks = arch.max_blocks_per_sm;
 
   // Registers, allocated per warp.
-  const int regs = std::max(l.registers_per_thread, 0);
-  r.allocated_registers_per_block = static_cast<int>(
-      round_up(std::int64_t{regs} * arch.warp_size, arch.register_allocation_unit) *
-      r.warps_per_block);
-  r.limit_registers =
-      register_limit(arch, regs, r.warps_per_block, arch.warp_allocation_granularity);
+  const int regs = std::clamp(l.registers_per_thread, 0, 4096);
+  const int unit = arch.register_allocation_unit;
+  r.allocated_registers_per_block = (regs * arch.warp_size + unit - 1) / unit * unit * warps;
+  r.limit_registers = register_limit(arch, regs, warps, arch.warp_allocation_granularity);
   if (r.limit_registers > 0 && arch.register_compat_granularity > 0 &&
-      register_limit(arch, regs, r.warps_per_block, arch.register_compat_granularity) == 0)
+      register_limit(arch, regs, warps, arch.register_compat_granularity) == 0)
     r.limit_registers = 0;
 
   // Shared memory: the reserved bytes are charged to every block, even one using none.
   const std::int64_t requested = l.static_smem + l.dynamic_smem;
-  r.allocated_smem_per_block = round_up(requested + arch.reserved_shared_memory_per_block,
-                                        arch.shared_memory_allocation_unit);
+  const std::int64_t charged = requested + arch.reserved_shared_memory_per_block;
+  if (charged >= 0 && charged < (std::int64_t{1} << 30)) { // 32-bit division when it fits
+    const auto unit32 = static_cast<std::uint32_t>(arch.shared_memory_allocation_unit);
+    r.allocated_smem_per_block =
+        (static_cast<std::uint32_t>(charged) + unit32 - 1) / unit32 * unit32;
+  } else {
+    r.allocated_smem_per_block = round_up(charged, arch.shared_memory_allocation_unit);
+  }
   r.optin_assumed = requested > arch.shared_memory_per_block;
   r.smem_per_block_limit = (r.optin_assumed ? arch.shared_memory_per_block_optin
                                             : arch.shared_memory_per_block) +
                            arch.reserved_shared_memory_per_block;
-  const bool carveout_valid = l.carveout >= carveout_default && l.carveout <= 100;
-  if (!carveout_valid || l.static_smem < 0 || l.dynamic_smem < 0 ||
-      r.allocated_smem_per_block > r.smem_per_block_limit) {
+  if (l.carveout < carveout_default || l.carveout > 100 || l.static_smem < 0 ||
+      l.dynamic_smem < 0 || r.allocated_smem_per_block > r.smem_per_block_limit) {
     r.limit_shared_memory = 0;
   } else {
-    std::int64_t pool = carveout_smem_per_sm(arch, l.carveout);
+    // Below the per-block limit every size fits in 32 bits.
+    const auto alloc = static_cast<std::uint32_t>(r.allocated_smem_per_block);
+    auto pool = static_cast<std::uint32_t>(carveout_smem_per_sm(arch, l.carveout));
     // A preference smaller than one block is overridden: Volta and later take the smallest
     // supported size that holds the block (usually one block); earlier GPUs have fixed memory.
-    if (pool < r.allocated_smem_per_block)
-      pool = arch.has_carveout() ? align_to_carveout(arch, r.allocated_smem_per_block)
-                                 : arch.shared_memory_per_sm;
+    if (pool < alloc)
+      pool = static_cast<std::uint32_t>(arch.has_carveout() ? align_to_carveout(arch, alloc)
+                                                            : arch.shared_memory_per_sm);
     r.smem_per_sm = pool;
-    r.limit_shared_memory = r.allocated_smem_per_block > 0
-                                ? static_cast<int>(pool / r.allocated_smem_per_block)
-                                : unlimited_blocks;
+    r.limit_shared_memory = alloc > 0 ? static_cast<int>(pool / alloc) : unlimited_blocks;
   }
 
   // Block barriers (applied from Hopper on).
@@ -200,14 +209,19 @@ occupancy_result compute_occupancy(const arch_spec& arch, const launch_params& l
                          ? arch.block_barriers_per_sm / l.barriers
                          : unlimited_blocks;
 
-  r.active_blocks = std::min({r.limit_warps, r.limit_blocks, r.limit_registers,
-                              r.limit_shared_memory, r.limit_barriers});
-  for (limiter lim : all_limiters)
-    if (r.limit(lim) == r.active_blocks)
-      r.limiters |= static_cast<unsigned>(lim);
-  r.active_warps = r.active_blocks * r.warps_per_block;
+  const int blocks = std::min(std::min(std::min(r.limit_warps, r.limit_blocks),
+                                       std::min(r.limit_registers, r.limit_shared_memory)),
+                              r.limit_barriers);
+  r.active_blocks = blocks;
+  r.limiters = (r.limit_warps == blocks ? static_cast<unsigned>(limiter::warps) : 0u) |
+               (r.limit_registers == blocks ? static_cast<unsigned>(limiter::registers) : 0u) |
+               (r.limit_shared_memory == blocks ? static_cast<unsigned>(limiter::shared_memory)
+                                                : 0u) |
+               (r.limit_blocks == blocks ? static_cast<unsigned>(limiter::blocks) : 0u) |
+               (r.limit_barriers == blocks ? static_cast<unsigned>(limiter::barriers) : 0u);
+  r.active_warps = blocks * warps;
   r.occupancy = static_cast<double>(r.active_warps) / arch.max_warps_per_sm;
-  if (r.active_blocks == 0)
+  if (blocks == 0 && explain)
     r.reason = zero_reason(arch, l, r);
   return r;
 }

@@ -219,7 +219,7 @@ std::vector<report_section> suggest_report(const occupancy_target& target,
                                            const suggest_options& options) {
   const arch_spec& a = *target.arch;
   std::vector<report_section> out;
-  const auto current = compute_occupancy(a, launch);
+  const auto current = compute_occupancy(a, launch, false);
 
   // Block size.
   smem_for_block_size smem;

@@ -23,7 +23,7 @@ block_size_suggestion suggest_block_size(const arch_spec& arch, const launch_par
     l.threads_per_block = std::min(limit, aligned);
     if (smem)
       l.dynamic_smem = smem(l.threads_per_block);
-    const auto r = compute_occupancy(arch, l);
+    const auto r = compute_occupancy(arch, l, false);
     const int threads = r.active_blocks * l.threads_per_block;
     if (threads > best_threads) { // strictly greater: ties stay with the larger block
       best_threads = threads;
@@ -42,7 +42,7 @@ block_size_suggestion suggest_block_size(const arch_spec& arch, const launch_par
 double register_free_occupancy(const arch_spec& arch, const launch_params& launch) {
   launch_params l = launch;
   l.registers_per_thread = 0;
-  return compute_occupancy(arch, l).occupancy;
+  return compute_occupancy(arch, l, false).occupancy;
 }
 
 register_suggestion suggest_registers(const arch_spec& arch, const launch_params& launch,
@@ -58,7 +58,7 @@ register_suggestion suggest_registers(const arch_spec& arch, const launch_params
                                             : 0;
   for (int regs = arch.max_registers_per_thread / 8 * 8; regs >= 8; regs -= 8) {
     l.registers_per_thread = regs;
-    const auto r = compute_occupancy(arch, l);
+    const auto r = compute_occupancy(arch, l, false);
     if (r.active_blocks > 0 && r.occupancy + 1e-12 >= target_occupancy) {
       s.max_registers = regs;
       s.active_blocks = r.active_blocks;
@@ -77,7 +77,7 @@ register_suggestion suggest_registers(const arch_spec& arch, const launch_params
 int blocks_without_smem_limit(const arch_spec& arch, const launch_params& launch) {
   launch_params l = launch;
   l.dynamic_smem = 0;
-  const auto r = compute_occupancy(arch, l);
+  const auto r = compute_occupancy(arch, l, false);
   return std::min({r.limit_warps, r.limit_blocks, r.limit_registers, r.limit_barriers});
 }
 
@@ -90,7 +90,7 @@ smem_suggestion max_dynamic_smem_for_blocks(const arch_spec& arch, const launch_
   launch_params l = launch;
   auto blocks_at = [&](std::int64_t dynamic) {
     l.dynamic_smem = dynamic;
-    return compute_occupancy(arch, l).active_blocks;
+    return compute_occupancy(arch, l, false).active_blocks;
   };
   const std::int64_t top = arch.shared_memory_per_block_optin - launch.static_smem;
   if (top < 0 || blocks_at(0) < blocks)
@@ -135,7 +135,7 @@ std::vector<carveout_effect> carveout_effects(const arch_spec& arch, const launc
   launch_params l = launch;
   auto add = [&](int carveout) {
     l.carveout = carveout;
-    const auto r = compute_occupancy(arch, l);
+    const auto r = compute_occupancy(arch, l, false);
     effects.push_back({carveout, carveout_smem_per_sm(arch, carveout), r.smem_per_sm,
                        r.active_blocks, r.occupancy});
   };

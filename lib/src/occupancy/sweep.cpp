@@ -20,7 +20,7 @@ occupancy_point point_at(const arch_spec& arch, launch_params l, occupancy_varia
     l.dynamic_smem = value - l.static_smem;
     break;
   }
-  const auto r = compute_occupancy(arch, l);
+  const auto r = compute_occupancy(arch, l, false);
   return {value, r.active_blocks, r.active_warps, r.occupancy, r.limiters};
 }
 
