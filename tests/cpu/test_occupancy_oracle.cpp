@@ -25,7 +25,7 @@ namespace {
 using roofkit::arch_spec;
 using roofkit::launch_params;
 
-cudaOccDeviceProp oracle_device(const arch_spec& a) {
+cudaOccDeviceProp oracle_device(const arch_spec &a) {
   cudaOccDeviceProp p;
   p.computeMajor = a.cc_major;
   p.computeMinor = a.cc_minor;
@@ -44,22 +44,21 @@ cudaOccDeviceProp oracle_device(const arch_spec& a) {
 
 // What the runtime builds from cudaFuncAttributes after the user opted in to the maximum
 // dynamic shared memory (cudaFuncAttributeMaxDynamicSharedMemorySize = opt-in - static).
-cudaOccFuncAttributes oracle_function(const arch_spec& a, const launch_params& l) {
+cudaOccFuncAttributes oracle_function(const arch_spec &a, const launch_params &l) {
   cudaOccFuncAttributes f;
   f.maxThreadsPerBlock = a.max_threads_per_block;
   f.numRegs = l.registers_per_thread;
   f.sharedSizeBytes = static_cast<size_t>(l.static_smem);
   f.partitionedGCConfig = PARTITIONED_GC_OFF;
   f.shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
-  f.maxDynamicSharedSizeBytes =
-      static_cast<size_t>(std::max<std::int64_t>(a.shared_memory_per_block_optin - l.static_smem,
-                                                 0));
+  f.maxDynamicSharedSizeBytes = static_cast<size_t>(
+      std::max<std::int64_t>(a.shared_memory_per_block_optin - l.static_smem, 0));
   f.numBlockBarriers = l.barriers;
   f.virtualResourceCount = 0;
   return f;
 }
 
-cudaOccDeviceState oracle_state(const launch_params& l) {
+cudaOccDeviceState oracle_state(const launch_params &l) {
   cudaOccDeviceState s;
   s.carveoutConfig = l.carveout;
   return s;
@@ -67,17 +66,16 @@ cudaOccDeviceState oracle_state(const launch_params& l) {
 
 class differential {
 public:
-  explicit differential(const arch_spec& a) : arch_(a), device_(oracle_device(a)) {}
+  explicit differential(const arch_spec &a) : arch_(a), device_(oracle_device(a)) {}
 
-  void check(const launch_params& l) {
+  void check(const launch_params &l) {
     ++cases_;
     const auto ours = roofkit::compute_occupancy(arch_, l);
     const auto func = oracle_function(arch_, l);
     const auto state = oracle_state(l);
     cudaOccResult theirs{};
-    const auto status = cudaOccMaxActiveBlocksPerMultiprocessor(&theirs, &device_, &func, &state,
-                                                                l.threads_per_block,
-                                                                static_cast<size_t>(l.dynamic_smem));
+    const auto status = cudaOccMaxActiveBlocksPerMultiprocessor(
+        &theirs, &device_, &func, &state, l.threads_per_block, static_cast<size_t>(l.dynamic_smem));
     if (status != CUDA_OCC_SUCCESS) {
       fail(l, fmt::format("oracle returned error {}", static_cast<int>(status)));
       return;
@@ -94,7 +92,7 @@ public:
       expected_bits = OCC_LIMIT_BARRIERS;
     }
     std::string diff;
-    auto cmp = [&](const char* what, long long a, long long b) {
+    auto cmp = [&](const char *what, long long a, long long b) {
       if (a != b)
         diff += fmt::format(" {}: ours {} oracle {};", what, a, b);
     };
@@ -115,7 +113,7 @@ public:
       fail(l, diff);
   }
 
-  void check_block_size(const launch_params& l, std::int64_t per_thread) {
+  void check_block_size(const launch_params &l, std::int64_t per_thread) {
     ++cases_;
     const auto func = oracle_function(arch_, l);
     const auto state = oracle_state(l);
@@ -141,7 +139,7 @@ public:
                           grid, static_cast<int>(status)));
   }
 
-  void check_available_smem(const launch_params& l, int blocks) {
+  void check_available_smem(const launch_params &l, int blocks) {
     ++cases_;
     const auto func = oracle_function(arch_, l);
     const auto state = oracle_state(l);
@@ -151,8 +149,8 @@ public:
     const auto ours = roofkit::max_dynamic_smem_for_blocks(arch_, l, blocks);
     const long long reported = status == CUDA_OCC_SUCCESS ? static_cast<long long>(available) : -1;
     if (ours.runtime_reported != reported) {
-      fail(l, fmt::format(" available smem for {} blocks: ours says runtime {}, oracle {}",
-                          blocks, ours.runtime_reported, reported));
+      fail(l, fmt::format(" available smem for {} blocks: ours says runtime {}, oracle {}", blocks,
+                          ours.runtime_reported, reported));
       return;
     }
     if (ours.max_dynamic_smem < 0) {
@@ -178,10 +176,10 @@ public:
 
   long long cases() const { return cases_; }
   long long failures() const { return failures_; }
-  const std::string& first_failures() const { return messages_; }
+  const std::string &first_failures() const { return messages_; }
 
 private:
-  void fail(const launch_params& l, const std::string& what) {
+  void fail(const launch_params &l, const std::string &what) {
     if (++failures_ <= 8)
       messages_ += fmt::format("  {} threads={} regs={} static={} dynamic={} carveout={} "
                                "barriers={}:{}\n",
@@ -189,7 +187,7 @@ private:
                                l.static_smem, l.dynamic_smem, l.carveout, l.barriers, what);
   }
 
-  const arch_spec& arch_;
+  const arch_spec &arch_;
   cudaOccDeviceProp device_;
   long long cases_ = 0;
   long long failures_ = 0;
@@ -199,9 +197,14 @@ private:
 /// Shared-memory totals around every place the block count can change: each allocation boundary
 /// (last byte of a unit, after the reserved bytes) and one byte either side, plus 48 KB and the
 /// opt-in maximum with their neighbours. `stride` keeps every stride-th boundary.
-std::vector<std::int64_t> smem_boundaries(const arch_spec& a, int stride) {
-  std::vector<std::int64_t> v{0, 1, 2, a.shared_memory_per_block - 1, a.shared_memory_per_block,
-                              a.shared_memory_per_block + 1, a.shared_memory_per_block_optin - 1,
+std::vector<std::int64_t> smem_boundaries(const arch_spec &a, int stride) {
+  std::vector<std::int64_t> v{0,
+                              1,
+                              2,
+                              a.shared_memory_per_block - 1,
+                              a.shared_memory_per_block,
+                              a.shared_memory_per_block + 1,
+                              a.shared_memory_per_block_optin - 1,
                               a.shared_memory_per_block_optin,
                               a.shared_memory_per_block_optin + 1};
   const std::int64_t unit = a.shared_memory_allocation_unit;
@@ -225,7 +228,7 @@ std::vector<std::int64_t> smem_boundaries(const arch_spec& a, int stride) {
 class oracle : public testing::TestWithParam<std::string> {};
 
 TEST_P(oracle, engine_matches_cuda_occupancy_h) {
-  const arch_spec& a = roofkit::find_arch(GetParam());
+  const arch_spec &a = roofkit::find_arch(GetParam());
   differential d(a);
   launch_params l;
 
@@ -296,8 +299,8 @@ TEST_P(oracle, engine_matches_cuda_occupancy_h) {
 
   // E. Block-size search and available dynamic shared memory.
   for (int r = 0; r <= 255; r += (r < 80 ? 1 : 5))
-    for (std::int64_t s : {std::int64_t{0}, std::int64_t{10000}, std::int64_t{40000},
-                           std::int64_t{100000}})
+    for (std::int64_t s :
+         {std::int64_t{0}, std::int64_t{10000}, std::int64_t{40000}, std::int64_t{100000}})
       for (int c : {-1, 0, 50}) {
         l = {};
         l.registers_per_thread = r;
@@ -329,21 +332,21 @@ TEST_P(oracle, engine_matches_cuda_occupancy_h) {
 
 std::vector<std::string> arch_ids() {
   std::vector<std::string> ids;
-  for (const auto& a : roofkit::all_archs())
+  for (const auto &a : roofkit::all_archs())
     ids.push_back(a.id());
   return ids;
 }
 
 INSTANTIATE_TEST_SUITE_P(every_arch, oracle, testing::ValuesIn(arch_ids()),
-                         [](const testing::TestParamInfo<std::string>& param_info) {
+                         [](const testing::TestParamInfo<std::string> &param_info) {
                            return param_info.param;
                          });
 
 TEST(oracle_coverage, all_nineteen_architectures_are_tested) {
-  EXPECT_EQ(arch_ids(), (std::vector<std::string>{"sm_50", "sm_52", "sm_53", "sm_60", "sm_61",
-                                                  "sm_62", "sm_70", "sm_72", "sm_75", "sm_80",
-                                                  "sm_86", "sm_87", "sm_89", "sm_90", "sm_100",
-                                                  "sm_103", "sm_110", "sm_120", "sm_121"}));
+  EXPECT_EQ(arch_ids(),
+            (std::vector<std::string>{"sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_62", "sm_70",
+                                      "sm_72", "sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90",
+                                      "sm_100", "sm_103", "sm_110", "sm_120", "sm_121"}));
 }
 
 } // namespace

@@ -41,7 +41,7 @@ struct options {
   std::string batch_file;
 };
 
-std::string read_input(const std::string& path) {
+std::string read_input(const std::string &path) {
   if (path == "-") {
     std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
     if (std::cin.bad())
@@ -51,7 +51,7 @@ std::string read_input(const std::string& path) {
   return roofkit::read_text_file(path);
 }
 
-double parse_fraction(const std::string& text) {
+double parse_fraction(const std::string &text) {
   std::string s = text;
   bool percent = !s.empty() && s.back() == '%';
   if (percent)
@@ -62,7 +62,7 @@ double parse_fraction(const std::string& text) {
     value = std::stod(s, &used);
     if (used != s.size())
       value = -1;
-  } catch (const std::exception&) {
+  } catch (const std::exception &) {
     value = -1;
   }
   if (percent || value > 1)
@@ -76,11 +76,12 @@ double parse_fraction(const std::string& text) {
 
 class calculator {
 public:
-  explicit calculator(const options& o) : o_(o) {}
+  explicit calculator(const options &o) : o_(o) {}
 
   roofkit::output_format format() const {
-    return o_.json ? roofkit::output_format::json
-                   : o_.csv ? roofkit::output_format::csv : roofkit::output_format::markdown;
+    return o_.json  ? roofkit::output_format::json
+           : o_.csv ? roofkit::output_format::csv
+                    : roofkit::output_format::markdown;
   }
 
   /// The target from --arch/--gpu/--device, or nullopt when none was given.
@@ -116,7 +117,7 @@ public:
     return l;
   }
 
-  roofkit::launch_params valid_launch(const roofkit::arch_spec& arch) const {
+  roofkit::launch_params valid_launch(const roofkit::arch_spec &arch) const {
     auto l = launch();
     roofkit::validate_launch(arch, l);
     return l;
@@ -182,8 +183,8 @@ public:
           "{} threads, {} registers/thread, {} B static + {} B dynamic shared memory, carveout "
           "{}, {} barrier(s)\noccupancy-calc {} ({}); each panel varies one value, the "
           "others held",
-          l.threads_per_block, l.registers_per_thread, l.static_smem, l.dynamic_smem,
-          l.carveout, l.barriers, roofkit::tool_version(), roofkit::git_revision());
+          l.threads_per_block, l.registers_per_thread, l.static_smem, l.dynamic_smem, l.carveout,
+          l.barriers, roofkit::tool_version(), roofkit::git_revision());
       roofkit::write_text_file(o_.svg_out, roofkit::sweeps_svg(sweeps, title, caption));
       if (roofkit::stderr_is_terminal())
         std::cerr << "occupancy-calc: wrote " << o_.svg_out << '\n';
@@ -196,7 +197,7 @@ public:
                              "memory per block\n\n",
                              t.arch->id(), t.arch->family, l.threads_per_block,
                              l.registers_per_thread, l.static_smem + l.dynamic_smem);
-    for (const auto& s : sweeps)
+    for (const auto &s : sweeps)
       std::cout << roofkit::sweep_terminal_chart(s) << '\n';
     return 0;
   }
@@ -214,17 +215,17 @@ public:
   }
 
 private:
-  void print(const std::vector<roofkit::report_section>& sections) const {
+  void print(const std::vector<roofkit::report_section> &sections) const {
     roofkit::print_report(sections, format(), std::cout);
   }
 
-  const options& o_;
+  const options &o_;
 };
 
-void add_launch_options(CLI::App& app, options& o) {
-  auto* arch = app.add_option("--arch", o.arch, "Architecture: sm_90, sm_90a, 9.0 (sm_50..sm_121)");
-  auto* gpu = app.add_option("--gpu", o.gpu, "GPU by name, e.g. \"H100 SXM\" (prefix allowed)");
-  auto* device = app.add_option("--device", o.device, "Live query of CUDA device N");
+void add_launch_options(CLI::App &app, options &o) {
+  auto *arch = app.add_option("--arch", o.arch, "Architecture: sm_90, sm_90a, 9.0 (sm_50..sm_121)");
+  auto *gpu = app.add_option("--gpu", o.gpu, "GPU by name, e.g. \"H100 SXM\" (prefix allowed)");
+  auto *device = app.add_option("--device", o.device, "Live query of CUDA device N");
   arch->excludes(gpu)->excludes(device);
   gpu->excludes(device);
   app.add_option("--sms", o.sms, "SM count (for grid sizes and cluster bounds with --arch)");
@@ -235,14 +236,14 @@ void add_launch_options(CLI::App& app, options& o) {
   app.add_option("--carveout", o.carveout,
                  "Shared-memory carveout: 0..100 (%), -1/default, max_shared, max_l1");
   app.add_option("--barriers", o.barriers, "Block barriers per block (default 1)");
-  auto* json = app.add_flag("--json", o.json, "JSON output");
-  auto* csv = app.add_flag("--csv", o.csv, "CSV output");
+  auto *json = app.add_flag("--json", o.json, "JSON output");
+  auto *csv = app.add_flag("--csv", o.csv, "CSV output");
   json->excludes(csv);
 }
 
 } // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
   return roofkit::guarded_main("occupancy-calc", [&] {
     options o;
     CLI::App app{"occupancy-calc: theoretical occupancy of a CUDA launch, offline for sm_50 to "
@@ -257,11 +258,11 @@ int main(int argc, char** argv) {
     app.add_option("--ptxas", o.ptxas,
                    "Read `nvcc -Xptxas -v` output (FILE or - for stdin): every kernel");
 
-    auto* sweep = app.add_subcommand("sweep", "Active warps vs block size, registers and "
+    auto *sweep = app.add_subcommand("sweep", "Active warps vs block size, registers and "
                                               "shared memory (terminal chart, -o FILE.svg)");
     sweep->add_option("-o,--output", o.svg_out, "Also write the three charts as SVG");
-    auto* cliffs = app.add_subcommand("cliffs", "Nearest values where the block count changes");
-    auto* suggest = app.add_subcommand("suggest", "Block size, register budget, shared memory "
+    auto *cliffs = app.add_subcommand("cliffs", "Nearest values where the block count changes");
+    auto *suggest = app.add_subcommand("suggest", "Block size, register budget, shared memory "
                                                   "for N blocks, carveouts, clusters");
     suggest->add_option("--target-occupancy", o.target_occupancy,
                         "Occupancy to keep for the register budget: 0.75 or 75% (default: the "
@@ -269,9 +270,8 @@ int main(int argc, char** argv) {
     suggest->add_option("--smem-per-thread", o.smem_per_thread,
                         "Dynamic shared memory that grows with the block size (bytes/thread)");
     suggest->add_option("--blocks", o.blocks, "Only this many blocks per SM in the smem table");
-    auto* batch = app.add_subcommand("batch", "CSV in (" +
-                                                  std::string(roofkit::occupancy_batch_header) +
-                                                  "), JSON Lines out");
+    auto *batch = app.add_subcommand(
+        "batch", "CSV in (" + std::string(roofkit::occupancy_batch_header) + "), JSON Lines out");
     batch->add_option("file", o.batch_file, "CSV file, or - for stdin")->required();
     app.require_subcommand(0, 1);
 

@@ -12,9 +12,9 @@ inline constexpr std::string_view occupancy_batch_header =
 
 /// What a batch run did.
 struct batch_summary {
-  std::size_t rows = 0;     ///< data rows read (blank lines skipped)
-  std::size_t invalid = 0;  ///< rows answered with {"error": ...}
-  std::string first_error;  ///< "line 7: ..." for the first invalid row
+  std::size_t rows = 0;    ///< data rows read (blank lines skipped)
+  std::size_t invalid = 0; ///< rows answered with {"error": ...}
+  std::string first_error; ///< "line 7: ..." for the first invalid row
 };
 
 /// Computes every row of `csv` and appends one JSON object per row to `jsonl`, in order:
@@ -23,6 +23,6 @@ struct batch_summary {
 ///  "limiters":["warps","registers"]} (plus "reason" when no block fits), or
 /// {"line":3,"error":"..."} for an invalid row. Sizes accept K/M suffixes; carveout -1 is the
 /// default. Throws usage_error when the header is not occupancy_batch_header.
-batch_summary run_occupancy_batch(std::string_view csv, std::string& jsonl);
+batch_summary run_occupancy_batch(std::string_view csv, std::string &jsonl);
 
 } // namespace roofkit

@@ -22,7 +22,7 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-void append_json_string(std::string& out, std::string_view s) {
+void append_json_string(std::string &out, std::string_view s) {
   out += '"';
   for (char c : s) {
     switch (c) {
@@ -48,7 +48,7 @@ void append_json_string(std::string& out, std::string_view s) {
   out += '"';
 }
 
-int parse_int_field(std::string_view text, const char* what) {
+int parse_int_field(std::string_view text, const char *what) {
   int value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || ec != std::errc() || end != text.data() + text.size())
@@ -56,7 +56,7 @@ int parse_int_field(std::string_view text, const char* what) {
   return value;
 }
 
-std::int64_t parse_size_field(std::string_view text, const char* what) {
+std::int64_t parse_size_field(std::string_view text, const char *what) {
   std::int64_t value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (!text.empty() && ec == std::errc() && end == text.data() + text.size()) {
@@ -69,26 +69,26 @@ std::int64_t parse_size_field(std::string_view text, const char* what) {
 
 class arch_cache {
 public:
-  const arch_spec& get(std::string_view name) {
-    for (const auto& [key, arch] : entries_)
+  const arch_spec &get(std::string_view name) {
+    for (const auto &[key, arch] : entries_)
       if (key == name)
         return *arch;
-    const arch_spec& arch = find_arch(name);
+    const arch_spec &arch = find_arch(name);
     entries_.emplace_back(std::string(name), &arch);
     return arch;
   }
 
 private:
-  std::vector<std::pair<std::string, const arch_spec*>> entries_;
+  std::vector<std::pair<std::string, const arch_spec *>> entries_;
 };
 
 } // namespace
 
-batch_summary run_occupancy_batch(std::string_view csv, std::string& out) {
+batch_summary run_occupancy_batch(std::string_view csv, std::string &out) {
   batch_summary summary;
   std::size_t pos = 0;
   std::size_t line_no = 0;
-  auto next_line = [&](std::string_view& line) {
+  auto next_line = [&](std::string_view &line) {
     if (pos >= csv.size())
       return false;
     std::size_t eol = csv.find('\n', pos);
@@ -127,9 +127,8 @@ batch_summary run_occupancy_batch(std::string_view csv, std::string& out) {
       std::size_t from = 0;
       while (true) {
         const std::size_t comma = line.find(',', from);
-        const std::string_view field =
-            line.substr(from, comma == std::string_view::npos ? std::string_view::npos
-                                                              : comma - from);
+        const std::string_view field = line.substr(
+            from, comma == std::string_view::npos ? std::string_view::npos : comma - from);
         if (count < 6)
           fields[count] = trim(field);
         ++count;
@@ -139,7 +138,7 @@ batch_summary run_occupancy_batch(std::string_view csv, std::string& out) {
       }
       if (count != 6)
         throw usage_error(fmt::format("{} fields (valid: 6: {})", count, occupancy_batch_header));
-      const arch_spec& arch = archs.get(fields[0]);
+      const arch_spec &arch = archs.get(fields[0]);
       launch_params l;
       l.threads_per_block = parse_int_field(fields[1], "threads");
       l.registers_per_thread = parse_int_field(fields[2], "regs");
@@ -152,9 +151,8 @@ batch_summary run_occupancy_batch(std::string_view csv, std::string& out) {
                      "{{\"line\":{},\"arch\":\"{}\",\"threads\":{},\"regs\":{},\"smem_static\":{},"
                      "\"smem_dynamic\":{},\"carveout\":{},\"active_blocks_per_sm\":{},"
                      "\"active_warps_per_sm\":{},\"occupancy\":{},\"limiters\":[",
-                     line_no, arch.id(), l.threads_per_block, l.registers_per_thread,
-                     l.static_smem, l.dynamic_smem, l.carveout, r.active_blocks, r.active_warps,
-                     r.occupancy);
+                     line_no, arch.id(), l.threads_per_block, l.registers_per_thread, l.static_smem,
+                     l.dynamic_smem, l.carveout, r.active_blocks, r.active_warps, r.occupancy);
       bool first = true;
       for (limiter lim : all_limiters)
         if (r.limited_by(lim)) {
@@ -169,7 +167,7 @@ batch_summary run_occupancy_batch(std::string_view csv, std::string& out) {
         append_json_string(out, r.reason);
       }
       out += "}\n";
-    } catch (const error& e) {
+    } catch (const error &e) {
       out.resize(start);
       ++summary.invalid;
       if (summary.first_error.empty())

@@ -36,7 +36,7 @@ launch_params with_value(launch_params l, occupancy_variable v, std::int64_t val
   return l;
 }
 
-occupancy_point evaluate(const arch_spec& arch, const launch_params& l, occupancy_variable v,
+occupancy_point evaluate(const arch_spec &arch, const launch_params &l, occupancy_variable v,
                          std::int64_t value) {
   const auto r = compute_occupancy(arch, with_value(l, v, value), false);
   return {value, r.active_blocks, r.active_warps, r.occupancy, r.limiters};
@@ -70,11 +70,11 @@ std::string unit_name(occupancy_variable v, std::int64_t amount) {
   return {};
 }
 
-std::string describe(const occupancy_cliff& c) {
-  std::string text = fmt::format("{}: {}, {}", value_text(c.variable, c.current.value),
-                                 blocks_text(c.current.active_blocks),
-                                 percent(c.current.occupancy));
-  const char* fewer = c.variable == occupancy_variable::shared_memory ? "or less" : "or fewer";
+std::string describe(const occupancy_cliff &c) {
+  std::string text =
+      fmt::format("{}: {}, {}", value_text(c.variable, c.current.value),
+                  blocks_text(c.current.active_blocks), percent(c.current.occupancy));
+  const char *fewer = c.variable == occupancy_variable::shared_memory ? "or less" : "or fewer";
   if (c.below)
     text += fmt::format("; at {} {}: {}, {}", bare_value(c.variable, c.below->value), fewer,
                         blocks_text(c.below->active_blocks), percent(c.below->occupancy));
@@ -84,17 +84,16 @@ std::string describe(const occupancy_cliff& c) {
     const bool drop = c.above->active_blocks < c.current.active_blocks;
     text += fmt::format("; {} more {} before the next {} (at {}: {}, {})", c.headroom,
                         unit_name(c.variable, c.headroom), drop ? "drop" : "change",
-                        bare_value(c.variable, c.above->value),
-                        blocks_text(c.above->active_blocks), percent(c.above->occupancy));
+                        bare_value(c.variable, c.above->value), blocks_text(c.above->active_blocks),
+                        percent(c.above->occupancy));
   } else {
     text += fmt::format("; no change up to the maximum of {}", bare_value(c.variable, c.maximum));
   }
   return text;
 }
 
-occupancy_cliff stepwise_cliff(const arch_spec& arch, const launch_params& l,
-                               occupancy_variable v, std::int64_t current, std::int64_t minimum,
-                               std::int64_t maximum) {
+occupancy_cliff stepwise_cliff(const arch_spec &arch, const launch_params &l, occupancy_variable v,
+                               std::int64_t current, std::int64_t minimum, std::int64_t maximum) {
   occupancy_cliff c;
   c.variable = v;
   c.maximum = maximum;
@@ -118,7 +117,7 @@ occupancy_cliff stepwise_cliff(const arch_spec& arch, const launch_params& l,
 
 // Shared memory changes the block count only where the allocation (static + dynamic + reserved,
 // rounded up to the allocation unit) changes, so only those values are evaluated.
-occupancy_cliff smem_cliff(const arch_spec& arch, const launch_params& l) {
+occupancy_cliff smem_cliff(const arch_spec &arch, const launch_params &l) {
   occupancy_cliff c;
   c.variable = occupancy_variable::shared_memory;
   const std::int64_t minimum = l.static_smem;
@@ -153,16 +152,15 @@ occupancy_cliff smem_cliff(const arch_spec& arch, const launch_params& l) {
 
 } // namespace
 
-std::vector<occupancy_cliff> find_cliffs(const arch_spec& arch, const launch_params& launch) {
+std::vector<occupancy_cliff> find_cliffs(const arch_spec &arch, const launch_params &launch) {
   std::vector<occupancy_cliff> cliffs;
   if (launch.registers_per_thread > 0)
     cliffs.push_back(stepwise_cliff(arch, launch, occupancy_variable::registers,
-                                    launch.registers_per_thread, 1,
-                                    arch.max_registers_per_thread));
+                                    launch.registers_per_thread, 1, arch.max_registers_per_thread));
   cliffs.push_back(smem_cliff(arch, launch));
   cliffs.push_back(stepwise_cliff(arch, launch, occupancy_variable::block_size,
                                   launch.threads_per_block, 1, arch.max_threads_per_block));
-  for (auto& c : cliffs) {
+  for (auto &c : cliffs) {
     c.headroom = (c.above ? c.above->value : c.maximum + 1) - c.current.value - 1;
     c.text = describe(c);
   }

@@ -16,7 +16,7 @@ constexpr std::int64_t round_up(std::int64_t x, std::int64_t unit) {
 }
 
 /// The smallest supported shared-memory size >= bytes, or -1 when there is none.
-std::int64_t align_to_carveout(const arch_spec& arch, std::int64_t bytes) {
+std::int64_t align_to_carveout(const arch_spec &arch, std::int64_t bytes) {
   for (std::int64_t size : arch.shared_memory_carveouts)
     if (size >= bytes)
       return size;
@@ -25,13 +25,15 @@ std::int64_t align_to_carveout(const arch_spec& arch, std::int64_t bytes) {
 
 /// Blocks per SM that the register file allows with `sub_partitions` warp granularity (32-bit
 /// arithmetic: every operand is far below 2^31 for registers <= 255 and blocks <= 1024 threads).
-inline int register_limit(const arch_spec& arch, int regs, int warps_per_block,
+inline int register_limit(const arch_spec &arch, int regs, int warps_per_block,
                           int sub_partitions) {
   const int unit = arch.register_allocation_unit;
   const int per_warp = (regs * arch.warp_size + unit - 1) / unit * unit;
   // The hardware checks the per-block limit as if every sub-partition received warps.
-  const int rounded_warps = (warps_per_block + sub_partitions - 1) / sub_partitions * sub_partitions;
-  if (regs > arch.max_registers_per_thread || per_warp * rounded_warps > arch.max_registers_per_block ||
+  const int rounded_warps =
+      (warps_per_block + sub_partitions - 1) / sub_partitions * sub_partitions;
+  if (regs > arch.max_registers_per_thread ||
+      per_warp * rounded_warps > arch.max_registers_per_block ||
       per_warp * warps_per_block > arch.max_registers_per_block)
     return 0;
   if (per_warp == 0)
@@ -40,7 +42,7 @@ inline int register_limit(const arch_spec& arch, int regs, int warps_per_block,
   return warps_per_partition * sub_partitions / warps_per_block;
 }
 
-std::string zero_reason(const arch_spec& arch, const launch_params& l, const occupancy_result& r) {
+std::string zero_reason(const arch_spec &arch, const launch_params &l, const occupancy_result &r) {
   std::vector<std::string> why;
   if (r.limit_warps == 0)
     why.push_back(fmt::format("{} threads per block exceed the maximum of {} on {}",
@@ -91,7 +93,7 @@ std::string zero_reason(const arch_spec& arch, const launch_params& l, const occ
   if (why.empty())
     why.push_back("no resource leaves room for one block");
   std::string text;
-  for (const auto& w : why)
+  for (const auto &w : why)
     text += (text.empty() ? "" : "; ") + w;
   return text;
 }
@@ -138,7 +140,7 @@ int occupancy_result::limit(limiter l) const {
   return 0;
 }
 
-std::int64_t carveout_smem_per_sm(const arch_spec& arch, int carveout) {
+std::int64_t carveout_smem_per_sm(const arch_spec &arch, int carveout) {
   if (!arch.has_carveout())
     return arch.shared_memory_per_sm;
   const std::int64_t preference =
@@ -149,8 +151,7 @@ std::int64_t carveout_smem_per_sm(const arch_spec& arch, int carveout) {
   return align_to_carveout(arch, preference);
 }
 
-occupancy_result compute_occupancy(const arch_spec& arch, const launch_params& l,
-                                   bool explain) {
+occupancy_result compute_occupancy(const arch_spec &arch, const launch_params &l, bool explain) {
   occupancy_result r;
   const int threads = l.threads_per_block;
   if (threads <= 0) {
@@ -185,9 +186,9 @@ occupancy_result compute_occupancy(const arch_spec& arch, const launch_params& l
     r.allocated_smem_per_block = round_up(charged, arch.shared_memory_allocation_unit);
   }
   r.optin_assumed = requested > arch.shared_memory_per_block;
-  r.smem_per_block_limit = (r.optin_assumed ? arch.shared_memory_per_block_optin
-                                            : arch.shared_memory_per_block) +
-                           arch.reserved_shared_memory_per_block;
+  r.smem_per_block_limit =
+      (r.optin_assumed ? arch.shared_memory_per_block_optin : arch.shared_memory_per_block) +
+      arch.reserved_shared_memory_per_block;
   if (l.carveout < carveout_default || l.carveout > 100 || l.static_smem < 0 ||
       l.dynamic_smem < 0 || r.allocated_smem_per_block > r.smem_per_block_limit) {
     r.limit_shared_memory = 0;
@@ -213,12 +214,12 @@ occupancy_result compute_occupancy(const arch_spec& arch, const launch_params& l
                                        std::min(r.limit_registers, r.limit_shared_memory)),
                               r.limit_barriers);
   r.active_blocks = blocks;
-  r.limiters = (r.limit_warps == blocks ? static_cast<unsigned>(limiter::warps) : 0u) |
-               (r.limit_registers == blocks ? static_cast<unsigned>(limiter::registers) : 0u) |
-               (r.limit_shared_memory == blocks ? static_cast<unsigned>(limiter::shared_memory)
-                                                : 0u) |
-               (r.limit_blocks == blocks ? static_cast<unsigned>(limiter::blocks) : 0u) |
-               (r.limit_barriers == blocks ? static_cast<unsigned>(limiter::barriers) : 0u);
+  r.limiters =
+      (r.limit_warps == blocks ? static_cast<unsigned>(limiter::warps) : 0u) |
+      (r.limit_registers == blocks ? static_cast<unsigned>(limiter::registers) : 0u) |
+      (r.limit_shared_memory == blocks ? static_cast<unsigned>(limiter::shared_memory) : 0u) |
+      (r.limit_blocks == blocks ? static_cast<unsigned>(limiter::blocks) : 0u) |
+      (r.limit_barriers == blocks ? static_cast<unsigned>(limiter::barriers) : 0u);
   r.active_warps = blocks * warps;
   r.occupancy = static_cast<double>(r.active_warps) / arch.max_warps_per_sm;
   if (blocks == 0 && explain)
@@ -226,7 +227,7 @@ occupancy_result compute_occupancy(const arch_spec& arch, const launch_params& l
   return r;
 }
 
-void validate_launch(const arch_spec& arch, const launch_params& l) {
+void validate_launch(const arch_spec &arch, const launch_params &l) {
   if (l.threads_per_block < 1 || l.threads_per_block > arch.max_threads_per_block)
     throw usage_error(fmt::format("threads per block '{}' out of range (valid: 1..{} on {})",
                                   l.threads_per_block, arch.max_threads_per_block, arch.id()));
@@ -248,9 +249,8 @@ void validate_launch(const arch_spec& arch, const launch_params& l) {
         l.static_smem + l.dynamic_smem, l.static_smem, l.dynamic_smem,
         arch.shared_memory_per_block_optin, arch.id()));
   if (l.carveout < carveout_default || l.carveout > 100)
-    throw usage_error(
-        fmt::format("carveout '{}' out of range (valid: -1 for the default, or 0..100 %)",
-                    l.carveout));
+    throw usage_error(fmt::format(
+        "carveout '{}' out of range (valid: -1 for the default, or 0..100 %)", l.carveout));
   if (l.barriers < 0 || l.barriers > 16)
     throw usage_error(fmt::format("barriers '{}' out of range (valid: 0..16)", l.barriers));
 }

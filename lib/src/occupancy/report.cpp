@@ -35,23 +35,23 @@ table record(std::string id, std::string title) {
   return t;
 }
 
-void field(table& t, std::string key, std::string header, cell value, std::string unit = {},
+void field(table &t, std::string key, std::string header, cell value, std::string unit = {},
            int decimals = 2) {
   t.columns.push_back({std::move(key), std::move(header), std::move(unit), decimals});
   t.rows.front().push_back(std::move(value));
 }
 
-table transpose(const table& t) {
+table transpose(const table &t) {
   table out;
   out.id = t.id;
   out.title = t.title;
   out.notes = t.notes;
   out.columns = {{"field", "Field"}, {"value", "Value"}};
   for (std::size_t i = 0; i < t.columns.size(); ++i) {
-    const auto& col = t.columns[i];
-    const cell& c = t.rows.empty() || i >= t.rows.front().size() ? cell{} : t.rows.front()[i];
+    const auto &col = t.columns[i];
+    const cell &c = t.rows.empty() || i >= t.rows.front().size() ? cell{} : t.rows.front()[i];
     std::string value = to_text(c);
-    if (const auto* d = std::get_if<double>(&c))
+    if (const auto *d = std::get_if<double>(&c))
       value = fmt::format("{:.{}f}", *d, std::max(col.decimals, 0));
     if (!col.unit.empty() && !value.empty())
       value += " " + col.unit;
@@ -61,14 +61,14 @@ table transpose(const table& t) {
   return out;
 }
 
-std::string target_name(const occupancy_target& t) {
+std::string target_name(const occupancy_target &t) {
   std::string name = fmt::format("{} ({}, CC {})", t.arch->id(), t.arch->family, t.arch->cc());
   if (!t.gpu_name.empty())
     name = t.gpu_name + ", " + name;
   return name;
 }
 
-table target_table(const occupancy_target& t) {
+table target_table(const occupancy_target &t) {
   table r = record("target", "Target");
   field(r, "arch", "Architecture", text(t.arch->id()));
   field(r, "compute_capability", "Compute capability", text(t.arch->cc()));
@@ -79,7 +79,7 @@ table target_table(const occupancy_target& t) {
   return r;
 }
 
-table launch_table(const launch_params& l) {
+table launch_table(const launch_params &l) {
   table r = record("launch", "Launch");
   field(r, "threads", "Threads per block", num(l.threads_per_block));
   field(r, "regs", "Registers per thread", num(l.registers_per_thread));
@@ -94,17 +94,17 @@ std::string pct(double occupancy) { return fmt::format("{:.1f}%", occupancy * 10
 
 } // namespace
 
-void print_report(const std::vector<report_section>& sections, output_format format,
-                  std::ostream& out) {
+void print_report(const std::vector<report_section> &sections, output_format format,
+                  std::ostream &out) {
   auto p = make_printer(format, out);
-  for (const auto& s : sections)
+  for (const auto &s : sections)
     p->print(format == output_format::markdown && s.record ? transpose(s.data) : s.data);
   p->finish();
 }
 
-std::vector<report_section> occupancy_report(const occupancy_target& target,
-                                             const launch_params& l, const occupancy_result& r) {
-  const arch_spec& a = *target.arch;
+std::vector<report_section> occupancy_report(const occupancy_target &target, const launch_params &l,
+                                             const occupancy_result &r) {
+  const arch_spec &a = *target.arch;
   std::vector<report_section> out;
   out.push_back({target_table(target), true});
   out.push_back({launch_table(l), true});
@@ -139,13 +139,10 @@ std::vector<report_section> occupancy_report(const occupancy_target& target,
   table lim;
   lim.id = "limits";
   lim.title = "Block limit of each resource";
-  lim.columns = {{"resource", "Resource"},
-                 {"used_per_block", "Per block"},
-                 {"available_per_sm", "Per SM"},
-                 {"unit", "Unit"},
-                 {"block_limit", "Block limit"},
-                 {"limiting", "Limiting"},
-                 {"detail", "Detail"}};
+  lim.columns = {
+      {"resource", "Resource"}, {"used_per_block", "Per block"}, {"available_per_sm", "Per SM"},
+      {"unit", "Unit"},         {"block_limit", "Block limit"},  {"limiting", "Limiting"},
+      {"detail", "Detail"}};
   auto row = [&](limiter which, cell used, cell avail, std::string unit, std::string detail) {
     lim.rows.push_back({text(std::string(to_string(which))), std::move(used), std::move(avail),
                         text(std::move(unit)), limit_cell(r.limit(which)),
@@ -168,9 +165,8 @@ std::vector<report_section> occupancy_report(const occupancy_target& target,
                   l.static_smem, l.dynamic_smem, a.reserved_shared_memory_per_block,
                   a.shared_memory_allocation_unit, carveout_text(l.carveout)));
   row(limiter::blocks, num(1), num(a.max_blocks_per_sm), "blocks", "block slots per SM");
-  row(limiter::barriers, num(l.barriers), a.block_barriers_per_sm ? num(a.block_barriers_per_sm)
-                                                                 : cell{},
-      "barriers",
+  row(limiter::barriers, num(l.barriers),
+      a.block_barriers_per_sm ? num(a.block_barriers_per_sm) : cell{}, "barriers",
       a.block_barriers_per_sm ? fmt::format("{} barriers per SM", a.block_barriers_per_sm)
                               : std::string("no barrier limit before CC 9.0"));
   lim.notes.push_back("An empty block limit means the resource sets none. Defaults as the CUDA "
@@ -179,8 +175,8 @@ std::vector<report_section> occupancy_report(const occupancy_target& target,
   return out;
 }
 
-std::vector<report_section> cliffs_report(const occupancy_target& target,
-                                          const launch_params& launch) {
+std::vector<report_section> cliffs_report(const occupancy_target &target,
+                                          const launch_params &launch) {
   table t;
   t.id = "cliffs";
   t.title = "Cliffs on " + target_name(target);
@@ -196,10 +192,10 @@ std::vector<report_section> cliffs_report(const occupancy_target& target,
                {"above_occupancy", "Occupancy there", {}, 3},
                {"headroom", "Headroom"},
                {"text", "Summary"}};
-  for (const auto& c : find_cliffs(*target.arch, launch)) {
+  for (const auto &c : find_cliffs(*target.arch, launch)) {
     std::vector<cell> row{text(std::string(to_string(c.variable))), num(c.current.value),
                           num(c.current.active_blocks), real(c.current.occupancy)};
-    for (const auto& side : {c.below, c.above}) {
+    for (const auto &side : {c.below, c.above}) {
       if (side)
         row.insert(row.end(), {num(side->value), num(side->active_blocks), real(side->occupancy)});
       else
@@ -214,10 +210,10 @@ std::vector<report_section> cliffs_report(const occupancy_target& target,
   return {{t, false}};
 }
 
-std::vector<report_section> suggest_report(const occupancy_target& target,
-                                           const launch_params& launch,
-                                           const suggest_options& options) {
-  const arch_spec& a = *target.arch;
+std::vector<report_section> suggest_report(const occupancy_target &target,
+                                           const launch_params &launch,
+                                           const suggest_options &options) {
+  const arch_spec &a = *target.arch;
   std::vector<report_section> out;
   const auto current = compute_occupancy(a, launch, false);
 
@@ -238,15 +234,14 @@ std::vector<report_section> suggest_report(const occupancy_target& target,
       "Block sizes tried from {} down in steps of {}; ties go to the larger block, as "
       "cudaOccupancyMaxPotentialBlockSize does{}.",
       a.max_threads_per_block, a.warp_size,
-      options.smem_per_thread > 0
-          ? fmt::format(" (dynamic shared memory {} + {} x threads bytes)", launch.dynamic_smem,
-                        options.smem_per_thread)
-          : std::string()));
+      options.smem_per_thread > 0 ? fmt::format(" (dynamic shared memory {} + {} x threads bytes)",
+                                                launch.dynamic_smem, options.smem_per_thread)
+                                  : std::string()));
   out.push_back({b, true});
 
   // Registers.
-  const double target_occ = options.target_occupancy > 0 ? options.target_occupancy
-                                                         : register_free_occupancy(a, launch);
+  const double target_occ =
+      options.target_occupancy > 0 ? options.target_occupancy : register_free_occupancy(a, launch);
   const auto rs = suggest_registers(a, launch, target_occ);
   table r = record("registers", "Register budget for a target occupancy");
   field(r, "target_occupancy", "Target occupancy", real(rs.target_occupancy), {}, 3);
@@ -254,12 +249,12 @@ std::vector<report_section> suggest_report(const occupancy_target& target,
         rs.max_registers ? num(rs.max_registers) : cell{});
   field(r, "occupancy", "Occupancy there", real(rs.occupancy), {}, 3);
   field(r, "min_blocks_per_sm", "Blocks per SM needed", num(rs.min_blocks_per_sm));
-  field(r, "launch_bounds", "__launch_bounds__", rs.launch_bounds.empty() ? cell{}
-                                                                          : text(rs.launch_bounds));
+  field(r, "launch_bounds", "__launch_bounds__",
+        rs.launch_bounds.empty() ? cell{} : text(rs.launch_bounds));
   field(r, "maxrregcount", "nvcc flag", rs.maxrregcount.empty() ? cell{} : text(rs.maxrregcount));
   if (rs.max_registers == 0)
-    r.notes.push_back(fmt::format("No register count reaches {}: other resources limit first.",
-                                  pct(target_occ)));
+    r.notes.push_back(
+        fmt::format("No register count reaches {}: other resources limit first.", pct(target_occ)));
   else
     r.notes.push_back(fmt::format(
         "Keep the kernel at {} registers or fewer ({} or {}) to hold {} (now {} registers, {}).",
@@ -305,16 +300,17 @@ std::vector<report_section> suggest_report(const occupancy_target& target,
                {"smem_per_sm", "Shared memory per SM for this launch", "B"},
                {"active_blocks_per_sm", "Active blocks per SM"},
                {"occupancy", "Occupancy", {}, 3}};
-  for (const auto& e : carveout_effects(a, launch)) {
+  for (const auto &e : carveout_effects(a, launch)) {
     c.rows.push_back({num(e.carveout), num(e.preferred_smem), num(e.smem_per_sm),
                       num(e.active_blocks), real(e.occupancy)});
     c.highlight.push_back(e.carveout == launch.carveout);
   }
-  c.notes.push_back(a.has_carveout()
-                        ? "Each row is the smallest percentage that selects a supported size "
-                          "(-1 = the default, maximum shared memory). A preference too small for "
-                          "one block is raised to the smallest size that holds it."
-                        : "Shared memory is fixed on this architecture: the carveout has no effect.");
+  c.notes.push_back(
+      a.has_carveout()
+          ? "Each row is the smallest percentage that selects a supported size "
+            "(-1 = the default, maximum shared memory). A preference too small for "
+            "one block is raised to the smallest size that holds it."
+          : "Shared memory is fixed on this architecture: the carveout has no effect.");
   out.push_back({c, false});
 
   // Clusters.
@@ -326,10 +322,10 @@ std::vector<report_section> suggest_report(const occupancy_target& target,
     k.columns = {{"cluster_size", "Cluster size"},
                  {"portable", "Portable"},
                  {"max_active_clusters_bound", "Upper bound on active clusters"}};
-    for (const auto& cb : bounds)
-      k.rows.push_back({num(cb.cluster_size), flag(cb.portable),
-                        cb.max_active_clusters_bound > 0 ? num(cb.max_active_clusters_bound)
-                                                         : cell{}});
+    for (const auto &cb : bounds)
+      k.rows.push_back(
+          {num(cb.cluster_size), flag(cb.portable),
+           cb.max_active_clusters_bound > 0 ? num(cb.max_active_clusters_bound) : cell{}});
     k.notes.push_back(
         target.sm_count > 0
             ? fmt::format("Upper bound = floor({} blocks per SM x {} SMs / cluster size). A "
@@ -344,9 +340,9 @@ std::vector<report_section> suggest_report(const occupancy_target& target,
   return out;
 }
 
-std::vector<report_section> sweep_report(const std::vector<occupancy_sweep>& sweeps) {
+std::vector<report_section> sweep_report(const std::vector<occupancy_sweep> &sweeps) {
   std::vector<report_section> out;
-  for (const auto& s : sweeps) {
+  for (const auto &s : sweeps) {
     table t;
     t.id = "sweep_" + std::string(to_string(s.variable));
     t.title = "Sweep of " + std::string(to_string(s.variable));
@@ -356,7 +352,7 @@ std::vector<report_section> sweep_report(const std::vector<occupancy_sweep>& swe
                  {"occupancy", "Occupancy", {}, 3},
                  {"limiters", "Limited by"},
                  {"current", "Current launch"}};
-    for (const auto& p : s.points) {
+    for (const auto &p : s.points) {
       const bool is_current = p.value == s.current.value;
       t.rows.push_back({num(p.value), num(p.active_blocks), num(p.active_warps), real(p.occupancy),
                         text(limiter_names(p.limiters)), flag(is_current)});
@@ -367,9 +363,9 @@ std::vector<report_section> sweep_report(const std::vector<occupancy_sweep>& swe
   return out;
 }
 
-std::vector<report_section> ptxas_report(const std::vector<ptxas_kernel>& kernels,
-                                         const occupancy_target& target,
-                                         const launch_params& base) {
+std::vector<report_section> ptxas_report(const std::vector<ptxas_kernel> &kernels,
+                                         const occupancy_target &target,
+                                         const launch_params &base) {
   table k;
   k.id = "kernels";
   k.title = fmt::format("Kernels at {} threads per block", base.threads_per_block);
@@ -387,10 +383,10 @@ std::vector<report_section> ptxas_report(const std::vector<ptxas_kernel>& kernel
   table c;
   c.id = "cliffs";
   c.title = "Cliffs per kernel";
-  c.columns = {{"kernel", "Kernel"}, {"arch", "Arch"}, {"variable", "Parameter"},
+  c.columns = {{"kernel", "Kernel"}, {"arch", "Arch"},         {"variable", "Parameter"},
                {"value", "Value"},   {"headroom", "Headroom"}, {"text", "Summary"}};
-  for (const auto& kernel : kernels) {
-    const arch_spec& arch = target.arch ? *target.arch : find_arch(kernel.arch);
+  for (const auto &kernel : kernels) {
+    const arch_spec &arch = target.arch ? *target.arch : find_arch(kernel.arch);
     launch_params l = base;
     l.registers_per_thread = kernel.registers;
     l.static_smem = kernel.static_smem;
@@ -398,7 +394,7 @@ std::vector<report_section> ptxas_report(const std::vector<ptxas_kernel>& kernel
       l.barriers = kernel.barriers;
     try {
       validate_launch(arch, l);
-    } catch (const error& e) {
+    } catch (const error &e) {
       throw usage_error(fmt::format("kernel '{}' on {}: {}", kernel.name, arch.id(), e.what()));
     }
     const auto r = compute_occupancy(arch, l);
@@ -407,7 +403,7 @@ std::vector<report_section> ptxas_report(const std::vector<ptxas_kernel>& kernel
                       num(r.active_blocks), num(r.active_warps), real(r.occupancy),
                       text(limiter_names(r.limiters)), r.reason.empty() ? cell{} : text(r.reason)});
     k.highlight.push_back(r.active_blocks == 0);
-    for (const auto& cl : find_cliffs(arch, l))
+    for (const auto &cl : find_cliffs(arch, l))
       c.rows.push_back({text(kernel.name), text(arch.id()),
                         text(std::string(to_string(cl.variable))), num(cl.current.value),
                         num(cl.headroom), text(cl.text)});

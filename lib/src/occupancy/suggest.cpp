@@ -9,11 +9,10 @@
 
 namespace roofkit {
 
-block_size_suggestion suggest_block_size(const arch_spec& arch, const launch_params& launch,
-                                         const smem_for_block_size& smem, int block_size_limit) {
-  const int limit = block_size_limit > 0
-                        ? std::min(block_size_limit, arch.max_threads_per_block)
-                        : arch.max_threads_per_block;
+block_size_suggestion suggest_block_size(const arch_spec &arch, const launch_params &launch,
+                                         const smem_for_block_size &smem, int block_size_limit) {
+  const int limit = block_size_limit > 0 ? std::min(block_size_limit, arch.max_threads_per_block)
+                                         : arch.max_threads_per_block;
   const int step = arch.warp_size;
   const int start = (limit + step - 1) / step * step;
   block_size_suggestion best;
@@ -39,13 +38,13 @@ block_size_suggestion suggest_block_size(const arch_spec& arch, const launch_par
   return best;
 }
 
-double register_free_occupancy(const arch_spec& arch, const launch_params& launch) {
+double register_free_occupancy(const arch_spec &arch, const launch_params &launch) {
   launch_params l = launch;
   l.registers_per_thread = 0;
   return compute_occupancy(arch, l, false).occupancy;
 }
 
-register_suggestion suggest_registers(const arch_spec& arch, const launch_params& launch,
+register_suggestion suggest_registers(const arch_spec &arch, const launch_params &launch,
                                       double target_occupancy) {
   register_suggestion s;
   s.target_occupancy = target_occupancy;
@@ -53,9 +52,8 @@ register_suggestion suggest_registers(const arch_spec& arch, const launch_params
   const int warps_per_block = (launch.threads_per_block + arch.warp_size - 1) / arch.warp_size;
   const int target_warps =
       static_cast<int>(std::ceil(target_occupancy * arch.max_warps_per_sm - 1e-9));
-  s.min_blocks_per_sm = warps_per_block > 0 ? (target_warps + warps_per_block - 1) /
-                                                  warps_per_block
-                                            : 0;
+  s.min_blocks_per_sm =
+      warps_per_block > 0 ? (target_warps + warps_per_block - 1) / warps_per_block : 0;
   for (int regs = arch.max_registers_per_thread / 8 * 8; regs >= 8; regs -= 8) {
     l.registers_per_thread = regs;
     const auto r = compute_occupancy(arch, l, false);
@@ -74,15 +72,15 @@ register_suggestion suggest_registers(const arch_spec& arch, const launch_params
   return s;
 }
 
-int blocks_without_smem_limit(const arch_spec& arch, const launch_params& launch) {
+int blocks_without_smem_limit(const arch_spec &arch, const launch_params &launch) {
   launch_params l = launch;
   l.dynamic_smem = 0;
   const auto r = compute_occupancy(arch, l, false);
   return std::min({r.limit_warps, r.limit_blocks, r.limit_registers, r.limit_barriers});
 }
 
-smem_suggestion max_dynamic_smem_for_blocks(const arch_spec& arch, const launch_params& launch,
-                                             int blocks) {
+smem_suggestion max_dynamic_smem_for_blocks(const arch_spec &arch, const launch_params &launch,
+                                            int blocks) {
   smem_suggestion s;
   s.blocks = blocks;
   if (blocks <= 0)
@@ -130,7 +128,7 @@ smem_suggestion max_dynamic_smem_for_blocks(const arch_spec& arch, const launch_
   return s;
 }
 
-std::vector<carveout_effect> carveout_effects(const arch_spec& arch, const launch_params& launch) {
+std::vector<carveout_effect> carveout_effects(const arch_spec &arch, const launch_params &launch) {
   std::vector<carveout_effect> effects;
   launch_params l = launch;
   auto add = [&](int carveout) {
@@ -152,7 +150,7 @@ std::vector<carveout_effect> carveout_effects(const arch_spec& arch, const launc
   return effects;
 }
 
-std::vector<cluster_bound> cluster_bounds(const arch_spec& arch, int active_blocks, int sm_count) {
+std::vector<cluster_bound> cluster_bounds(const arch_spec &arch, int active_blocks, int sm_count) {
   std::vector<cluster_bound> bounds;
   if (arch.max_cluster_size <= 0)
     return bounds;

@@ -7,7 +7,7 @@ namespace roofkit {
 
 namespace {
 
-occupancy_point point_at(const arch_spec& arch, launch_params l, occupancy_variable v,
+occupancy_point point_at(const arch_spec &arch, launch_params l, occupancy_variable v,
                          std::int64_t value) {
   switch (v) {
   case occupancy_variable::block_size:
@@ -26,7 +26,7 @@ occupancy_point point_at(const arch_spec& arch, launch_params l, occupancy_varia
 
 } // namespace
 
-occupancy_sweep sweep_occupancy(const arch_spec& arch, const launch_params& launch,
+occupancy_sweep sweep_occupancy(const arch_spec &arch, const launch_params &launch,
                                 occupancy_variable variable) {
   occupancy_sweep s;
   s.variable = variable;
