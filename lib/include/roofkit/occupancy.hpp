@@ -1,0 +1,235 @@
+#pragma once
+// Theoretical occupancy of a CUDA launch, exact for every architecture in data/arch (the same
+// arithmetic as the CUDA runtime's occupancy calculator, checked against cuda_occupancy.h).
+#include <climits>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "roofkit/arch.hpp"
+
+namespace roofkit {
+
+/// A block limit that does not apply (no registers, no shared memory, no barrier limit).
+inline constexpr int unlimited_blocks = INT_MAX;
+
+/// Carveout value meaning "no preference": the runtime then gives the largest shared memory.
+inline constexpr int carveout_default = -1;
+
+/// One launch: what a kernel uses per block and how it is launched.
+struct launch_params {
+  int threads_per_block = 256;
+  int registers_per_thread = 32;   ///< 0 = unknown (no register limit)
+  std::int64_t static_smem = 0;    ///< bytes (__shared__ arrays)
+  std::int64_t dynamic_smem = 0;   ///< bytes (third launch parameter)
+  int carveout = carveout_default; ///< cudaFuncAttributePreferredSharedMemoryCarveout: 0..100 %, -1
+  int barriers = 1;                ///< block barriers used (bar.sync ids); the runtime assumes 1
+};
+
+/// The resources that can limit the number of resident blocks (bit values as cuda_occupancy.h).
+enum class limiter : unsigned {
+  warps = 0x01,
+  registers = 0x02,
+  shared_memory = 0x04,
+  blocks = 0x08,
+  barriers = 0x10,
+};
+
+/// Every limiter, in report order.
+inline constexpr limiter all_limiters[] = {
+    limiter::warps, limiter::registers, limiter::shared_memory, limiter::blocks, limiter::barriers};
+
+/// "warps", "registers", "shared_memory", "blocks", "barriers"
+std::string_view to_string(limiter l);
+/// "warps, registers" for a bit mask ("none" when empty).
+std::string limiter_names(unsigned mask);
+
+/// The result of the occupancy calculation for one launch on one architecture.
+struct occupancy_result {
+  int active_blocks = 0; ///< resident blocks per SM
+  int active_warps = 0;  ///< resident warps per SM
+  double occupancy = 0;  ///< active warps / max warps per SM, 0..1
+  int warps_per_block = 0;
+  int limit_warps = 0;         ///< block limit from the warp slots
+  int limit_blocks = 0;        ///< block limit from the block slots
+  int limit_registers = 0;     ///< unlimited_blocks when registers_per_thread == 0
+  int limit_shared_memory = 0; ///< unlimited_blocks when nothing is allocated
+  int limit_barriers = 0;      ///< unlimited_blocks before CC 9.0 or with 0 barriers
+  unsigned limiters = 0;       ///< every limiter whose limit equals active_blocks (ties included)
+  int allocated_registers_per_block = 0;
+  std::int64_t allocated_smem_per_block = 0; ///< includes the reserved bytes, rounded up
+  std::int64_t smem_per_block_limit = 0;     ///< the per-block cap that applied (incl. reserved)
+  std::int64_t smem_per_sm = 0;              ///< shared memory per SM after the carveout
+  bool optin_assumed = false; ///< static + dynamic > 48 KB: the opt-in attribute is assumed set
+  std::string reason;         ///< why no block fits, in words (empty when active_blocks > 0)
+
+  /// The limit of one resource.
+  int limit(limiter l) const;
+  /// True when `l` is among the limiters.
+  bool limited_by(limiter l) const { return (limiters & static_cast<unsigned>(l)) != 0; }
+};
+
+/// The occupancy calculation (cudaOccMaxActiveBlocksPerMultiprocessor's arithmetic, with the
+/// limiter bits recomputed against the final value). Never throws: out-of-range inputs give 0
+/// blocks and a reason. With `explain` false the reason is left empty (sweeps and searches that
+/// evaluate many launches skip formatting it).
+occupancy_result compute_occupancy(const arch_spec &arch, const launch_params &launch,
+                                   bool explain = true);
+
+/// Throws usage_error, naming the value and the valid range, when a launch is outside what the
+/// architecture accepts (threads 1..max, registers 0..255, shared memory up to the opt-in
+/// maximum, carveout -1..100, barriers 0..16).
+void validate_launch(const arch_spec &arch, const launch_params &launch);
+
+/// Shared memory per SM that a carveout preference gives before the launch's own need is taken
+/// into account (the preference rounded up to a supported size; the fixed size before Volta).
+std::int64_t carveout_smem_per_sm(const arch_spec &arch, int carveout);
+
+/// Parses "49152", "48K", "48KB", "48KiB", "1M" (K = 1024); throws usage_error naming `what`.
+std::int64_t parse_size(std::string_view text, std::string_view what);
+
+/// Parses a carveout: "-1", "default", "50", "50%", "max_shared" (100), "max_l1" (0).
+int parse_carveout(std::string_view text);
+
+/// "48 KB", "1.5 KB", "300 B"
+std::string format_bytes(std::int64_t bytes);
+
+// ---------------------------------------------------------------------------------------------
+// Cliffs
+
+/// The launch parameter a cliff or a sweep varies.
+enum class occupancy_variable { block_size, registers, shared_memory };
+
+/// "block_size", "registers", "shared_memory"
+std::string_view to_string(occupancy_variable v);
+
+/// One value of a varied parameter and the occupancy there.
+struct occupancy_point {
+  std::int64_t value = 0; ///< threads, registers per thread, or static + dynamic bytes
+  int active_blocks = 0;
+  int active_warps = 0;
+  double occupancy = 0;
+  unsigned limiters = 0;
+};
+
+/// The nearest values of one parameter at which the number of active blocks changes.
+struct occupancy_cliff {
+  occupancy_variable variable = occupancy_variable::registers;
+  occupancy_point current;
+  std::optional<occupancy_point> below; ///< the largest smaller value with other active blocks
+  std::optional<occupancy_point> above; ///< the smallest larger value with other active blocks
+  std::int64_t headroom = 0; ///< how much the value can grow before the block count changes
+  std::int64_t maximum = 0;  ///< the largest valid value of the parameter
+  std::string text;          ///< "33 registers: 3 blocks, 75%; at 32 or fewer: ..."
+};
+
+/// Cliffs for registers (when known), shared memory and block size, in that order.
+std::vector<occupancy_cliff> find_cliffs(const arch_spec &arch, const launch_params &launch);
+
+// ---------------------------------------------------------------------------------------------
+// Suggestions
+
+/// Dynamic shared memory as a function of the block size (bytes for `threads`).
+using smem_for_block_size = std::function<std::int64_t(int threads)>;
+
+/// The block size with the most resident threads (cudaOccupancyMaxPotentialBlockSize's search).
+struct block_size_suggestion {
+  int block_size = 0;    ///< 0 when no block size fits
+  int active_blocks = 0; ///< per SM at that size
+  int active_warps = 0;
+  double occupancy = 0;
+  std::int64_t dynamic_smem = 0; ///< the dynamic shared memory at that size
+  /// One full wave: active_blocks x SMs (cudaOccupancyMaxPotentialBlockSize's minGridSize).
+  int min_grid_size(int sm_count) const { return active_blocks * sm_count; }
+};
+
+/// Tries block sizes downward from min(block_size_limit, arch max) in warp steps; ties go to the
+/// larger block, as the CUDA runtime does. `smem` (optional) gives the dynamic shared memory
+/// per block size; otherwise launch.dynamic_smem is used. block_size_limit 0 = arch maximum.
+block_size_suggestion suggest_block_size(const arch_spec &arch, const launch_params &launch,
+                                         const smem_for_block_size &smem = {},
+                                         int block_size_limit = 0);
+
+/// The largest register count (a multiple of 8) that keeps a target occupancy.
+struct register_suggestion {
+  double target_occupancy = 0;
+  int max_registers = 0;     ///< 0 when the target cannot be met at any register count
+  int active_blocks = 0;     ///< at max_registers
+  double occupancy = 0;      ///< at max_registers
+  int min_blocks_per_sm = 0; ///< the blocks needed for the target (the 2nd launch bound)
+  std::string launch_bounds; ///< "__launch_bounds__(256, 8)"
+  std::string maxrregcount;  ///< "-maxrregcount=32"
+};
+
+/// The occupancy reachable at this block size and shared memory when registers do not limit.
+double register_free_occupancy(const arch_spec &arch, const launch_params &launch);
+
+/// Largest multiple of 8 (at most the arch maximum) with occupancy >= target (0 < target <= 1).
+register_suggestion suggest_registers(const arch_spec &arch, const launch_params &launch,
+                                      double target_occupancy);
+
+/// The largest dynamic shared memory that still lets `blocks` blocks reside on an SM.
+struct smem_suggestion {
+  int blocks = 0;
+  std::int64_t max_dynamic_smem = -1; ///< -1 when `blocks` blocks cannot reside at any size
+  /// What cudaOccAvailableDynamicSMemPerBlock (and the runtime) report: they forget the
+  /// reserved shared memory per block, so on CC >= 8 this can be too large. -1 = error there.
+  std::int64_t runtime_reported = -1;
+  bool runtime_overreports = false; ///< runtime_reported gives fewer than `blocks` blocks
+};
+
+/// Correct maximum dynamic shared memory for `blocks` resident blocks (static and reserved
+/// shared memory accounted for), with the runtime's figure beside it.
+smem_suggestion max_dynamic_smem_for_blocks(const arch_spec &arch, const launch_params &launch,
+                                            int blocks);
+
+/// The largest block count worth asking max_dynamic_smem_for_blocks for (the limit of every
+/// resource but shared memory).
+int blocks_without_smem_limit(const arch_spec &arch, const launch_params &launch);
+
+/// The effect of one carveout setting.
+struct carveout_effect {
+  int carveout = 0;                ///< percent; -1 = default
+  std::int64_t preferred_smem = 0; ///< the preference rounded up to a supported size
+  std::int64_t smem_per_sm = 0;    ///< what the launch gets (may exceed the preference)
+  int active_blocks = 0;
+  double occupancy = 0;
+};
+
+/// One row per supported shared-memory size (the smallest percent that selects it) and the
+/// default; a single row for architectures with fixed shared memory.
+std::vector<carveout_effect> carveout_effects(const arch_spec &arch, const launch_params &launch);
+
+/// An upper bound on co-resident clusters: floor(blocks per SM x SMs / cluster size). The real
+/// number depends on the GPC layout of the SKU (cudaOccupancyMaxActiveClusters); labelled bound.
+struct cluster_bound {
+  int cluster_size = 0;
+  bool portable = true;
+  int max_active_clusters_bound = 0; ///< 0 when sm_count is unknown
+};
+
+/// Bounds for cluster sizes 1, 2, 4, 8 (and 16 where non-portable clusters exist); empty before
+/// CC 9.0. sm_count 0 = unknown.
+std::vector<cluster_bound> cluster_bounds(const arch_spec &arch, int active_blocks, int sm_count);
+
+// ---------------------------------------------------------------------------------------------
+// Sweeps (the three graphs of the CUDA occupancy spreadsheet)
+
+/// Active warps against one parameter, the other parameters held at the launch's values.
+struct occupancy_sweep {
+  occupancy_variable variable = occupancy_variable::block_size;
+  std::vector<occupancy_point> points; ///< ascending values
+  occupancy_point current;             ///< the launch itself
+  int max_warps_per_sm = 0;
+};
+
+/// Block size: every multiple of the warp size (and the launch's size); registers: 1..max;
+/// shared memory: static + dynamic from the static size to the opt-in maximum, in allocation
+/// units, with the exact boundary values.
+occupancy_sweep sweep_occupancy(const arch_spec &arch, const launch_params &launch,
+                                occupancy_variable variable);
+
+} // namespace roofkit

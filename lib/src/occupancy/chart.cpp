@@ -1,0 +1,208 @@
+// Terminal and SVG charts of occupancy sweeps.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "roofkit/occupancy_chart.hpp"
+#include "svg_writer.hpp"
+
+namespace roofkit {
+
+namespace {
+
+std::string x_text(occupancy_variable v, std::int64_t x) {
+  if (v == occupancy_variable::shared_memory)
+    return x % 1024 == 0 ? fmt::format("{}K", x / 1024)
+                         : fmt::format("{:.1f}K", static_cast<double>(x) / 1024);
+  return fmt::format("{}", x);
+}
+
+std::string point_text(occupancy_variable v, const occupancy_point &p) {
+  return fmt::format("{} {}: {} blocks, {} warps, {:.1f}% ({})", p.value,
+                     v == occupancy_variable::block_size  ? "threads"
+                     : v == occupancy_variable::registers ? "registers"
+                                                          : "B shared memory",
+                     p.active_blocks, p.active_warps, p.occupancy * 100, limiter_names(p.limiters));
+}
+
+/// Tick step giving about `target` ticks over `span`, from 1/2/5 x 10^k (multiples of 1024
+/// for shared memory).
+double nice_step(double span, int target, bool bytes) {
+  if (bytes) {
+    double step = 1024;
+    for (double m : {2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0})
+      if (span / step > target)
+        step = 1024 * m;
+    return step;
+  }
+  const double raw = span / target;
+  const double mag = std::pow(10, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * mag >= raw)
+      return m * mag;
+  return 10 * mag;
+}
+
+} // namespace
+
+std::string sweep_title(occupancy_variable v) {
+  switch (v) {
+  case occupancy_variable::block_size:
+    return "Active warps per SM vs block size";
+  case occupancy_variable::registers:
+    return "Active warps per SM vs registers per thread";
+  case occupancy_variable::shared_memory:
+    return "Active warps per SM vs shared memory per block";
+  }
+  return {};
+}
+
+std::string sweep_axis_label(occupancy_variable v) {
+  switch (v) {
+  case occupancy_variable::block_size:
+    return "threads per block";
+  case occupancy_variable::registers:
+    return "registers per thread";
+  case occupancy_variable::shared_memory:
+    return "shared memory per block (static + dynamic)";
+  }
+  return {};
+}
+
+std::string sweep_terminal_chart(const occupancy_sweep &s, int width, int height) {
+  std::string out = sweep_title(s.variable) + "\n";
+  if (s.points.empty() || width < 8 || height < 2)
+    return out;
+  const double x0 = static_cast<double>(s.points.front().value);
+  const double x1 = static_cast<double>(s.points.back().value);
+  const double span = std::max(x1 - x0, 1.0);
+  // Each column shows the point nearest to its centre.
+  std::vector<int> warps(width);
+  std::size_t next = 0;
+  for (int c = 0; c < width; ++c) {
+    const double centre = x0 + (c + 0.5) * span / width;
+    while (next + 1 < s.points.size() &&
+           std::abs(static_cast<double>(s.points[next + 1].value) - centre) <=
+               std::abs(static_cast<double>(s.points[next].value) - centre))
+      ++next;
+    warps[c] = s.points[next].active_warps;
+  }
+  int marked = static_cast<int>((static_cast<double>(s.current.value) - x0) / span * width);
+  marked = std::clamp(marked, 0, width - 1);
+  warps[marked] = s.current.active_warps;
+  const int max_warps = std::max(s.max_warps_per_sm, 1);
+  const int label_width = static_cast<int>(fmt::format("{}", max_warps).size());
+  for (int row = 0; row < height; ++row) {
+    const double level = static_cast<double>(height - row) - 0.5; // cell centre, in rows
+    std::string label;
+    if (row == 0)
+      label = fmt::format("{}", max_warps);
+    else if (row == height / 2)
+      label = fmt::format("{}", max_warps / 2);
+    out += fmt::format("{:>{}} |", label, label_width);
+    for (int c = 0; c < width; ++c) {
+      const bool filled = static_cast<double>(warps[c]) * height / max_warps >= level;
+      out += filled ? (c == marked ? '@' : '#') : (c == marked ? ':' : ' ');
+    }
+    out += '\n';
+  }
+  out += fmt::format("{:>{}} +{}\n", 0, label_width, std::string(width, '-'));
+  const std::string lo = x_text(s.variable, s.points.front().value);
+  const std::string hi = x_text(s.variable, s.points.back().value);
+  std::string axis(width + 2, ' ');
+  axis.replace(0, lo.size(), lo);
+  if (hi.size() < axis.size())
+    axis.replace(axis.size() - hi.size(), hi.size(), hi);
+  out += fmt::format("{:>{}}{}\n", "", label_width, axis);
+  out += fmt::format("{:>{}}  {}^ current: {}\n", "", label_width, std::string(marked, ' '),
+                     point_text(s.variable, s.current));
+  out += fmt::format("{:>{}}  x: {}, y: active warps per SM (max {})\n", "", label_width,
+                     sweep_axis_label(s.variable), max_warps);
+  return out;
+}
+
+std::string sweeps_svg(const std::vector<occupancy_sweep> &sweeps, const std::string &title,
+                       const std::string &caption) {
+  const double width = 760;
+  const double panel_h = 250;
+  const double left = 70;
+  const double right = 70;
+  const double top = 50;
+  std::vector<std::string> caption_lines;
+  for (std::size_t from = 0; from <= caption.size();) {
+    const auto nl = caption.find('\n', from);
+    caption_lines.push_back(caption.substr(from, nl == std::string::npos ? nl : nl - from));
+    if (nl == std::string::npos)
+      break;
+    from = nl + 1;
+  }
+  const double height = top + panel_h * static_cast<double>(sweeps.size()) + 16 +
+                        16 * static_cast<double>(caption_lines.size());
+  svg::writer w(width, height);
+  w.text(width / 2, 28, title, 16, "middle", "#111", true);
+  for (std::size_t i = 0; i < sweeps.size(); ++i) {
+    const auto &s = sweeps[i];
+    const double py = top + panel_h * static_cast<double>(i);
+    const double plot_top = py + 30;
+    const double plot_h = panel_h - 80;
+    const double plot_w = width - left - right;
+    w.text(left, py + 18, sweep_title(s.variable), 13, "start", "#111", true);
+    if (s.points.empty())
+      continue;
+    const bool bytes = s.variable == occupancy_variable::shared_memory;
+    const double x0 = bytes || s.variable == occupancy_variable::block_size
+                          ? 0
+                          : static_cast<double>(s.points.front().value - 1);
+    const double x1 = static_cast<double>(s.points.back().value);
+    const double span = std::max(x1 - x0, 1.0);
+    const double max_warps = std::max(s.max_warps_per_sm, 1);
+    auto sx = [&](double x) { return left + (x - x0) / span * plot_w; };
+    auto sy = [&](double warps) { return plot_top + plot_h - warps / max_warps * plot_h; };
+    w.rect(left, plot_top, plot_w, plot_h, "#fafafa", "#999");
+    for (int q = 0; q <= 4; ++q) {
+      const double warps = max_warps * q / 4;
+      w.line(left, sy(warps), left + plot_w, sy(warps), "#ddd", 1, "3,3");
+      w.text(left - 6, sy(warps) + 4, fmt::format("{:g}", warps), 11, "end");
+      w.text(left + plot_w + 6, sy(warps) + 4, fmt::format("{}%", q * 25), 11, "start", "#666");
+    }
+    const double step = nice_step(span, 8, bytes);
+    for (double x = std::ceil(x0 / step) * step; x <= x1 + 1e-9; x += step) {
+      w.line(sx(x), plot_top + plot_h, sx(x), plot_top + plot_h + 4, "#666");
+      w.text(sx(x), plot_top + plot_h + 16, x_text(s.variable, static_cast<std::int64_t>(x)), 11,
+             "middle");
+    }
+    w.text(left + plot_w / 2, plot_top + plot_h + 34, sweep_axis_label(s.variable), 12, "middle");
+    w.text(left - 40, plot_top + plot_h / 2, "active warps / SM", 11, "middle", "#222", false, -90);
+    // Step line: each value holds until the next point.
+    std::vector<double> xy;
+    for (std::size_t k = 0; k < s.points.size(); ++k) {
+      const auto &p = s.points[k];
+      const double x = sx(static_cast<double>(p.value));
+      const double y = sy(p.active_warps);
+      if (k > 0)
+        xy.insert(xy.end(), {x, xy.back()});
+      xy.insert(xy.end(), {x, y});
+    }
+    w.polyline(xy, "#1f77b4", 2);
+    for (const auto &p : s.points)
+      if (s.points.size() <= 64)
+        w.circle(sx(static_cast<double>(p.value)), sy(p.active_warps), 2.5, "#1f77b4",
+                 point_text(s.variable, p));
+    const double cx = sx(static_cast<double>(s.current.value));
+    const double cy = sy(s.current.active_warps);
+    w.line(cx, plot_top, cx, plot_top + plot_h, "#d62728", 1, "4,3");
+    w.circle(cx, cy, 5, "#d62728", "current launch: " + point_text(s.variable, s.current));
+    const bool right_half = cx > left + plot_w * 0.6;
+    w.text(cx + (right_half ? -8 : 8), std::max(cy - 8, plot_top + 12),
+           fmt::format("current: {} ({} warps, {:.1f}%)", x_text(s.variable, s.current.value),
+                       s.current.active_warps, s.current.occupancy * 100),
+           11, right_half ? "end" : "start", "#d62728", true);
+  }
+  for (std::size_t i = 0; i < caption_lines.size(); ++i)
+    w.text(width / 2, top + panel_h * static_cast<double>(sweeps.size()) + 12 + 16 * i,
+           caption_lines[i], 11, "middle", "#555");
+  return w.str();
+}
+
+} // namespace roofkit

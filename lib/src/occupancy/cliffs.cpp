@@ -1,0 +1,170 @@
+// Cliffs: the nearest register count, shared-memory size and block size at which the number of
+// resident blocks changes.
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "roofkit/occupancy.hpp"
+
+namespace roofkit {
+
+namespace {
+
+std::string percent(double occupancy) {
+  const double p = occupancy * 100;
+  if (std::abs(p - std::round(p)) < 1e-9)
+    return fmt::format("{:.0f}%", p);
+  return fmt::format("{:.1f}%", p);
+}
+
+std::string blocks_text(int blocks) {
+  return fmt::format("{} block{}", blocks, blocks == 1 ? "" : "s");
+}
+
+launch_params with_value(launch_params l, occupancy_variable v, std::int64_t value) {
+  switch (v) {
+  case occupancy_variable::block_size:
+    l.threads_per_block = static_cast<int>(value);
+    break;
+  case occupancy_variable::registers:
+    l.registers_per_thread = static_cast<int>(value);
+    break;
+  case occupancy_variable::shared_memory:
+    l.dynamic_smem = value - l.static_smem;
+    break;
+  }
+  return l;
+}
+
+occupancy_point evaluate(const arch_spec &arch, const launch_params &l, occupancy_variable v,
+                         std::int64_t value) {
+  const auto r = compute_occupancy(arch, with_value(l, v, value), false);
+  return {value, r.active_blocks, r.active_warps, r.occupancy, r.limiters};
+}
+
+std::string value_text(occupancy_variable v, std::int64_t value) {
+  switch (v) {
+  case occupancy_variable::block_size:
+    return fmt::format("{} threads", value);
+  case occupancy_variable::registers:
+    return fmt::format("{} registers", value);
+  case occupancy_variable::shared_memory:
+    return fmt::format("{} of shared memory", format_bytes(value));
+  }
+  return {};
+}
+
+std::string bare_value(occupancy_variable v, std::int64_t value) {
+  return v == occupancy_variable::shared_memory ? format_bytes(value) : fmt::format("{}", value);
+}
+
+std::string unit_name(occupancy_variable v, std::int64_t amount) {
+  switch (v) {
+  case occupancy_variable::block_size:
+    return amount == 1 ? "thread" : "threads";
+  case occupancy_variable::registers:
+    return amount == 1 ? "register" : "registers";
+  case occupancy_variable::shared_memory:
+    return amount == 1 ? "byte" : "bytes";
+  }
+  return {};
+}
+
+std::string describe(const occupancy_cliff &c) {
+  std::string text =
+      fmt::format("{}: {}, {}", value_text(c.variable, c.current.value),
+                  blocks_text(c.current.active_blocks), percent(c.current.occupancy));
+  const char *fewer = c.variable == occupancy_variable::shared_memory ? "or less" : "or fewer";
+  if (c.below)
+    text += fmt::format("; at {} {}: {}, {}", bare_value(c.variable, c.below->value), fewer,
+                        blocks_text(c.below->active_blocks), percent(c.below->occupancy));
+  else
+    text += fmt::format("; no smaller value changes it");
+  if (c.above) {
+    const bool drop = c.above->active_blocks < c.current.active_blocks;
+    text += fmt::format("; {} more {} before the next {} (at {}: {}, {})", c.headroom,
+                        unit_name(c.variable, c.headroom), drop ? "drop" : "change",
+                        bare_value(c.variable, c.above->value), blocks_text(c.above->active_blocks),
+                        percent(c.above->occupancy));
+  } else {
+    text += fmt::format("; no change up to the maximum of {}", bare_value(c.variable, c.maximum));
+  }
+  return text;
+}
+
+occupancy_cliff stepwise_cliff(const arch_spec &arch, const launch_params &l, occupancy_variable v,
+                               std::int64_t current, std::int64_t minimum, std::int64_t maximum) {
+  occupancy_cliff c;
+  c.variable = v;
+  c.maximum = maximum;
+  c.current = evaluate(arch, l, v, current);
+  for (std::int64_t x = current - 1; x >= minimum; --x) {
+    auto p = evaluate(arch, l, v, x);
+    if (p.active_blocks != c.current.active_blocks) {
+      c.below = p;
+      break;
+    }
+  }
+  for (std::int64_t x = current + 1; x <= maximum; ++x) {
+    auto p = evaluate(arch, l, v, x);
+    if (p.active_blocks != c.current.active_blocks) {
+      c.above = p;
+      break;
+    }
+  }
+  return c;
+}
+
+// Shared memory changes the block count only where the allocation (static + dynamic + reserved,
+// rounded up to the allocation unit) changes, so only those values are evaluated.
+occupancy_cliff smem_cliff(const arch_spec &arch, const launch_params &l) {
+  occupancy_cliff c;
+  c.variable = occupancy_variable::shared_memory;
+  const std::int64_t minimum = l.static_smem;
+  const std::int64_t maximum = arch.shared_memory_per_block_optin;
+  const std::int64_t current = l.static_smem + l.dynamic_smem;
+  const std::int64_t unit = arch.shared_memory_allocation_unit;
+  const std::int64_t reserved = arch.reserved_shared_memory_per_block;
+  c.maximum = maximum;
+  c.current = evaluate(arch, l, c.variable, current);
+  const std::int64_t alloc = (current + reserved + unit - 1) / unit * unit;
+  for (std::int64_t x = alloc - unit - reserved;; x -= unit) {
+    const std::int64_t at = x < minimum ? minimum : x;
+    if (at >= current)
+      break;
+    auto p = evaluate(arch, l, c.variable, at);
+    if (p.active_blocks != c.current.active_blocks) {
+      c.below = p;
+      break;
+    }
+    if (at == minimum)
+      break;
+  }
+  for (std::int64_t x = alloc - reserved + 1; x <= maximum; x += unit) {
+    auto p = evaluate(arch, l, c.variable, x);
+    if (p.active_blocks != c.current.active_blocks) {
+      c.above = p;
+      break;
+    }
+  }
+  return c;
+}
+
+} // namespace
+
+std::vector<occupancy_cliff> find_cliffs(const arch_spec &arch, const launch_params &launch) {
+  std::vector<occupancy_cliff> cliffs;
+  if (launch.registers_per_thread > 0)
+    cliffs.push_back(stepwise_cliff(arch, launch, occupancy_variable::registers,
+                                    launch.registers_per_thread, 1, arch.max_registers_per_thread));
+  cliffs.push_back(smem_cliff(arch, launch));
+  cliffs.push_back(stepwise_cliff(arch, launch, occupancy_variable::block_size,
+                                  launch.threads_per_block, 1, arch.max_threads_per_block));
+  for (auto &c : cliffs) {
+    c.headroom = (c.above ? c.above->value : c.maximum + 1) - c.current.value - 1;
+    c.text = describe(c);
+  }
+  return cliffs;
+}
+
+} // namespace roofkit

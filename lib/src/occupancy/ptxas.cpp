@@ -1,0 +1,116 @@
+// Parser for ptxas verbose output (nvcc -Xptxas -v / --resource-usage).
+#include <charconv>
+#include <cstdlib>
+#include <memory>
+
+#include <cxxabi.h>
+
+#include "roofkit/occupancy_ptxas.hpp"
+
+namespace roofkit {
+
+namespace {
+
+/// The integer right before `marker` in `line` ("12 registers" -> 12), or -1.
+std::int64_t number_before(std::string_view line, std::string_view marker) {
+  const auto at = line.find(marker);
+  if (at == std::string_view::npos)
+    return -1;
+  std::size_t end = at;
+  while (end > 0 && line[end - 1] == ' ')
+    --end;
+  std::size_t begin = end;
+  while (begin > 0 && line[begin - 1] >= '0' && line[begin - 1] <= '9')
+    --begin;
+  if (begin == end)
+    return -1;
+  std::int64_t value = -1;
+  std::from_chars(line.data() + begin, line.data() + end, value);
+  return value;
+}
+
+/// The text between the first pair of single quotes after `from`, or empty.
+std::string_view quoted(std::string_view line, std::size_t from) {
+  const auto open = line.find('\'', from);
+  if (open == std::string_view::npos)
+    return {};
+  const auto close = line.find('\'', open + 1);
+  if (close == std::string_view::npos)
+    return {};
+  return line.substr(open + 1, close - open - 1);
+}
+
+} // namespace
+
+std::string demangle(const std::string &mangled) {
+  if (mangled.rfind("_Z", 0) != 0)
+    return mangled;
+  int status = 0;
+  std::unique_ptr<char, void (*)(void *)> out(
+      abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), std::free);
+  return status == 0 && out ? std::string(out.get()) : mangled;
+}
+
+std::vector<ptxas_kernel> parse_ptxas_log(std::string_view log) {
+  std::vector<ptxas_kernel> kernels;
+  ptxas_kernel *current = nullptr;
+  bool in_properties = false; // the stack-frame line that follows belongs to `current`
+  bool used_seen = false;     // `current` already has its "Used N registers" line
+  std::size_t pos = 0;
+  while (pos < log.size()) {
+    std::size_t eol = log.find('\n', pos);
+    if (eol == std::string_view::npos)
+      eol = log.size();
+    std::string_view line = log.substr(pos, eol - pos);
+    pos = eol + 1;
+    if (!line.empty() && line.back() == '\r')
+      line.remove_suffix(1);
+
+    if (const auto at = line.find("Compiling entry function"); at != std::string_view::npos) {
+      ptxas_kernel k;
+      k.mangled_name = std::string(quoted(line, at));
+      const auto for_at = line.find(" for ", at);
+      if (for_at != std::string_view::npos)
+        k.arch = std::string(quoted(line, for_at));
+      k.name = demangle(k.mangled_name);
+      kernels.push_back(std::move(k));
+      current = &kernels.back();
+      in_properties = false;
+      used_seen = false;
+      continue;
+    }
+    if (line.find("Function properties for") != std::string_view::npos) {
+      // A device function's properties follow; an entry's properties follow its own header.
+      std::string_view name = line.substr(line.find("Function properties for") + 24);
+      if (const auto q = quoted(line, 0); !q.empty())
+        name = q;
+      while (!name.empty() && (name.back() == ' ' || name.back() == '\t'))
+        name.remove_suffix(1);
+      in_properties = current && name == current->mangled_name;
+      continue;
+    }
+    if (!current)
+      continue;
+    if (line.find("stack frame") != std::string_view::npos) {
+      if (!in_properties)
+        continue;
+      current->stack_frame = std::max<std::int64_t>(number_before(line, "bytes stack frame"), 0);
+      current->spill_stores = std::max<std::int64_t>(number_before(line, "bytes spill stores"), 0);
+      current->spill_loads = std::max<std::int64_t>(number_before(line, "bytes spill loads"), 0);
+      continue;
+    }
+    const auto regs = number_before(line, "registers");
+    if (regs >= 0 && !used_seen && line.find("Used") != std::string_view::npos) {
+      current->registers = static_cast<int>(regs);
+      if (const auto bars = number_before(line, "barriers"); bars >= 0)
+        current->barriers = static_cast<int>(bars);
+      if (const auto smem = number_before(line, "bytes smem"); smem >= 0)
+        current->static_smem = smem;
+      used_seen = true;
+      in_properties = false;
+    }
+  }
+  return kernels;
+}
+
+} // namespace roofkit
