@@ -1,8 +1,8 @@
 #include "common/check.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
-#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -14,7 +14,7 @@
 namespace roofkit::kernels {
 
 verification compare_close(std::span<const float> got, std::span<const float> want, double atol,
-                           double rtol, const std::string& what) {
+                           double rtol, const std::string &what) {
   verification v;
   if (got.size() != want.size()) {
     v.message = fmt::format("{}: {} values, reference has {}", what, got.size(), want.size());
@@ -51,7 +51,7 @@ verification compare_close(std::span<const float> got, std::span<const float> wa
 }
 
 verification compare_exact(std::span<const float> got, std::span<const float> want,
-                           const std::string& what) {
+                           const std::string &what) {
   verification v;
   if (got.size() != want.size()) {
     v.message = fmt::format("{}: {} values, reference has {}", what, got.size(), want.size());
@@ -62,9 +62,9 @@ verification compare_exact(std::span<const float> got, std::span<const float> wa
     if (std::bit_cast<std::uint32_t>(got[i]) != std::bit_cast<std::uint32_t>(want[i])) {
       v.ok = false;
       v.max_error = std::isfinite(got[i]) ? std::fabs(double(got[i]) - want[i]) : INFINITY;
-      v.message = fmt::format("{}: element {} is {:#010x} but the CPU reference is {:#010x}",
-                              what, i, std::bit_cast<std::uint32_t>(got[i]),
-                              std::bit_cast<std::uint32_t>(want[i]));
+      v.message =
+          fmt::format("{}: element {} is {:#010x} but the CPU reference is {:#010x}", what, i,
+                      std::bit_cast<std::uint32_t>(got[i]), std::bit_cast<std::uint32_t>(want[i]));
       return v;
     }
   }
@@ -74,9 +74,9 @@ verification compare_exact(std::span<const float> got, std::span<const float> wa
 }
 
 verification compare_sampled(std::span<const float> got,
-                             const std::function<float(std::size_t)>& want, std::size_t first,
+                             const std::function<float(std::size_t)> &want, std::size_t first,
                              std::size_t others, double atol, double rtol,
-                             const std::string& what) {
+                             const std::string &what) {
   std::vector<float> g, w;
   std::vector<std::size_t> index;
   const std::size_t head = std::min(first, got.size());
@@ -95,9 +95,10 @@ verification compare_sampled(std::span<const float> got,
   if (!v.ok) {
     // Name the element by its index in the whole output.
     for (std::size_t k = 0; k < index.size(); ++k)
-      if (!std::isfinite(g[k]) || !(std::fabs(double(g[k]) - w[k]) <= atol + rtol * std::fabs(double(w[k])))) {
-        v.message = fmt::format("{}: element {} is {} but the CPU reference is {}", what,
-                                index[k], g[k], w[k]);
+      if (!std::isfinite(g[k]) ||
+          !(std::fabs(double(g[k]) - w[k]) <= atol + rtol * std::fabs(double(w[k])))) {
+        v.message = fmt::format("{}: element {} is {} but the CPU reference is {}", what, index[k],
+                                g[k], w[k]);
         break;
       }
   } else if (index.size() < got.size()) {
@@ -108,7 +109,7 @@ verification compare_sampled(std::span<const float> got,
   return v;
 }
 
-verification compare_scalar(double got, double want, double atol, const std::string& what) {
+verification compare_scalar(double got, double want, double atol, const std::string &what) {
   verification v;
   v.checked = 1;
   v.tolerance = atol;
@@ -120,7 +121,7 @@ verification compare_scalar(double got, double want, double atol, const std::str
   return v;
 }
 
-verification expect_poison(std::span<const float> values, const std::string& what) {
+verification expect_poison(std::span<const float> values, const std::string &what) {
   verification v;
   v.checked = static_cast<std::int64_t>(values.size());
   for (std::size_t i = 0; i < values.size(); ++i)
@@ -135,7 +136,7 @@ verification expect_poison(std::span<const float> values, const std::string& wha
   return v;
 }
 
-verification both(verification a, const verification& b) {
+verification both(verification a, const verification &b) {
   a.ok = a.ok && b.ok;
   if (b.max_error > a.max_error) {
     a.max_error = b.max_error;

@@ -1,6 +1,6 @@
 // Registers the divergence kernels: if/else split at different lane boundaries against a
 // warp-uniform split, and the boundary check of a vector add at N = 100, 1000, 10000.
-#include <fmt/format.h>
+#include "common/text.hpp"
 
 #include "common/array_kernel.hpp"
 #include "common/check.hpp"
@@ -13,24 +13,21 @@ namespace roofkit::kernels {
 
 namespace {
 
-constexpr const char* notes_seed = "cuda-notes-warps-occupancy-roofline-gemm.txt";
+constexpr const char *notes_seed = "cuda-notes-warps-occupancy-roofline-gemm.txt";
 constexpr std::size_t fully_checked = 1 << 16;
 
 kernel_descriptor branches(int split) {
   auto launch = [](problem_size n) { return launch_1d(n, 256); };
   auto d = describe(
-      split == 0 ? "divergence/warp-uniform" : fmt::format("divergence/split-{}", split),
-      split == 0 ? fmt::format("if/else chosen per warp (even warps path A, odd warps path B), "
-                               "{} iterations each: no warp diverges",
-                               branch_iterations)
-                 : fmt::format("if/else chosen per lane (lanes 0-{} path A, {}-31 path B), {} "
-                               "iterations each: every warp runs both paths",
-                               split - 1, split, branch_iterations),
-      "divergence-both-paths", notes_seed,
-      "threads", problem_size{1} << 22, {1, 31, 33, 1000}, launch,
-      [](problem_size n) { return 2.0 * branch_iterations * double(n); },
-      fmt::format("{} N", 2 * branch_iterations), [](problem_size n) { return 8.0 * double(n); },
-      "8 N",
+      split == 0 ? "divergence/warp-uniform" : cat("divergence/split-", split),
+      split == 0
+          ? cat("if/else chosen per warp (even warps path A, odd warps path B), ",
+                branch_iterations, " iterations each: no warp diverges")
+          : cat("if/else chosen per lane (lanes 0-", split - 1, " path A, ", split, "-31 path B), ",
+                branch_iterations, " iterations each: every warp runs both paths"),
+      "divergence-both-paths", notes_seed, "threads", problem_size{1} << 22, {1, 31, 33, 1000},
+      launch, [](problem_size n) { return 2.0 * branch_iterations * double(n); },
+      cat(2 * branch_iterations, " N"), [](problem_size n) { return 8.0 * double(n); }, "8 N",
       "|err| <= 1e-6 against the same float operations on the CPU; above 65536 threads the "
       "first 65536 and 65536 random others");
   d.family = "divergence/split";
@@ -42,16 +39,17 @@ kernel_descriptor branches(int split) {
   k.inputs = {{count}};
   k.outputs = {count};
   k.function = branches_function(split);
-  k.run = [split, launch](const device_arrays& in, const device_arrays& out, problem_size n,
+  k.run = [split, launch](const device_arrays &in, const device_arrays &out, problem_size n,
                           std::uint64_t, cudaStream_t s) {
     launch_branches(launch(n), split, in[0], out[0], unsigned(n), s);
   };
-  k.check = [split](const host_arrays& in, const host_arrays& out, problem_size,
-                    std::uint64_t) {
-    const auto& x = in[0];
+  k.check = [split](const host_arrays &in, const host_arrays &out, problem_size, std::uint64_t) {
+    const auto &x = in[0];
     return compare_sampled(
         out[0],
-        [&](std::size_t t) { return branch_reference(x[t], takes_path_a(t, split), branch_iterations); },
+        [&](std::size_t t) {
+          return branch_reference(x[t], takes_path_a(t, split), branch_iterations);
+        },
         fully_checked, fully_checked, 1e-6, 1e-6, "if/else paths");
   };
   k.checked = [](problem_size n, std::uint64_t) {
@@ -63,12 +61,12 @@ kernel_descriptor branches(int split) {
 kernel_descriptor boundary(problem_size n_default) {
   auto launch = [](problem_size n) { return launch_1d(n, 64); };
   auto d = describe(
-      fmt::format("divergence/boundary-{}", n_default),
-      fmt::format("c[i] = a[i] + b[i] with `if (i < N)` in blocks of 64 at N = {}: {} of {} "
-                  "warps have both active and inactive threads",
-                  n_default, n_default % 32 == 0 ? 0 : 1, (n_default + 31) / 32),
-      fmt::format("boundary-divergence-{}", n_default), notes_seed, "elements", n_default,
-      {1, 63, 65}, launch, [](problem_size n) { return double(n); }, "N",
+      cat("divergence/boundary-", n_default),
+      cat("c[i] = a[i] + b[i] with `if (i < N)` in blocks of 64 at N = ", n_default, ": ",
+          n_default % 32 == 0 ? 0 : 1, " of ", (n_default + 31) / 32,
+          " warps have both active and inactive threads"),
+      cat("boundary-divergence-", n_default), notes_seed, "elements", n_default, {1, 63, 65},
+      launch, [](problem_size n) { return double(n); }, "N",
       [](problem_size n) { return 12.0 * double(n); }, "12 N", "bitwise: c = a + b");
   d.family = "divergence/boundary";
   d.parameter_name = std::string("elements");
@@ -78,11 +76,11 @@ kernel_descriptor boundary(problem_size n_default) {
   k.inputs = {{count}, {count}};
   k.outputs = {count};
   k.function = vadd_function();
-  k.run = [launch](const device_arrays& in, const device_arrays& out, problem_size n,
-                   std::uint64_t, cudaStream_t s) {
+  k.run = [launch](const device_arrays &in, const device_arrays &out, problem_size n, std::uint64_t,
+                   cudaStream_t s) {
     launch_vadd(launch(n), in[0], in[1], out[0], static_cast<std::size_t>(n), s);
   };
-  k.check = [](const host_arrays& in, const host_arrays& out, problem_size, std::uint64_t) {
+  k.check = [](const host_arrays &in, const host_arrays &out, problem_size, std::uint64_t) {
     std::vector<float> want(in[0].size());
     add_reference(in[0], in[1], want);
     return compare_exact(out[0], want, "c = a + b");

@@ -28,8 +28,7 @@ void gemm_reference(std::span<const float> a, std::span<const float> b, std::spa
 double gemm_tolerance(std::int64_t n) { return 2e-6 * static_cast<double>(n) + 1e-5; }
 
 verification check_gemm(std::span<const float> a, std::span<const float> b,
-                        std::span<const float> c, std::int64_t n,
-                        std::int64_t full_check_limit) {
+                        std::span<const float> c, std::int64_t n, std::int64_t full_check_limit) {
   const double tol = gemm_tolerance(n);
   if (n <= full_check_limit) {
     std::vector<float> want(c.size());
@@ -49,8 +48,9 @@ verification check_gemm(std::span<const float> a, std::span<const float> b,
     const auto r = compare_close(std::span<const float>(got.data(), std::size_t(n)),
                                  std::span<const float>(want.data(), std::size_t(n)), tol, 0.0,
                                  fmt::format("row {} of C against Eigen", row));
-    v = s == 0 ? r : verification{r.ok, std::max(v.max_error, r.max_error), tol,
-                                  v.checked + r.checked, r.message};
+    v = s == 0 ? r
+               : verification{r.ok, std::max(v.max_error, r.max_error), tol, v.checked + r.checked,
+                              r.message};
   }
   if (!v.ok)
     return v;

@@ -1,5 +1,5 @@
 // Registers the GEMM kernels: naive and shared-memory tiled (16 and 32), checked against Eigen.
-#include <fmt/format.h>
+#include "common/text.hpp"
 
 #include "common/array_kernel.hpp"
 #include "gemm/gemm_kernels.hpp"
@@ -9,7 +9,7 @@ namespace roofkit::kernels {
 
 namespace {
 
-constexpr const char* notes_seed = "cuda-notes-warps-occupancy-roofline-gemm.txt";
+constexpr const char *notes_seed = "cuda-notes-warps-occupancy-roofline-gemm.txt";
 
 kernel_descriptor gemm(int tile) {
   auto launch = [tile](problem_size n) {
@@ -17,13 +17,13 @@ kernel_descriptor gemm(int tile) {
     return launch_2d(n, n, t, t, t, t);
   };
   auto d = describe(
-      tile == 0 ? "gemm/naive" : fmt::format("gemm/tiled-{}", tile),
+      tile == 0 ? "gemm/naive" : cat("gemm/tiled-", tile),
       tile == 0 ? "C = A B (N x N, fp32): each thread reads a row of A and a column of B from "
                   "global memory (blocks of 16 x 16)"
-                : fmt::format("C = A B (N x N, fp32) through {0} x {0} shared-memory tiles of A "
-                              "and B (blocks of {0} x {0}); edge tiles zero-padded, any N",
-                              tile),
-      tile == 0 ? "gemm-tiling-faster" : fmt::format("gemm-tiling-traffic-{}", tile), notes_seed,
+                : cat("C = A B (N x N, fp32) through ", tile, " x ", tile,
+                      " shared-memory tiles of A and B (blocks of ", tile, " x ", tile,
+                      "); edge tiles zero-padded, any N"),
+      tile == 0 ? "gemm-tiling-faster" : cat("gemm-tiling-traffic-", tile), notes_seed,
       "matrix order N (N x N floats)", 2048, {1, 15, 17, 33, 77, 100}, launch,
       [](problem_size n) { return 2.0 * double(n) * double(n) * double(n); }, "2 N^3",
       [](problem_size n) { return 12.0 * double(n) * double(n); }, "12 N^2",
@@ -38,18 +38,19 @@ kernel_descriptor gemm(int tile) {
   k.inputs = {{square}, {square}};
   k.outputs = {square};
   k.function = gemm_function(tile);
-  k.run = [tile, launch](const device_arrays& in, const device_arrays& out, problem_size n,
+  k.run = [tile, launch](const device_arrays &in, const device_arrays &out, problem_size n,
                          std::uint64_t, cudaStream_t s) {
     launch_gemm(launch(n), tile, in[0], in[1], out[0], int(n), s);
   };
-  k.check = [](const host_arrays& in, const host_arrays& out, problem_size n, std::uint64_t) {
+  k.check = [](const host_arrays &in, const host_arrays &out, problem_size n, std::uint64_t) {
     return check_gemm(in[0], in[1], out[0], n);
   };
   return with_array_kernel(std::move(d), std::move(k));
 }
 
-const kernel_registration registration{
-    [] { return std::vector<kernel_descriptor>{gemm(0), gemm(16), gemm(32)}; }};
+const kernel_registration registration{[] {
+  return std::vector<kernel_descriptor>{gemm(0), gemm(16), gemm(32)};
+}};
 
 } // namespace
 

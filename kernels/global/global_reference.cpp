@@ -2,8 +2,7 @@
 
 namespace roofkit::kernels {
 
-void strided_scale_reference(std::span<const float> in, std::span<float> out,
-                             std::int64_t stride) {
+void strided_scale_reference(std::span<const float> in, std::span<float> out, std::int64_t stride) {
   const auto n = static_cast<std::uint64_t>(in.size());
   for (std::uint64_t t = 0; t < out.size(); ++t)
     out[t] = 2.0f * in[(t * static_cast<std::uint64_t>(stride)) % n];

@@ -1,6 +1,6 @@
 // Registers the global-memory kernels: coalesced vs strided, stride and offset sweeps, row- vs
 // column-major access of a matrix.
-#include <fmt/format.h>
+#include "common/text.hpp"
 
 #include "common/array_kernel.hpp"
 #include "common/check.hpp"
@@ -11,8 +11,8 @@ namespace roofkit::kernels {
 
 namespace {
 
-constexpr const char* coalescing_seed = "global-memory-coalescing.txt";
-constexpr const char* model_seed = "memory-model-global-to-shared.txt";
+constexpr const char *coalescing_seed = "global-memory-coalescing.txt";
+constexpr const char *model_seed = "memory-model-global-to-shared.txt";
 const std::vector<problem_size> sizes_1d{1, 257, 100003};
 
 std::size_t count(problem_size n) { return static_cast<std::size_t>(n); }
@@ -20,10 +20,10 @@ launch_config launch_256(problem_size n) { return launch_1d(n, 256); }
 double one_flop_each(problem_size n) { return static_cast<double>(n); }
 double eight_bytes_each(problem_size n) { return 8.0 * static_cast<double>(n); }
 
-verification check_scale(const host_arrays& in, const host_arrays& out, std::int64_t stride) {
+verification check_scale(const host_arrays &in, const host_arrays &out, std::int64_t stride) {
   std::vector<float> want(out[0].size());
   strided_scale_reference(in[0], want, stride);
-  return compare_exact(out[0], want, fmt::format("out[t] = 2 in[(t * {}) mod N]", stride));
+  return compare_exact(out[0], want, cat("out[t] = 2 in[(t * ", stride, ") mod N]"));
 }
 
 kernel_descriptor coalesced() {
@@ -39,26 +39,25 @@ kernel_descriptor coalesced() {
   k.inputs = {{count}};
   k.outputs = {count};
   k.function = coalesced_function();
-  k.run = [](const device_arrays& in, const device_arrays& out, problem_size n, std::uint64_t,
+  k.run = [](const device_arrays &in, const device_arrays &out, problem_size n, std::uint64_t,
              cudaStream_t s) { launch_coalesced(launch_256(n), in[0], out[0], int(n), s); };
-  k.check = [](const host_arrays& in, const host_arrays& out, problem_size, std::uint64_t) {
+  k.check = [](const host_arrays &in, const host_arrays &out, problem_size, std::uint64_t) {
     return check_scale(in, out, 1);
   };
   return with_array_kernel(std::move(d), std::move(k));
 }
 
 kernel_descriptor strided(int stride) {
-  const char* claim = stride == 1    ? "stride-32-bandwidth"
+  const char *claim = stride == 1    ? "stride-32-bandwidth"
                       : stride == 2  ? "stride-2-bandwidth"
                       : stride == 4  ? "stride-4-bandwidth"
                       : stride == 8  ? "stride-sweep"
                       : stride == 16 ? "stride-16-efficiency"
                                      : "stride-32-bandwidth";
   auto d = describe(
-      fmt::format("global/stride-{}", stride),
-      fmt::format("out[t] = 2 in[(t * {}) mod N]: neighbouring threads read {} bytes apart{}",
-                  stride, 4 * stride,
-                  stride == 32 ? " (the seed's uncoalesced_access)" : ""),
+      cat("global/stride-", stride),
+      cat("out[t] = 2 in[(t * ", stride, ") mod N]: neighbouring threads read ", 4 * stride,
+          " bytes apart", stride == 32 ? " (the seed's uncoalesced_access)" : ""),
       claim, stride == 32 ? coalescing_seed : model_seed, "elements", problem_size{1} << 26,
       sizes_1d, launch_256, one_flop_each, "N", eight_bytes_each,
       "8 N (4 B requested and 4 B written per thread)", "bitwise: out = 2 in[gather]");
@@ -70,20 +69,20 @@ kernel_descriptor strided(int stride) {
   k.inputs = {{count}};
   k.outputs = {count};
   k.function = strided_function(stride);
-  k.run = [stride](const device_arrays& in, const device_arrays& out, problem_size n,
-                   std::uint64_t, cudaStream_t s) {
+  k.run = [stride](const device_arrays &in, const device_arrays &out, problem_size n, std::uint64_t,
+                   cudaStream_t s) {
     launch_strided(launch_256(n), stride, in[0], out[0], unsigned(n), s);
   };
-  k.check = [stride](const host_arrays& in, const host_arrays& out, problem_size,
-                     std::uint64_t) { return check_scale(in, out, stride); };
+  k.check = [stride](const host_arrays &in, const host_arrays &out, problem_size, std::uint64_t) {
+    return check_scale(in, out, stride);
+  };
   return with_array_kernel(std::move(d), std::move(k));
 }
 
 kernel_descriptor offset(int off) {
-  auto d = describe(fmt::format("global/offset-{}", off),
-                    fmt::format("out[t + {0}] = 2 in[t + {0}]: every warp access starts {1} "
-                                "bytes past a 128-byte boundary",
-                                off, (4 * off) % 128),
+  auto d = describe(cat("global/offset-", off),
+                    cat("out[t + ", off, "] = 2 in[t + ", off, "]: every warp access starts ",
+                        (4 * off) % 128, " bytes past a 128-byte boundary"),
                     "misaligned-efficiency", model_seed, "elements", problem_size{1} << 26,
                     sizes_1d, launch_256, one_flop_each, "N", eight_bytes_each, "8 N",
                     "bitwise: out = 2 in on [offset, offset + N); the rest stays poisoned");
@@ -96,12 +95,11 @@ kernel_descriptor offset(int off) {
   k.inputs = {{padded}};
   k.outputs = {padded};
   k.function = offset_function();
-  k.run = [off](const device_arrays& in, const device_arrays& out, problem_size n,
-                std::uint64_t, cudaStream_t s) {
+  k.run = [off](const device_arrays &in, const device_arrays &out, problem_size n, std::uint64_t,
+                cudaStream_t s) {
     launch_offset(launch_256(n), off, in[0], out[0], unsigned(n), s);
   };
-  k.check = [off](const host_arrays& in, const host_arrays& out, problem_size n,
-                  std::uint64_t) {
+  k.check = [off](const host_arrays &in, const host_arrays &out, problem_size n, std::uint64_t) {
     const auto first = static_cast<std::size_t>(off), len = static_cast<std::size_t>(n);
     std::vector<float> want(len);
     scale_reference(std::span(in[0]).subspan(first, len), want, 2.0f);
@@ -126,8 +124,7 @@ kernel_descriptor matrix(bool column_major) {
                      "row * N + col: a warp reads one row segment (the seed's "
                      "coalesced_matrix_access, out of place)",
       "matrix-sectors-per-request", coalescing_seed, "matrix order N (N x N floats)", 16384,
-      {1, 33, 1000}, launch,
-      [](problem_size m) { return 2.0 * double(m) * double(m); }, "2 N^2",
+      {1, 33, 1000}, launch, [](problem_size m) { return 2.0 * double(m) * double(m); }, "2 N^2",
       [](problem_size m) { return 8.0 * double(m) * double(m); }, "8 N^2",
       "bitwise: out = 2 in + 1");
   d.family = "global/matrix";
@@ -137,11 +134,11 @@ kernel_descriptor matrix(bool column_major) {
   k.inputs = {{square}};
   k.outputs = {square};
   k.function = matrix_function(column_major);
-  k.run = [column_major, launch](const device_arrays& in, const device_arrays& out,
-                                 problem_size m, std::uint64_t, cudaStream_t s) {
+  k.run = [column_major, launch](const device_arrays &in, const device_arrays &out, problem_size m,
+                                 std::uint64_t, cudaStream_t s) {
     launch_matrix(launch(m), column_major, in[0], out[0], int(m), int(m), s);
   };
-  k.check = [](const host_arrays& in, const host_arrays& out, problem_size, std::uint64_t) {
+  k.check = [](const host_arrays &in, const host_arrays &out, problem_size, std::uint64_t) {
     std::vector<float> want(out[0].size());
     affine_reference(in[0], want, 2.0f, 1.0f);
     return compare_exact(out[0], want, "out = 2 in + 1");

@@ -1,6 +1,6 @@
 // Registers the layout kernels: the same work on an array of structures and on a structure of
 // arrays, reading one field or all three.
-#include <fmt/format.h>
+#include "common/text.hpp"
 
 #include "common/array_kernel.hpp"
 #include "common/check.hpp"
@@ -11,19 +11,17 @@ namespace roofkit::kernels {
 
 namespace {
 
-constexpr const char* notes_seed = "cuda-notes-warps-occupancy-roofline-gemm.txt";
+constexpr const char *notes_seed = "cuda-notes-warps-occupancy-roofline-gemm.txt";
 
 kernel_descriptor layout(bool aos, bool all_fields) {
   auto launch = [](problem_size n) { return launch_1d(n, 256); };
   const std::string what = all_fields ? "out[i] = 0.299 r + 0.587 g + 0.114 b" : "out[i] = 2 r";
   auto d = describe(
-      fmt::format("layout/{}-{}", aos ? "aos" : "soa", all_fields ? "all-fields" : "one-field"),
-      fmt::format("{} for N pixels stored as {}", what,
-                  aos ? "an array of {r, g, b} structs (12 bytes)"
-                      : "three arrays r[N], g[N], b[N]"),
-      "soa-coalesces", notes_seed, "elements (pixels)", problem_size{1} << 25,
-      {1, 257, 100003}, launch,
-      [all_fields](problem_size n) { return (all_fields ? 5.0 : 1.0) * double(n); },
+      cat("layout/", aos ? "aos" : "soa", "-", all_fields ? "all-fields" : "one-field"),
+      cat(what, " for N pixels stored as ",
+          aos ? "an array of {r, g, b} structs (12 bytes)" : "three arrays r[N], g[N], b[N]"),
+      "soa-coalesces", notes_seed, "elements (pixels)", problem_size{1} << 25, {1, 257, 100003},
+      launch, [all_fields](problem_size n) { return (all_fields ? 5.0 : 1.0) * double(n); },
       all_fields ? "5 N" : "N",
       [all_fields](problem_size n) { return (all_fields ? 16.0 : 8.0) * double(n); },
       all_fields ? "16 N" : "8 N",
@@ -40,7 +38,7 @@ kernel_descriptor layout(bool aos, bool all_fields) {
     k.inputs = {{count}, {count}, {count}};
   k.outputs = {count};
   k.function = aos ? aos_function(all_fields) : soa_function(all_fields);
-  k.run = [aos, all_fields, launch](const device_arrays& in, const device_arrays& out,
+  k.run = [aos, all_fields, launch](const device_arrays &in, const device_arrays &out,
                                     problem_size n, std::uint64_t, cudaStream_t s) {
     const auto len = static_cast<std::size_t>(n);
     if (aos)
@@ -48,8 +46,8 @@ kernel_descriptor layout(bool aos, bool all_fields) {
     else
       launch_soa(launch(n), all_fields, in[0], in[1], in[2], out[0], len, s);
   };
-  k.check = [aos, all_fields, what](const host_arrays& in, const host_arrays& out,
-                                    problem_size n, std::uint64_t) {
+  k.check = [aos, all_fields, what](const host_arrays &in, const host_arrays &out, problem_size n,
+                                    std::uint64_t) {
     const auto len = static_cast<std::size_t>(n);
     std::vector<float> want(len);
     for (std::size_t i = 0; i < len; ++i) {

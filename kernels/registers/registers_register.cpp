@@ -1,6 +1,6 @@
 // Registers the register-cliff kernels: one body compiled with register budgets on both sides
 // of the 512-thread occupancy step, the seed's "two more variables", and a spilling variant.
-#include <fmt/format.h>
+#include "common/text.hpp"
 
 #include "common/array_kernel.hpp"
 #include "common/check.hpp"
@@ -11,30 +11,28 @@ namespace roofkit::kernels {
 
 namespace {
 
-constexpr const char* notes_seed = "cuda-notes-warps-occupancy-roofline-gemm.txt";
+constexpr const char *notes_seed = "cuda-notes-warps-occupancy-roofline-gemm.txt";
 constexpr std::size_t fully_checked = 1 << 16;
 
 launch_config register_launch(problem_size n) {
-  return launch_1d((n + register_items_per_thread - 1) / register_items_per_thread,
-                   register_block);
+  return launch_1d((n + register_items_per_thread - 1) / register_items_per_thread, register_block);
 }
 
 std::size_t threads_of(problem_size n) {
   return std::size_t{register_launch(n).grid[0]} * register_block;
 }
 
-kernel_descriptor fold_kernel(register_variant v, const char* name, const char* description,
-                              const char* claim) {
+kernel_descriptor fold_kernel(register_variant v, const char *name, const char *description,
+                              const char *claim) {
   const int k_acc = register_accumulators(v);
   auto d = describe(
-      name, description, claim, notes_seed, "elements", problem_size{1} << 24,
+      name, description, claim, notes_seed, "elements", problem_size{1} << 26,
       {1, 511, 513, 100003}, register_launch,
       [k_acc](problem_size n) {
         return 2.0 * k_acc * double(n) + double(k_acc) * double(threads_of(n));
       },
-      fmt::format("{} N + {} T (T threads)", 2 * k_acc, k_acc),
-      [](problem_size n) { return 4.0 * double(n) + 4.0 * double(threads_of(n)); },
-      "4 N + 4 T",
+      cat(2 * k_acc, " N + ", k_acc, " T (T threads)"),
+      [](problem_size n) { return 4.0 * double(n) + 4.0 * double(threads_of(n)); }, "4 N + 4 T",
       "bitwise against the same float operations on the CPU; above 65536 threads the first "
       "65536 and 65536 random others");
   d.family = "registers";
@@ -46,18 +44,16 @@ kernel_descriptor fold_kernel(register_variant v, const char* name, const char* 
   k.inputs = {{count}};
   k.outputs = {threads_of};
   k.function = register_function(v);
-  k.run = [v](const device_arrays& in, const device_arrays& out, problem_size n, std::uint64_t,
+  k.run = [v](const device_arrays &in, const device_arrays &out, problem_size n, std::uint64_t,
               cudaStream_t s) {
     launch_register_kernel(register_launch(n), v, in[0], out[0], unsigned(n), s);
   };
-  k.check = [k_acc](const host_arrays& in, const host_arrays& out, problem_size n,
-                    std::uint64_t) {
+  k.check = [k_acc](const host_arrays &in, const host_arrays &out, problem_size n, std::uint64_t) {
     const auto threads = static_cast<std::uint64_t>(threads_of(n));
-    const auto& x = in[0];
+    const auto &x = in[0];
     return compare_sampled(
-        out[0], [&](std::size_t t) { return fold_reference(x, t, threads, k_acc); },
-        fully_checked, fully_checked, 0.0, 0.0,
-        fmt::format("{} accumulators per thread", k_acc));
+        out[0], [&](std::size_t t) { return fold_reference(x, t, threads, k_acc); }, fully_checked,
+        fully_checked, 0.0, 0.0, cat(k_acc, " accumulators per thread"));
   };
   k.checked = [](problem_size n, std::uint64_t) {
     return checked_range{0, 0, std::min(fully_checked, threads_of(n))};

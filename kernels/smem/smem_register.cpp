@@ -1,5 +1,5 @@
 // Registers the shared-memory bank-conflict sweep: 1, 2, 4, ..., 32-way conflicts.
-#include <fmt/format.h>
+#include "common/text.hpp"
 
 #include "common/array_kernel.hpp"
 #include "common/check.hpp"
@@ -10,20 +10,20 @@ namespace roofkit::kernels {
 
 namespace {
 
-constexpr const char* notes_seed = "cuda-notes-warps-occupancy-roofline-gemm.txt";
+constexpr const char *notes_seed = "cuda-notes-warps-occupancy-roofline-gemm.txt";
 
 kernel_descriptor bank_conflicts(int ways) {
   auto launch = [](problem_size n) { return launch_1d(n, bank_block); };
   auto d = describe(
-      fmt::format("smem/bank-conflict-{}", ways),
-      fmt::format("{} volatile shared loads per thread at word lane * {}: {}", bank_reps, ways,
-                  ways == 1 ? "every lane in its own bank (no conflict)"
-                            : fmt::format("{}-way bank conflicts", ways)),
+      cat("smem/bank-conflict-", ways),
+      cat(bank_reps, " volatile shared loads per thread at word lane * ", ways, ": ",
+          ways == 1 ? "every lane in its own bank (no conflict)"
+                    : cat(ways, "-way bank conflicts")),
       ways == 1 ? "bank-conflict-time" : "bank-conflict-32-way", notes_seed, "threads",
       problem_size{1} << 22, {1, 255, 257, 100003}, launch,
-      [](problem_size n) { return double(bank_reps) * double(n); },
-      fmt::format("{} N", bank_reps), [](problem_size n) { return 8.0 * double(n); }, "8 N",
-      fmt::format("bitwise: out = {} in (integer-valued inputs)", bank_reps));
+      [](problem_size n) { return double(bank_reps) * double(n); }, cat(bank_reps, " N"),
+      [](problem_size n) { return 8.0 * double(n); }, "8 N",
+      cat("bitwise: out = ", bank_reps, " in (integer-valued inputs)"));
   d.family = "smem/bank-conflict";
   d.parameter_name = "ways";
   d.parameter = ways;
@@ -33,14 +33,14 @@ kernel_descriptor bank_conflicts(int ways) {
   k.inputs = {{count, value_kind::integers}};
   k.outputs = {count};
   k.function = bank_conflict_function(ways);
-  k.run = [ways, launch](const device_arrays& in, const device_arrays& out, problem_size n,
+  k.run = [ways, launch](const device_arrays &in, const device_arrays &out, problem_size n,
                          std::uint64_t, cudaStream_t s) {
     launch_bank_conflicts(launch(n), ways, in[0], out[0], unsigned(n), s);
   };
-  k.check = [](const host_arrays& in, const host_arrays& out, problem_size, std::uint64_t) {
+  k.check = [](const host_arrays &in, const host_arrays &out, problem_size, std::uint64_t) {
     std::vector<float> want(in[0].size());
     repeated_sum_reference(in[0], want, bank_reps);
-    return compare_exact(out[0], want, fmt::format("out = {} in", bank_reps));
+    return compare_exact(out[0], want, cat("out = ", bank_reps, " in"));
   };
   return with_array_kernel(std::move(d), std::move(k));
 }

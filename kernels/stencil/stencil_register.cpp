@@ -8,7 +8,7 @@ namespace roofkit::kernels {
 
 namespace {
 
-constexpr const char* model_seed = "memory-model-global-to-shared.txt";
+constexpr const char *model_seed = "memory-model-global-to-shared.txt";
 
 kernel_descriptor smooth(bool shared) {
   auto launch = [](problem_size n) { return launch_1d(n - 2, stencil_block); };
@@ -18,9 +18,9 @@ kernel_descriptor smooth(bool shared) {
                "elements: each input read once from global memory"
              : "out[i] = (in[i-1] + in[i] + in[i+1]) / 3, three global loads per output",
       "smoothing-shared", model_seed, "elements", problem_size{1} << 26,
-      {3, 4, 257, 258, 259, 100003}, launch,
-      [](problem_size n) { return 3.0 * double(n - 2); }, "3 (N - 2)",
-      [](problem_size n) { return 4.0 * double(n) + 4.0 * double(n - 2); }, "4 N + 4 (N - 2)",
+      {3, 4, 257, 258, 259, 100003}, launch, [](problem_size n) { return 3.0 * double(n - 2); },
+      "3 (N - 2)", [](problem_size n) { return 4.0 * double(n) + 4.0 * double(n - 2); },
+      "4 N + 4 (N - 2)",
       "|err| <= 1e-6 (same summation order); out[0] and out[N-1] must stay poisoned");
   d.family = "stencil";
   d.min_size = 3;
@@ -30,17 +30,18 @@ kernel_descriptor smooth(bool shared) {
   k.inputs = {{count}};
   k.outputs = {count};
   k.function = smooth_function(shared);
-  k.run = [shared, launch](const device_arrays& in, const device_arrays& out, problem_size n,
+  k.run = [shared, launch](const device_arrays &in, const device_arrays &out, problem_size n,
                            std::uint64_t, cudaStream_t s) {
     launch_smooth(launch(n), shared, in[0], out[0], int(n), s);
   };
-  k.check = [](const host_arrays& in, const host_arrays& out, problem_size n, std::uint64_t) {
+  k.check = [](const host_arrays &in, const host_arrays &out, problem_size n, std::uint64_t) {
     const auto len = static_cast<std::size_t>(n);
     std::vector<float> want(len);
     smooth_reference(in[0], want);
     const std::span<const float> got(out[0]);
-    auto v = compare_close(got.subspan(1, len - 2), std::span<const float>(want).subspan(1, len - 2),
-                           1e-6, 1e-6, "3-point smoothing");
+    auto v =
+        compare_close(got.subspan(1, len - 2), std::span<const float>(want).subspan(1, len - 2),
+                      1e-6, 1e-6, "3-point smoothing");
     v = both(v, expect_poison(got.first(1), "out[0]"));
     return both(v, expect_poison(got.last(1), "out[N-1]"));
   };
@@ -50,8 +51,9 @@ kernel_descriptor smooth(bool shared) {
   return with_array_kernel(std::move(d), std::move(k));
 }
 
-const kernel_registration registration{
-    [] { return std::vector<kernel_descriptor>{smooth(false), smooth(true)}; }};
+const kernel_registration registration{[] {
+  return std::vector<kernel_descriptor>{smooth(false), smooth(true)};
+}};
 
 } // namespace
 

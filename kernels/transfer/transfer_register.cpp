@@ -1,7 +1,7 @@
 // Registers the host transfers: pageable vs pinned host memory, host-to-device and
 // device-to-host, over a size sweep. Each run is one cudaMemcpyAsync, timed like a kernel but
 // never counter-profiled.
-#include <fmt/format.h>
+#include "common/text.hpp"
 
 #include "common/array_kernel.hpp"
 #include "common/buffers.hpp"
@@ -13,7 +13,7 @@ namespace roofkit::kernels {
 
 namespace {
 
-constexpr const char* management_seed = "cuda-memory-management.txt";
+constexpr const char *management_seed = "cuda-memory-management.txt";
 
 class transfer_instance final : public kernel_instance {
 public:
@@ -34,7 +34,7 @@ public:
       std::copy(expected_.begin(), expected_.end(), host());
       poison(device_.data(), device_.bytes());
     } else {
-      std::fill_n(reinterpret_cast<unsigned char*>(host()), count_ * sizeof(float), 0xFF);
+      std::fill_n(reinterpret_cast<unsigned char *>(host()), count_ * sizeof(float), 0xFF);
     }
     ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
     ready_ = true;
@@ -89,15 +89,15 @@ public:
     lc.block = {0, 0, 0};
     return lc;
   }
-  const void* kernel_function() const override { return nullptr; }
+  const void *kernel_function() const override { return nullptr; }
   std::map<std::string, std::string> facts() const override {
     return {{"host_memory", pinned_ ? "pinned (cudaMallocHost)" : "pageable (std::vector)"},
             {"direction", to_device_ ? "host to device" : "device to host"}};
   }
 
 private:
-  float* host() { return pinned_ ? pinned_host_.data() : pageable_host_.data(); }
-  const float* host() const { return pinned_ ? pinned_host_.data() : pageable_host_.data(); }
+  float *host() { return pinned_ ? pinned_host_.data() : pageable_host_.data(); }
+  const float *host() const { return pinned_ ? pinned_host_.data() : pageable_host_.data(); }
 
   bool to_device_, pinned_;
   std::size_t count_ = 0;
@@ -109,11 +109,11 @@ private:
 
 std::string size_label(problem_size bytes) {
   if (bytes % (1 << 20) == 0)
-    return fmt::format("{}MiB", bytes >> 20);
-  return fmt::format("{}KiB", bytes >> 10);
+    return cat(bytes >> 20, "MiB");
+  return cat(bytes >> 10, "KiB");
 }
 
-const char* claim_of(bool to_device, bool pinned, problem_size bytes) {
+const char *claim_of(bool to_device, bool pinned, problem_size bytes) {
   if (!to_device)
     return "pinned-small-d2h";
   if (bytes >= (problem_size{1} << 28))
@@ -129,17 +129,15 @@ kernel_descriptor transfer(bool to_device, bool pinned, problem_size bytes) {
     return lc;
   };
   auto d = describe(
-      fmt::format("transfer/{}-{}-{}", to_device ? "h2d" : "d2h", pinned ? "pinned" : "pageable",
-                  size_label(bytes)),
-      fmt::format("cudaMemcpyAsync of {} {} {} host memory", size_label(bytes),
-                  to_device ? "from" : "to",
-                  pinned ? "pinned (cudaMallocHost)" : "pageable (malloc'd)"),
+      cat("transfer/", to_device ? "h2d" : "d2h", "-", pinned ? "pinned" : "pageable", "-",
+          size_label(bytes)),
+      cat("cudaMemcpyAsync of ", size_label(bytes), " ", to_device ? "from" : "to", " ",
+          pinned ? "pinned (cudaMallocHost)" : "pageable (malloc'd)", " host memory"),
       claim_of(to_device, pinned, bytes), management_seed, "bytes (a multiple of 4)", bytes,
       {4, 4096, 1 << 20}, no_launch, [](problem_size) { return 0.0; }, "0",
       [](problem_size n) { return double(n / 4 * 4); }, "S (bytes over the host link)",
       "bitwise: destination = source");
-  d.family = fmt::format("transfer/{}-{}", to_device ? "h2d" : "d2h",
-                         pinned ? "pinned" : "pageable");
+  d.family = cat("transfer/", to_device ? "h2d" : "d2h", "-", pinned ? "pinned" : "pageable");
   d.parameter_name = "bytes";
   d.parameter = static_cast<double>(bytes);
   d.min_size = 4;

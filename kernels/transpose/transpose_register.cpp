@@ -9,18 +9,18 @@ namespace roofkit::kernels {
 
 namespace {
 
-constexpr const char* management_seed = "cuda-memory-management.txt";
+constexpr const char *management_seed = "cuda-memory-management.txt";
 
-kernel_descriptor transpose(transpose_variant v, const char* name, const char* description,
-                            const char* claim) {
+kernel_descriptor transpose(transpose_variant v, const char *name, const char *description,
+                            const char *claim) {
   auto launch = [](problem_size n) {
     return launch_2d(n, n, transpose_tile, transpose_tile, transpose_tile, transpose_block_rows);
   };
-  auto d = describe(name, description, claim, management_seed, "matrix order N (N x N floats)",
-                    8192, {1, 31, 33, 100, 257}, launch, [](problem_size) { return 0.0; }, "0",
-                    [](problem_size n) { return 8.0 * double(n) * double(n); }, "8 N^2",
-                    v == transpose_variant::copy ? "bitwise: out = in"
-                                                 : "bitwise: out = in^T");
+  auto d = describe(
+      name, description, claim, management_seed, "matrix order N (N x N floats)", 8192,
+      {1, 31, 33, 100, 257}, launch, [](problem_size) { return 0.0; }, "0",
+      [](problem_size n) { return 8.0 * double(n) * double(n); }, "8 N^2",
+      v == transpose_variant::copy ? "bitwise: out = in" : "bitwise: out = in^T");
   d.family = "transpose";
   d.max_size = 46340;
   array_kernel k;
@@ -28,11 +28,10 @@ kernel_descriptor transpose(transpose_variant v, const char* name, const char* d
   k.inputs = {{square}};
   k.outputs = {square};
   k.function = transpose_function(v);
-  k.run = [v, launch](const device_arrays& in, const device_arrays& out, problem_size n,
-                      std::uint64_t, cudaStream_t s) {
-    launch_transpose(launch(n), v, in[0], out[0], int(n), s);
-  };
-  k.check = [v](const host_arrays& in, const host_arrays& out, problem_size n, std::uint64_t) {
+  k.run = [v, launch](const device_arrays &in, const device_arrays &out, problem_size n,
+                      std::uint64_t,
+                      cudaStream_t s) { launch_transpose(launch(n), v, in[0], out[0], int(n), s); };
+  k.check = [v](const host_arrays &in, const host_arrays &out, problem_size n, std::uint64_t) {
     if (v == transpose_variant::copy)
       return compare_exact(out[0], in[0], "out = in");
     std::vector<float> want(in[0].size());

@@ -3,8 +3,6 @@
 // prefetched to the GPU with cudaMemPrefetchAsync.
 #include <cstring>
 
-#include <fmt/format.h>
-
 #include "common/array_kernel.hpp"
 #include "common/buffers.hpp"
 #include "common/check.hpp"
@@ -17,7 +15,7 @@ namespace roofkit::kernels {
 
 namespace {
 
-constexpr const char* management_seed = "cuda-memory-management.txt";
+constexpr const char *management_seed = "cuda-memory-management.txt";
 
 enum class um_mode { device, host_init, gpu_init, prefetch };
 
@@ -75,7 +73,7 @@ public:
     if (mode_ == um_mode::prefetch) {
       int device = 0;
       ROOFKIT_CUDA_CHECK(cudaGetDevice(&device));
-      for (const auto* b : {&x_, &y_, &z_}) {
+      for (const auto *b : {&x_, &y_, &z_}) {
 #if CUDART_VERSION >= 13000
         cudaMemLocation where{};
         where.type = cudaMemLocationTypeDevice;
@@ -92,8 +90,8 @@ public:
   void run(cudaStream_t stream) override {
     if (!ready_)
       throw runtime_error("run() before setup()");
-    launch_managed_add(add_launch(static_cast<problem_size>(n_)), x_.data(), y_.data(),
-                       z_.data(), n_, stream);
+    launch_managed_add(add_launch(static_cast<problem_size>(n_)), x_.data(), y_.data(), z_.data(),
+                       n_, stream);
     ++runs_;
   }
 
@@ -124,7 +122,7 @@ public:
   launch_config launch() const override {
     return with_attributes(add_launch(static_cast<problem_size>(n_)), managed_add_function());
   }
-  const void* kernel_function() const override { return managed_add_function(); }
+  const void *kernel_function() const override { return managed_add_function(); }
   std::map<std::string, std::string> facts() const override {
     auto f = function_facts(managed_add_function(), add_launch(static_cast<problem_size>(n_)));
     f["memory"] = mode_ == um_mode::device ? "cudaMalloc" : "cudaMallocManaged";
@@ -141,13 +139,12 @@ private:
   std::vector<float> x0_, y0_;
 };
 
-kernel_descriptor unified(um_mode mode, const char* name, const char* description,
-                          const char* claim) {
-  auto d = describe(name, description, claim, management_seed, "elements",
-                    problem_size{1} << 26, {1, 257, 100003}, add_launch,
-                    [](problem_size n) { return double(n); }, "N",
-                    [](problem_size n) { return 12.0 * double(n); }, "12 N",
-                    "bitwise: z = x + y");
+kernel_descriptor unified(um_mode mode, const char *name, const char *description,
+                          const char *claim) {
+  auto d = describe(
+      name, description, claim, management_seed, "elements", problem_size{1} << 26,
+      {1, 257, 100003}, add_launch, [](problem_size n) { return double(n); }, "N",
+      [](problem_size n) { return 12.0 * double(n); }, "12 N", "bitwise: z = x + y");
   d.family = "unified";
   d.max_size = problem_size{1} << 32;
   const bool moves_pages = mode == um_mode::host_init || mode == um_mode::prefetch;

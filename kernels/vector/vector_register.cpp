@@ -1,6 +1,6 @@
 // Registers the vectorised-access kernels: scalar, int2 and int4 grid-stride copies, float3 vs
 // float4 elements.
-#include <fmt/format.h>
+#include "common/text.hpp"
 
 #include "common/array_kernel.hpp"
 #include "common/check.hpp"
@@ -11,20 +11,23 @@ namespace roofkit::kernels {
 
 namespace {
 
-constexpr const char* vectorized_seed = "vectorized-memory-access.txt";
-constexpr const char* notes_seed = "cuda-notes-warps-occupancy-roofline-gemm.txt";
+constexpr const char *vectorized_seed = "vectorized-memory-access.txt";
+constexpr const char *notes_seed = "cuda-notes-warps-occupancy-roofline-gemm.txt";
 constexpr std::int64_t max_blocks = 8192; // the seed's MAX_BLOCKS
 
 kernel_descriptor copy(int width) {
   const std::string type = width == 1 ? "int" : width == 2 ? "int2" : "int4";
   auto launch = [width](problem_size n) { return launch_1d(n / width, 256, max_blocks); };
   auto d = describe(
-      width == 1 ? "vector/copy-scalar" : fmt::format("vector/copy-{}", type),
-      fmt::format("grid-stride copy of N ints with {} loads and stores (LDG.E{}), at most {} "
-                  "blocks of 256; any N (the tail is copied separately)",
-                  type, width == 1 ? "" : width == 2 ? ".64" : ".128", max_blocks),
-      width == 1 ? "vector-int4-faster" : width == 2 ? "vector-int2-instructions"
-                                                     : "vector-int4-instructions",
+      width == 1 ? "vector/copy-scalar" : cat("vector/copy-", type),
+      cat("grid-stride copy of N ints with ", type, " loads and stores (LDG.E",
+          width == 1   ? ""
+          : width == 2 ? ".64"
+                       : ".128",
+          "), at most ", max_blocks, " blocks of 256; any N (the tail is copied separately)"),
+      width == 1   ? "vector-int4-faster"
+      : width == 2 ? "vector-int2-instructions"
+                   : "vector-int4-instructions",
       vectorized_seed, "elements (ints)", problem_size{1} << 26,
       {1, 2, 3, 5, 7, 1023, 1025, 100003}, launch, [](problem_size) { return 0.0; }, "0",
       [](problem_size n) { return 8.0 * double(n); }, "8 N", "bitwise: out = in");
@@ -37,12 +40,12 @@ kernel_descriptor copy(int width) {
   k.inputs = {{count}};
   k.outputs = {count};
   k.function = copy_function(width);
-  k.run = [width, launch](const device_arrays& in, const device_arrays& out, problem_size n,
+  k.run = [width, launch](const device_arrays &in, const device_arrays &out, problem_size n,
                           std::uint64_t, cudaStream_t s) {
-    launch_copy(launch(n), width, reinterpret_cast<const int*>(in[0]),
-                reinterpret_cast<int*>(out[0]), static_cast<std::size_t>(n), s);
+    launch_copy(launch(n), width, reinterpret_cast<const int *>(in[0]),
+                reinterpret_cast<int *>(out[0]), static_cast<std::size_t>(n), s);
   };
-  k.check = [](const host_arrays& in, const host_arrays& out, problem_size, std::uint64_t) {
+  k.check = [](const host_arrays &in, const host_arrays &out, problem_size, std::uint64_t) {
     return compare_exact(out[0], in[0], "out = in");
   };
   return with_array_kernel(std::move(d), std::move(k));
@@ -51,17 +54,15 @@ kernel_descriptor copy(int width) {
 kernel_descriptor scale(int components) {
   auto launch = [](problem_size n) { return launch_1d(n, 256); };
   auto d = describe(
-      fmt::format("vector/float{}", components),
-      fmt::format("out[i] = 2 in[i] over N float{} elements ({} bytes each{})", components,
-                  4 * components,
-                  components == 3 ? ": not a power of two, loaded as three 4-byte loads"
-                                  : ": one 16-byte load"),
-      "float3-slower", notes_seed, "elements (vectors)", problem_size{1} << 25,
-      {1, 257, 100003}, launch,
-      [components](problem_size n) { return double(components) * double(n); },
-      fmt::format("{} N", components),
-      [components](problem_size n) { return 8.0 * components * double(n); },
-      fmt::format("{} N", 8 * components), "bitwise: out = 2 in");
+      cat("vector/float", components),
+      cat("out[i] = 2 in[i] over N float", components, " elements (", 4 * components, " bytes each",
+          components == 3 ? ": not a power of two, loaded as three 4-byte loads"
+                          : ": one 16-byte load",
+          ")"),
+      "float3-slower", notes_seed, "elements (vectors)", problem_size{1} << 25, {1, 257, 100003},
+      launch, [components](problem_size n) { return double(components) * double(n); },
+      cat(components, " N"), [components](problem_size n) { return 8.0 * components * double(n); },
+      cat(8 * components, " N"), "bitwise: out = 2 in");
   d.family = "vector/float3-float4";
   d.parameter_name = "bytes per element";
   d.parameter = 4 * components;
@@ -71,14 +72,14 @@ kernel_descriptor scale(int components) {
   k.inputs = {{count}};
   k.outputs = {count};
   k.function = components == 3 ? scale_float3_function() : scale_float4_function();
-  k.run = [components, launch](const device_arrays& in, const device_arrays& out,
-                               problem_size n, std::uint64_t, cudaStream_t s) {
+  k.run = [components, launch](const device_arrays &in, const device_arrays &out, problem_size n,
+                               std::uint64_t, cudaStream_t s) {
     if (components == 3)
       launch_scale_float3(launch(n), in[0], out[0], static_cast<std::size_t>(n), s);
     else
       launch_scale_float4(launch(n), in[0], out[0], static_cast<std::size_t>(n), s);
   };
-  k.check = [](const host_arrays& in, const host_arrays& out, problem_size, std::uint64_t) {
+  k.check = [](const host_arrays &in, const host_arrays &out, problem_size, std::uint64_t) {
     std::vector<float> want(in[0].size());
     scale_reference(in[0], want, 2.0f);
     return compare_exact(out[0], want, "out = 2 in");

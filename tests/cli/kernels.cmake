@@ -3,7 +3,11 @@ roofkit_cli_test(NAME list.markdown COMMAND roofline-cuda list
   STDOUT "\\| global/coalesced +\\| global +\\| +67108864 \\|.*\\(262144,1,1\\) x \\(256,1,1\\).*86 kernels"
   STDERR_LINES 0)
 roofkit_cli_test(NAME list.json COMMAND roofline-cuda list --json --kernel "^gemm/tiled-32$"
-  STDOUT "^\\[.*\"name\": \"gemm/tiled-32\".*\"flops\": 17179869184.0.*\"claim_id\": \"gemm-tiling-traffic-32\"")
+  STDOUT "^\\[.*\"name\": \"gemm/tiled-32\"")
+roofkit_cli_test(NAME list.json_values COMMAND roofline-cuda list --json --kernel "^gemm/tiled-32$"
+  STDOUT "\"flops\": 17179869184.0")
+roofkit_cli_test(NAME list.json_claim COMMAND roofline-cuda list --json --kernel "^gemm/tiled-32$"
+  STDOUT "\"claim_id\": \"gemm-tiling-traffic-32\"")
 roofkit_cli_test(NAME list.csv COMMAND roofline-cuda list --csv --kernel "^reduce/dot-"
   STDOUT "^name,topic,size,size_unit,launch,measurement,flops_formula,flops,bytes_formula,bytes,intensity,claim_id,claim.reduce/dot-atomic,reduce,67108864,")
 roofkit_cli_test(NAME list.transfer_kinds COMMAND roofline-cuda list --kernel "transfer/h2d-pinned-256MiB"

@@ -1,8 +1,8 @@
 // The CPU references of the kernel suite against independently computed values, and the
 // comparison helpers that turn them into verifications.
+#include <bit>
 #include <cmath>
 #include <numeric>
-#include <bit>
 #include <random>
 #include <set>
 
@@ -81,8 +81,7 @@ TEST(layout_reference, luma_weights) {
   EXPECT_FLOAT_EQ(luma_reference(1, 0, 0), 0.299f);
   EXPECT_FLOAT_EQ(luma_reference(0, 1, 0), 0.587f);
   EXPECT_FLOAT_EQ(luma_reference(0, 0, 1), 0.114f);
-  EXPECT_NEAR(luma_reference(0.25f, -0.5f, 0.75f), 0.299 * 0.25 - 0.587 * 0.5 + 0.114 * 0.75,
-              1e-7);
+  EXPECT_NEAR(luma_reference(0.25f, -0.5f, 0.75f), 0.299 * 0.25 - 0.587 * 0.5 + 0.114 * 0.75, 1e-7);
 }
 
 TEST(gemm_reference, matches_a_triple_loop_in_double) {

@@ -8,31 +8,33 @@
 
 namespace {
 
-const roofkit::cli::registration reg{"list", 40, [](CLI::App& app) -> std::function<int()> {
-  auto* cmd = app.add_subcommand("list", "Print the bundled kernels: sizes, FLOPs, bytes, claims");
-  if (auto doc = roofkit::embedded_file("docs/cli/roofline-cuda-list.md"))
-    cmd->footer(std::string(*doc));
-  struct options {
-    bool json = false;
-    bool csv = false;
-    std::string kernel;
-  };
-  auto opt = std::make_shared<options>();
-  auto* json = cmd->add_flag("--json", opt->json, "Print JSON instead of a Markdown table");
-  auto* csv = cmd->add_flag("--csv", opt->csv, "Print CSV instead of a Markdown table");
-  json->excludes(csv);
-  cmd->add_option("--kernel", opt->kernel,
-                  "Only kernels whose name matches this regular expression (ECMAScript)");
-  return [opt] {
-    const auto kernels = roofkit::select_kernels(opt->kernel);
-    const auto format = opt->json  ? roofkit::output_format::json
-                        : opt->csv ? roofkit::output_format::csv
-                                   : roofkit::output_format::markdown;
-    auto printer = roofkit::make_printer(format, std::cout);
-    printer->print(roofkit::kernel_list_table(kernels));
-    printer->finish();
-    return 0;
-  };
-}};
+const roofkit::cli::registration reg{
+    "list", 40, [](CLI::App &app) -> std::function<int()> {
+      auto *cmd =
+          app.add_subcommand("list", "Print the bundled kernels: sizes, FLOPs, bytes, claims");
+      if (auto doc = roofkit::embedded_file("docs/cli/roofline-cuda-list.md"))
+        cmd->footer(std::string(*doc));
+      struct options {
+        bool json = false;
+        bool csv = false;
+        std::string kernel;
+      };
+      auto opt = std::make_shared<options>();
+      auto *json = cmd->add_flag("--json", opt->json, "Print JSON instead of a Markdown table");
+      auto *csv = cmd->add_flag("--csv", opt->csv, "Print CSV instead of a Markdown table");
+      json->excludes(csv);
+      cmd->add_option("--kernel", opt->kernel,
+                      "Only kernels whose name matches this regular expression (ECMAScript)");
+      return [opt] {
+        const auto kernels = roofkit::select_kernels(opt->kernel);
+        const auto format = opt->json  ? roofkit::output_format::json
+                            : opt->csv ? roofkit::output_format::csv
+                                       : roofkit::output_format::markdown;
+        auto printer = roofkit::make_printer(format, std::cout);
+        printer->print(roofkit::kernel_list_table(kernels));
+        printer->finish();
+        return 0;
+      };
+    }};
 
 } // namespace

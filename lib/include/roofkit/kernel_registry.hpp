@@ -28,10 +28,10 @@ using problem_size = std::int64_t;
 /// The outcome of a kernel's check against its CPU reference.
 struct verification {
   bool ok = false;
-  double max_error = 0; ///< largest absolute difference found (0 for exact comparisons)
-  double tolerance = 0; ///< the absolute tolerance at the element with the largest error
+  double max_error = 0;     ///< largest absolute difference found (0 for exact comparisons)
+  double tolerance = 0;     ///< the absolute tolerance at the element with the largest error
   std::int64_t checked = 0; ///< number of values compared
-  std::string message;  ///< what was compared; on failure, the first bad element
+  std::string message;      ///< what was compared; on failure, the first bad element
 };
 
 /// What one run() measures, and so how the harness must time and profile it.
@@ -74,7 +74,7 @@ public:
   virtual launch_config launch() const = 0;
   /// The main kernel's function (for cudaFuncGetAttributes / occupancy queries); nullptr for
   /// transfers.
-  virtual const void* kernel_function() const = 0;
+  virtual const void *kernel_function() const = 0;
   /// Facts found at run time worth showing, e.g. {"registers", "33"}, {"local_bytes", "0"},
   /// {"blocks_per_sm", "3"}, {"occupancy", "0.75"}.
   virtual std::map<std::string, std::string> facts() const { return {}; }
@@ -82,13 +82,13 @@ public:
 
 /// How a claim's figure is computed from measurements (bench implements each).
 enum class claim_metric {
-  speedup,          ///< time(baseline) / time(subject)
-  bandwidth_ratio,  ///< effective bandwidth (minimal bytes / time) of subject over baseline
-  bandwidth_gbs,    ///< effective bandwidth of the subject in GB/s (1e9 bytes/s)
+  speedup,               ///< time(baseline) / time(subject)
+  bandwidth_ratio,       ///< effective bandwidth (minimal bytes / time) of subject over baseline
+  bandwidth_gbs,         ///< effective bandwidth of the subject in GB/s (1e9 bytes/s)
   fraction_of_dram_roof, ///< subject's effective bandwidth / the DRAM roof of the run
-  counter_ratio,    ///< counters[0] of the subject / counters[0] of the baseline
-  counter_quotient, ///< counters[0] / counters[1] of the subject (baseline shown beside)
-  occupancy,        ///< theoretical occupancy of the subject, 0..1 (baseline shown beside)
+  counter_ratio,         ///< counters[0] of the subject / counters[0] of the baseline
+  counter_quotient,      ///< counters[0] / counters[1] of the subject (baseline shown beside)
+  occupancy,             ///< theoretical occupancy of the subject, 0..1 (baseline shown beside)
 };
 
 /// Stable names: "speedup", "bandwidth_ratio", "bandwidth_gbs", "fraction_of_dram_roof",
@@ -97,33 +97,33 @@ std::string to_string(claim_metric m);
 
 /// A claim made by one of the seed articles, with the figure it gives and how to measure it.
 struct seed_claim {
-  std::string id;          ///< stable key, e.g. "stride-32-bandwidth"
-  std::string text;        ///< the claim in English, e.g. "stride 32 gives 3% of coalesced bandwidth"
-  std::string seed_file;   ///< file under the seeds folder, e.g. "memory-model-global-to-shared.txt"
+  std::string id;        ///< stable key, e.g. "stride-32-bandwidth"
+  std::string text;      ///< the claim in English, e.g. "stride 32 gives 3% of coalesced bandwidth"
+  std::string seed_file; ///< file under the seeds folder, e.g. "memory-model-global-to-shared.txt"
   std::string seed_figure; ///< the figure as the seed gives it, with its GPU ("0.03x, RTX 4090")
   std::string subject;     ///< kernel the figure is about
   std::string baseline;    ///< kernel it is compared with ("" when absolute)
   claim_metric metric = claim_metric::speedup;
   std::vector<std::string> counters; ///< CUPTI/Nsight metric names for counter_* metrics
-  std::optional<double> seed_value; ///< the seed's figure in the metric's unit; none when the
-                                    ///< seed states the claim without a number
-  bool holds_if_at_least = true; ///< the claim holds when our value >= threshold (else <=)
-  double threshold = 0;    ///< the value that separates "holds" from "does not hold"
+  std::optional<double> seed_value;  ///< the seed's figure in the metric's unit; none when the
+                                     ///< seed states the claim without a number
+  bool holds_if_at_least = true;     ///< the claim holds when our value >= threshold (else <=)
+  double threshold = 0;              ///< the value that separates "holds" from "does not hold"
 };
 
 /// One bundled kernel: everything `list` prints and everything `bench` needs.
 struct kernel_descriptor {
-  std::string name;        ///< "<topic>/<variant>", e.g. "global/stride-32"
-  std::string topic;       ///< folder under kernels/, e.g. "global"
-  std::string family;      ///< kernels shown as one series (a sweep), e.g. "global/stride"
+  std::string name;           ///< "<topic>/<variant>", e.g. "global/stride-32"
+  std::string topic;          ///< folder under kernels/, e.g. "global"
+  std::string family;         ///< kernels shown as one series (a sweep), e.g. "global/stride"
   std::string parameter_name; ///< the swept parameter ("stride", "ways", "bytes"); "" if none
-  double parameter = 0;    ///< its value for this kernel
-  std::string description; ///< one line: what the kernel does
-  std::string claim_id;    ///< the seed_claim it illustrates (seed_claims()), "" if none
-  std::string claim;       ///< the claim's text, for display
-  std::string seed_file;   ///< the seed article the kernel comes from
+  double parameter = 0;       ///< its value for this kernel
+  std::string description;    ///< one line: what the kernel does
+  std::string claim_id;       ///< the seed_claim it illustrates (seed_claims()), "" if none
+  std::string claim;          ///< the claim's text, for display
+  std::string seed_file;      ///< the seed article the kernel comes from
 
-  std::string size_unit;   ///< "elements", "matrix order N (N x N)", "bytes", "threads"
+  std::string size_unit;         ///< "elements", "matrix order N (N x N)", "bytes", "threads"
   problem_size default_size = 0; ///< bandwidth kernels: past the 50 MB L2 of an H100
   std::vector<problem_size> test_sizes; ///< small sizes for tests (odd ones: tails, edges)
   problem_size min_size = 1;
@@ -138,9 +138,9 @@ struct kernel_descriptor {
   std::function<std::map<precision, double>(problem_size)> flops; ///< algorithmic FLOPs
   std::function<double(problem_size)> minimal_bytes; ///< fewest DRAM (transfers: link) bytes
   std::function<double(problem_size)> device_bytes;  ///< device memory the instance allocates
-  std::string flops_formula; ///< the formula as text, e.g. "2 N^3"
-  std::string bytes_formula; ///< e.g. "12 N^2"
-  std::string check;         ///< how verify() checks, e.g. "Eigen A*B, |err| <= 2e-6 N + 1e-5"
+  std::string flops_formula;                         ///< the formula as text, e.g. "2 N^3"
+  std::string bytes_formula;                         ///< e.g. "12 N^2"
+  std::string check; ///< how verify() checks, e.g. "Eigen A*B, |err| <= 2e-6 N + 1e-5"
   std::function<std::unique_ptr<kernel_instance>()> make; ///< a new instance (not yet set up)
 
   /// Throws usage_error naming the kernel, the size and the valid range when `size` is invalid.
@@ -150,20 +150,20 @@ struct kernel_descriptor {
 };
 
 /// Every registered kernel, in display order (topic order, then registration order).
-const std::vector<kernel_descriptor>& kernel_registry();
+const std::vector<kernel_descriptor> &kernel_registry();
 
 /// The kernel named `name`, or nullptr.
-const kernel_descriptor* find_kernel(std::string_view name);
+const kernel_descriptor *find_kernel(std::string_view name);
 
 /// Kernels whose name matches `regex` (ECMAScript, searched anywhere in the name; "" = all).
 /// Throws usage_error for an invalid regex or when nothing matches.
-std::vector<const kernel_descriptor*> select_kernels(const std::string& regex);
+std::vector<const kernel_descriptor *> select_kernels(const std::string &regex);
 
 /// Every seed claim, in the order of docs/seed-claims-source.md.
-const std::vector<seed_claim>& seed_claims();
+const std::vector<seed_claim> &seed_claims();
 
 /// The claim with this id, or nullptr.
-const seed_claim* find_claim(std::string_view id);
+const seed_claim *find_claim(std::string_view id);
 
 /// Problems with the registry (duplicate names, unknown claims, missing formulas, names that do
 /// not start with their topic, claims naming unknown kernels); empty when consistent.
@@ -171,10 +171,11 @@ std::vector<std::string> registry_problems();
 
 /// The table `roofline-cuda list` prints: one row per kernel with its default size and the
 /// FLOPs, bytes and intensity formulas evaluated there.
-table kernel_list_table(const std::vector<const kernel_descriptor*>& kernels);
+table kernel_list_table(const std::vector<const kernel_descriptor *> &kernels);
 
 /// Registers descriptors at static-initialisation time: define one at namespace scope in a kernel
-/// file, `const roofkit::kernel_registration reg{[] { return std::vector<kernel_descriptor>{...}; }};`
+/// file, `const roofkit::kernel_registration reg{[] { return std::vector<kernel_descriptor>{...};
+/// }};`
 struct kernel_registration {
   explicit kernel_registration(std::function<std::vector<kernel_descriptor>()> make);
 };
