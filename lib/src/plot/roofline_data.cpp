@@ -123,12 +123,12 @@ std::string excluded_reason_no_flops(const kernel_result& k, const std::vector<c
     const double bw = it->second / k.time.median_s;
     std::string part = fmt::format("{} {}", label(l), format_si(bw, "B/s"));
     if (const ceiling* c = memory_roof(ceilings, l).primary())
-      part += fmt::format(" ({:.0f}% of roof)", 100 * bw / c->value);
+      part += fmt::format(" = {:.0f}% of its roof", 100 * bw / c->value);
     parts.push_back(part);
   }
   std::string s = "no FLOPs (data movement only)";
   if (!parts.empty())
-    s += ": " + fmt::format("{}", fmt::join(parts, ", "));
+    s += "; " + fmt::format("{}", fmt::join(parts, ", "));
   return s;
 }
 
