@@ -1,6 +1,7 @@
 # Runs one command-line test (see roofkit_cli_test in tests/CMakeLists.txt): checks the exit
 # code, stdout and stderr against regular expressions, and the number of stderr lines.
-string(REPLACE "\x1f" ";" args "${ARGS}")
+string(ASCII 31 unit_separator)
+string(REPLACE "${unit_separator}" ";" args "${ARGS}")
 set(input_args)
 if(STDIN_FILE)
   set(input_args INPUT_FILE ${STDIN_FILE})

@@ -1,0 +1,542 @@
+// Builds a run from `ncu --csv --page raw` output (see docs/roofline-model.md, "Nsight Compute
+// import", for the metrics and conventions).
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "csv_reader.hpp"
+#include "roofkit/build_info.hpp"
+#include "roofkit/data_files.hpp"
+#include "roofkit/error.hpp"
+#include "roofkit/ncu_import.hpp"
+
+namespace roofkit {
+
+namespace {
+
+// Columns of the raw page that describe the launch rather than hold a metric.
+const std::set<std::string> identity_columns = {
+    "ID",     "Process ID", "Process Name", "Host Name", "Kernel Name", "Kernel Time", "Context",
+    "Stream", "Block Size", "Grid Size",    "Device",    "CC",          "Section Name"};
+
+const char* time_metric = "gpu__time_duration.sum";
+const char* sm_clock_metric = "sm__cycles_elapsed.avg.per_second";
+const char* dram_clock_metric = "dram__cycles_elapsed.avg.per_second";
+const char* tensor_prefix = "sm__ops_path_tensor_src_";
+
+/// An FP instruction counter and the FLOPs one thread instruction counts for.
+struct flop_op {
+  const char* op;
+  precision prec;
+  double flops;        // per thread instruction
+  double scalar_flops; // with half2_packed = false
+};
+
+constexpr std::array<flop_op, 9> flop_ops{{
+    {"dadd", precision::fp64, 1, 1},
+    {"dmul", precision::fp64, 1, 1},
+    {"dfma", precision::fp64, 2, 2},
+    {"fadd", precision::fp32, 1, 1},
+    {"fmul", precision::fp32, 1, 1},
+    {"ffma", precision::fp32, 2, 2},
+    {"hadd", precision::fp16, 2, 1},
+    {"hmul", precision::fp16, 2, 1},
+    {"hfma", precision::fp16, 4, 2},
+}};
+
+std::string op_metric(const char* unit_prefix, const char* op) {
+  return fmt::format("{}__sass_thread_inst_executed_op_{}_pred_on.sum", unit_prefix, op);
+}
+
+/// One launch: its identity columns and its metrics in base units.
+struct launch_row {
+  int line = 0;
+  std::map<std::string, std::string> ids;
+  std::map<std::string, double> metrics;
+  std::map<std::string, std::string> texts;
+
+  std::optional<double> get(const std::string& name) const {
+    auto it = metrics.find(name);
+    return it == metrics.end() ? std::nullopt : std::optional<double>(it->second);
+  }
+  std::string id(const std::string& column) const {
+    auto it = ids.find(column);
+    return it == ids.end() ? std::string() : it->second;
+  }
+};
+
+double seconds_of(const launch_row& row) {
+  if (auto t = row.get(time_metric))
+    return *t;
+  if (auto t = row.get("gpu__time_duration.avg"))
+    return *t;
+  auto cycles = row.get("sm__cycles_elapsed.avg");
+  auto rate = row.get(sm_clock_metric);
+  if (cycles && rate && *rate > 0)
+    return *cycles / *rate;
+  return 0;
+}
+
+/// A `.sum` amount, or its `.sum.per_second` rate times the kernel time.
+std::optional<double> amount(const launch_row& row, const std::string& sum_metric, double time) {
+  if (auto v = row.get(sum_metric))
+    return v;
+  if (auto rate = row.get(sum_metric + ".per_second"))
+    return *rate * time;
+  return std::nullopt;
+}
+
+std::optional<precision> tensor_precision(const std::string& family) {
+  if (family.find("fp16") != std::string::npos || family.find("bf16") != std::string::npos)
+    return precision::tensor_fp16;
+  if (family.find("tf32") != std::string::npos)
+    return precision::tensor_tf32;
+  if (family.find("fp8") != std::string::npos)
+    return precision::tensor_fp8;
+  if (family.find("fp64") != std::string::npos)
+    return precision::tensor_fp64;
+  if (family.find("int8") != std::string::npos)
+    return precision::tensor_int8;
+  return std::nullopt;
+}
+
+/// Tensor metric families present ("sm__ops_path_tensor_src_fp16" for its .sum and
+/// .sum.per_second columns); a family whose summary is also present is dropped (no double
+/// counting of "src_fp8" and "src_fp8_sparsity_off").
+std::vector<std::string> tensor_families(const std::vector<std::string>& metric_columns) {
+  std::set<std::string> families;
+  for (const auto& name : metric_columns) {
+    if (name.rfind(tensor_prefix, 0) != 0)
+      continue;
+    for (const char* suffix : {".sum.per_second", ".sum"}) {
+      const std::string s = suffix;
+      if (name.size() > s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0) {
+        families.insert(name.substr(0, name.size() - s.size()));
+        break;
+      }
+    }
+  }
+  std::vector<std::string> out;
+  for (const auto& f : families) {
+    const bool covered = std::any_of(families.begin(), families.end(), [&f](const auto& g) {
+      return g != f && f.rfind(g + "_", 0) == 0;
+    });
+    if (!covered)
+      out.push_back(f);
+  }
+  return out;
+}
+
+struct launch_work {
+  double time = 0;
+  std::map<precision, double> flops;
+  std::map<memory_level, double> bytes;
+};
+
+launch_work work_of(const launch_row& row, const std::vector<std::string>& tensor,
+                    const ncu_import_options& options) {
+  launch_work w;
+  w.time = seconds_of(row);
+  std::map<precision, bool> seen;
+  for (const auto& op : flop_ops) {
+    std::optional<double> count = amount(row, op_metric("smsp", op.op), w.time);
+    if (!count)
+      count = amount(row, op_metric("sm", op.op), w.time);
+    if (!count)
+      continue;
+    w.flops[op.prec] += *count * (options.half2_packed ? op.flops : op.scalar_flops);
+  }
+  for (const auto& family : tensor)
+    if (auto p = tensor_precision(family))
+      if (auto ops = amount(row, family + ".sum", w.time))
+        w.flops[*p] += *ops;
+  for (auto it = w.flops.begin(); it != w.flops.end();)
+    it = it->second > 0 ? std::next(it) : w.flops.erase(it);
+
+  std::optional<double> dram = amount(row, "dram__bytes.sum", w.time);
+  if (!dram) {
+    auto rd = amount(row, "dram__bytes_read.sum", w.time);
+    auto wr = amount(row, "dram__bytes_write.sum", w.time);
+    if (rd || wr)
+      dram = rd.value_or(0) + wr.value_or(0);
+  }
+  if (dram && *dram > 0)
+    w.bytes[memory_level::dram] = *dram;
+  if (auto l2 = amount(row, "lts__t_bytes.sum", w.time); l2 && *l2 > 0)
+    w.bytes[memory_level::l2] = *l2;
+  if (auto l1 = amount(row, "l1tex__t_bytes.sum", w.time); l1 && *l1 > 0)
+    w.bytes[memory_level::l1] = *l1;
+  return w;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty())
+    return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+double mean(const std::vector<double>& v) {
+  double s = 0;
+  for (double x : v)
+    s += x;
+  return v.empty() ? 0 : s / static_cast<double>(v.size());
+}
+
+/// "(256, 1, 1)" -> {256, 1, 1}; nullopt when it is not three numbers.
+std::optional<std::array<std::uint32_t, 3>> parse_dims(const std::string& text) {
+  unsigned x = 0;
+  unsigned y = 0;
+  unsigned z = 0;
+  if (std::sscanf(text.c_str(), " ( %u , %u , %u )", &x, &y, &z) == 3)
+    return std::array<std::uint32_t, 3>{x, y, z};
+  return std::nullopt;
+}
+
+std::uint32_t as_count(std::optional<double> v) {
+  return v && *v > 0 ? static_cast<std::uint32_t>(std::llround(*v)) : 0;
+}
+
+/// Compute and memory peaks from `.peak_sustained` metrics times the measured clocks.
+std::vector<ceiling> ceilings_of(const std::vector<launch_row>& rows,
+                                 const std::vector<std::string>& tensor,
+                                 const ncu_import_options& options) {
+  struct peak_rule {
+    bool is_memory;
+    precision prec;
+    memory_level level;
+    std::vector<std::string> per_cycle; // first present wins
+    double factor;
+    std::string clock;
+  };
+  std::vector<peak_rule> rules;
+  const double half_fma = options.half2_packed ? 4 : 2;
+  rules.push_back(
+      {false,
+       precision::fp64,
+       memory_level::dram,
+       {op_metric("smsp", "dfma") + ".peak_sustained", op_metric("sm", "dfma") + ".peak_sustained"},
+       2,
+       sm_clock_metric});
+  rules.push_back(
+      {false,
+       precision::fp32,
+       memory_level::dram,
+       {op_metric("smsp", "ffma") + ".peak_sustained", op_metric("sm", "ffma") + ".peak_sustained"},
+       2,
+       sm_clock_metric});
+  rules.push_back(
+      {false,
+       precision::fp16,
+       memory_level::dram,
+       {op_metric("smsp", "hfma") + ".peak_sustained", op_metric("sm", "hfma") + ".peak_sustained"},
+       half_fma,
+       sm_clock_metric});
+  for (const auto& family : tensor)
+    if (auto p = tensor_precision(family))
+      rules.push_back(
+          {false, *p, memory_level::dram, {family + ".sum.peak_sustained"}, 1, sm_clock_metric});
+  rules.push_back({true,
+                   precision::fp32,
+                   memory_level::dram,
+                   {"dram__bytes.sum.peak_sustained"},
+                   1,
+                   dram_clock_metric});
+  rules.push_back({true,
+                   precision::fp32,
+                   memory_level::l2,
+                   {"lts__t_bytes.sum.peak_sustained"},
+                   1,
+                   "lts__cycles_elapsed.avg.per_second"});
+  rules.push_back({true,
+                   precision::fp32,
+                   memory_level::l1,
+                   {"l1tex__t_bytes.sum.peak_sustained"},
+                   1,
+                   "l1tex__cycles_elapsed.avg.per_second"});
+
+  std::vector<double> sm_hz;
+  std::vector<double> dram_hz;
+  for (const auto& row : rows) {
+    if (auto v = row.get(sm_clock_metric))
+      sm_hz.push_back(*v);
+    if (auto v = row.get(dram_clock_metric))
+      dram_hz.push_back(*v);
+  }
+  std::vector<ceiling> out;
+  std::set<precision> precisions_done;
+  for (const auto& rule : rules) {
+    std::vector<double> values;
+    std::string used;
+    for (const auto& row : rows) {
+      auto clock = row.get(rule.clock);
+      for (const auto& metric : rule.per_cycle) {
+        auto per_cycle = row.get(metric);
+        if (per_cycle && clock && *per_cycle > 0 && *clock > 0) {
+          values.push_back(*per_cycle * rule.factor * *clock);
+          used = metric;
+          break;
+        }
+      }
+    }
+    if (values.empty())
+      continue;
+    if (!rule.is_memory && !precisions_done.insert(rule.prec).second) {
+      // Two tensor families of one precision (fp16 and bf16): keep the higher peak.
+      for (auto& c : out)
+        if (!c.is_memory && c.prec == rule.prec)
+          c.value = std::max(c.value, median(values));
+      continue;
+    }
+    ceiling c;
+    c.is_memory = rule.is_memory;
+    c.prec = rule.prec;
+    c.level = rule.level;
+    c.value = median(values);
+    c.source = ceiling_source::theoretical;
+    c.sm_clock_mhz = median(sm_hz) / 1e6;
+    c.mem_clock_mhz = median(dram_hz) / 1e6;
+    c.method = fmt::format("ncu {} x {}{}", used, rule.clock,
+                           rule.factor != 1 ? fmt::format(" x {}", rule.factor) : "");
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+/// Finds the header row: a line starting with "ID" that has a "Kernel Name" column.
+std::size_t header_offset(std::string_view text, int& line) {
+  std::size_t pos = 0;
+  line = 1;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos)
+      end = text.size();
+    const std::string_view l = text.substr(pos, end - pos);
+    if (l.rfind("\"ID\",", 0) == 0 && l.find("\"Kernel Name\"") != std::string_view::npos)
+      return pos;
+    pos = end + 1;
+    ++line;
+  }
+  return std::string_view::npos;
+}
+
+} // namespace
+
+std::vector<std::string> ncu_roofline_metrics() {
+  std::vector<std::string> m = {time_metric, sm_clock_metric, dram_clock_metric,
+                                "lts__cycles_elapsed.avg.per_second",
+                                "l1tex__cycles_elapsed.avg.per_second"};
+  for (const auto& op : flop_ops)
+    m.push_back(op_metric("smsp", op.op));
+  for (const char* op : {"dfma", "ffma", "hfma"})
+    m.push_back(op_metric("smsp", op) + ".peak_sustained");
+  for (const char* name :
+       {"dram__bytes.sum", "dram__bytes.sum.peak_sustained", "lts__t_bytes.sum",
+        "lts__t_bytes.sum.peak_sustained", "l1tex__t_bytes.sum",
+        "l1tex__t_bytes.sum.peak_sustained", "sm__warps_active.avg.pct_of_peak_sustained_active",
+        "sm__maximum_warps_per_active_cycle_pct", "launch__registers_per_thread",
+        "device__attribute_display_name", "device__attribute_multiprocessor_count"})
+    m.emplace_back(name);
+  return m;
+}
+
+run import_ncu_csv(std::string_view text, const std::string& source,
+                   const ncu_import_options& options) {
+  auto fail = [&source](const std::string& what) -> error {
+    return usage_error(fmt::format("'{}': {}", source, what));
+  };
+  int first_line = 1;
+  const std::size_t start = header_offset(text, first_line);
+  if (start == std::string_view::npos)
+    throw fail("not an ncu CSV export: no header row starting with \"ID\" and naming "
+               "\"Kernel Name\" (export with: ncu --csv --page raw --metrics ...)");
+  const auto records = detail::read_csv(text.substr(start), first_line);
+  const auto& header = records.front().fields;
+  std::vector<std::string> metric_columns;
+  for (const auto& h : header)
+    if (!identity_columns.count(h))
+      metric_columns.push_back(h);
+
+  const auto has_column = [&header](const std::string& name) {
+    return std::find(header.begin(), header.end(), name) != header.end();
+  };
+  if (!has_column(time_metric) && !has_column("gpu__time_duration.avg") &&
+      !(has_column("sm__cycles_elapsed.avg") && has_column(sm_clock_metric)))
+    throw fail(fmt::format("no kernel time: the CSV has no '{}' column (collect it with "
+                           "--metrics {})",
+                           time_metric, time_metric));
+  const auto tensor = tensor_families(metric_columns);
+  const bool has_work =
+      !tensor.empty() ||
+      std::any_of(metric_columns.begin(), metric_columns.end(), [](const std::string& name) {
+        return name.find("sass_thread_inst_executed_op_") != std::string::npos ||
+               name.rfind("dram__bytes", 0) == 0 || name.rfind("lts__t_bytes.sum", 0) == 0 ||
+               name.rfind("l1tex__t_bytes.sum", 0) == 0;
+      });
+  if (!has_work)
+    throw fail("the CSV has none of the roofline metrics (FLOP counters "
+               "smsp__sass_thread_inst_executed_op_*_pred_on.sum, dram__bytes.sum, "
+               "lts__t_bytes.sum, l1tex__t_bytes.sum); see docs/roofline-model.md");
+
+  std::vector<std::string> units(header.size());
+  std::size_t next = 1;
+  const std::size_t id_col = 0;
+  if (records.size() > 1 && records[1].fields.size() == header.size() &&
+      records[1].fields[id_col].empty()) {
+    units = records[1].fields;
+    next = 2;
+  }
+
+  std::vector<launch_row> rows;
+  for (std::size_t r = next; r < records.size(); ++r) {
+    const auto& rec = records[r];
+    if (rec.fields[0].rfind("==", 0) == 0 || (rec.fields.size() == 1 && header.size() > 1))
+      continue; // ==PROF== lines and program output after the table
+    if (rec.fields.size() != header.size())
+      throw fail(fmt::format("line {}: {} fields, the header has {}", rec.line, rec.fields.size(),
+                             header.size()));
+    launch_row row;
+    row.line = rec.line;
+    for (std::size_t c = 0; c < header.size(); ++c) {
+      const std::string& name = header[c];
+      const std::string& value = rec.fields[c];
+      if (identity_columns.count(name)) {
+        row.ids[name] = value;
+        continue;
+      }
+      if (auto v = ncu_value(value, units[c]))
+        row.metrics[name] = *v;
+      else if (!value.empty() && value != "n/a")
+        row.texts[name] = value;
+    }
+    rows.push_back(std::move(row));
+  }
+  if (rows.empty())
+    throw fail("the CSV has a header but no kernel rows");
+
+  // Group launches of one kernel with one launch configuration, in order of first appearance.
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const launch_row*>> groups;
+  std::map<std::string, std::set<std::string>> configs_per_name;
+  for (const auto& row : rows) {
+    const std::string name = row.id("Kernel Name");
+    const std::string config = row.id("Grid Size") + " " + row.id("Block Size");
+    const std::string key = name + '\x1f' + config;
+    if (!groups.count(key))
+      order.push_back(key);
+    groups[key].push_back(&row);
+    configs_per_name[name].insert(config);
+  }
+
+  run result;
+  for (const auto& key : order) {
+    const auto& launches = groups[key];
+    const launch_row& first = *launches.front();
+    kernel_result k;
+    k.name = first.id("Kernel Name");
+    if (k.name.empty())
+      k.name = "kernel " + first.id("ID");
+    if (configs_per_name[first.id("Kernel Name")].size() > 1)
+      k.name += fmt::format(" [grid {} block {}]", first.id("Grid Size"), first.id("Block Size"));
+    k.source = work_source::imported;
+
+    std::vector<double> times;
+    std::map<precision, std::vector<double>> flops;
+    std::map<memory_level, std::vector<double>> bytes;
+    std::map<std::string, std::vector<double>> counters;
+    std::vector<double> occ_achieved;
+    std::vector<double> occ_theoretical;
+    for (const launch_row* row : launches) {
+      const launch_work w = work_of(*row, tensor, options);
+      if (!(w.time > 0))
+        throw fail(fmt::format("line {}: kernel '{}' has no value for {}", row->line, k.name,
+                               time_metric));
+      times.push_back(w.time);
+      for (const auto& [p, f] : w.flops)
+        flops[p].push_back(f);
+      for (const auto& [l, b] : w.bytes)
+        bytes[l].push_back(b);
+      for (const auto& [name, v] : row->metrics)
+        counters[name].push_back(v);
+      if (auto v = row->get("sm__warps_active.avg.pct_of_peak_sustained_active"))
+        occ_achieved.push_back(*v / 100);
+      if (auto v = row->get("sm__maximum_warps_per_active_cycle_pct"))
+        occ_theoretical.push_back(*v / 100);
+    }
+    k.time.median_s = median(times);
+    k.time.min_s = *std::min_element(times.begin(), times.end());
+    k.time.max_s = *std::max_element(times.begin(), times.end());
+    k.time.repetitions = static_cast<int>(times.size());
+    for (const auto& [p, v] : flops)
+      k.flops[p] = mean(v);
+    for (const auto& [l, v] : bytes)
+      k.bytes[l] = mean(v);
+    for (const auto& [name, v] : counters)
+      k.counters[name] = mean(v);
+    if (!occ_achieved.empty())
+      k.occupancy_achieved = mean(occ_achieved);
+    if (!occ_theoretical.empty())
+      k.occupancy_theoretical = mean(occ_theoretical);
+
+    if (auto d = parse_dims(first.id("Grid Size")))
+      k.launch.grid = *d;
+    else if (auto g = first.get("launch__grid_size"))
+      k.launch.grid = {as_count(g), 1, 1};
+    if (auto d = parse_dims(first.id("Block Size")))
+      k.launch.block = *d;
+    else if (auto b = first.get("launch__block_size"))
+      k.launch.block = {as_count(b), 1, 1};
+    k.launch.registers_per_thread = as_count(first.get("launch__registers_per_thread"));
+    k.launch.static_smem_bytes = as_count(first.get("launch__shared_mem_per_block_static"));
+    k.launch.dynamic_smem_bytes = as_count(first.get("launch__shared_mem_per_block_dynamic"));
+    result.kernels.push_back(std::move(k));
+  }
+
+  run_context& c = result.context;
+  c.origin = run_origin::imported;
+  c.tool_version = std::string(tool_version());
+  c.git_revision = std::string(git_revision());
+  const launch_row& first = rows.front();
+  if (auto it = first.texts.find("device__attribute_display_name"); it != first.texts.end())
+    c.device_name = it->second;
+  c.host = first.id("Host Name");
+  if (unsigned major = 0, minor = 0;
+      std::sscanf(first.id("CC").c_str(), "%u.%u", &major, &minor) == 2) {
+    c.cc_major = static_cast<int>(major);
+    c.cc_minor = static_cast<int>(minor);
+  }
+  c.sm_count = static_cast<int>(as_count(first.get("device__attribute_multiprocessor_count")));
+  std::vector<double> sm_hz;
+  std::vector<double> dram_hz;
+  for (const auto& row : rows) {
+    if (auto v = row.get(sm_clock_metric))
+      sm_hz.push_back(*v);
+    if (auto v = row.get(dram_clock_metric))
+      dram_hz.push_back(*v);
+  }
+  c.sm_clock_mhz = median(sm_hz) / 1e6;
+  c.mem_clock_mhz = median(dram_hz) / 1e6;
+  c.extra["imported_from"] = source;
+  c.extra["fp16_convention"] = options.half2_packed
+                                   ? "half2 packed: HADD, HMUL = 2 FLOPs, HFMA = 4 (ncu)"
+                                   : "scalar: HADD, HMUL = 1 FLOP, HFMA = 2 (NERSC)";
+  result.ceilings = ceilings_of(rows, tensor, options);
+  if (result.ceilings.empty())
+    c.extra["ceilings"] = "none in the CSV (no *.peak_sustained metrics)";
+  return result;
+}
+
+run import_ncu_csv_file(const std::filesystem::path& path, const ncu_import_options& options) {
+  return import_ncu_csv(read_text_file(path), path.string(), options);
+}
+
+} // namespace roofkit

@@ -1,0 +1,163 @@
+// Writes a run as roofkit.run/1 JSON (see docs/results-format.md).
+#include <cmath>
+#include <string>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "roofkit/data_files.hpp"
+#include "roofkit/results.hpp"
+
+namespace roofkit {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+void put_if(json& obj, const char* key, const std::string& value) {
+  if (!value.empty())
+    obj[key] = value;
+}
+
+json context_json(const run_context& c) {
+  json j = json::object();
+  j["origin"] = to_string(c.origin);
+  put_if(j, "tool_version", c.tool_version);
+  put_if(j, "git_revision", c.git_revision);
+  put_if(j, "date", c.date);
+  put_if(j, "host", c.host);
+  put_if(j, "device", c.device_name);
+  if (c.cc_major > 0)
+    j["cc"] = fmt::format("{}.{}", c.cc_major, c.cc_minor);
+  if (c.sm_count > 0)
+    j["sms"] = c.sm_count;
+  put_if(j, "driver", c.driver_version);
+  put_if(j, "runtime", c.runtime_version);
+  j["clocks"] = {{"sm_mhz", number(c.sm_clock_mhz)}, {"mem_mhz", number(c.mem_clock_mhz)}};
+  put_if(j, "command", c.command);
+  if (!c.extra.empty())
+    j["extra"] = c.extra;
+  return j;
+}
+
+json ceiling_json(const ceiling& c) {
+  json j = json::object();
+  if (c.is_memory) {
+    j["level"] = to_string(c.level);
+    j["value"] = number(c.value);
+    j["unit"] = "B/s";
+  } else {
+    j["precision"] = to_string(c.prec);
+    j["value"] = number(c.value);
+    j["unit"] = c.prec == precision::tensor_int8 ? "OP/s" : "FLOP/s";
+  }
+  j["source"] = to_string(c.source);
+  j["sm_clock_mhz"] = number(c.sm_clock_mhz);
+  j["mem_clock_mhz"] = number(c.mem_clock_mhz);
+  put_if(j, "method", c.method);
+  return j;
+}
+
+json ceilings_json(const std::vector<ceiling>& ceilings) {
+  json compute = json::array();
+  json memory = json::array();
+  for (const auto& c : ceilings)
+    (c.is_memory ? memory : compute).push_back(ceiling_json(c));
+  return {{"compute", compute}, {"memory", memory}};
+}
+
+json dims(const std::array<std::uint32_t, 3>& d) { return json::array({d[0], d[1], d[2]}); }
+
+void put_derived(json& j, const kernel_placement& pl) {
+  json intensity = json::object();
+  json bandwidth = json::object();
+  json utilisation = json::object();
+  for (const auto& lp : pl.levels) {
+    if (pl.has_flops)
+      intensity[to_string(lp.level)] = number(lp.intensity);
+    bandwidth[to_string(lp.level)] = number(lp.achieved_bandwidth);
+    if (lp.has_ceiling)
+      utilisation[to_string(lp.level)] = number(lp.utilisation);
+  }
+  j["intensity"] = intensity;
+  j["achieved"] = {{"flop_per_s", number(pl.achieved_flops)}, {"bytes_per_s", bandwidth}};
+  j["bandwidth_utilisation"] = utilisation;
+  j["compute_roof_flop_per_s"] = number(pl.compute_roof);
+  j["attainable_flop_per_s"] = number(pl.attainable_flops);
+  j["bound"] = pl.bound;
+  j["compute_bound"] = pl.compute_bound;
+  j["pct_of_roof"] = number(pl.pct_of_roof);
+  if (pl.ridge_level) {
+    j["ridge_level"] = to_string(*pl.ridge_level);
+    j["ridge_distance"] = number(pl.ridge_distance);
+  }
+  if (!pl.notes.empty())
+    j["notes"] = pl.notes;
+}
+
+json kernel_json(const kernel_result& k, const kernel_placement& pl) {
+  json j = json::object();
+  j["name"] = k.name;
+  put_if(j, "topic", k.topic);
+  put_if(j, "claim", k.claim);
+  put_if(j, "size", k.size);
+  j["status"] = k.status;
+  put_if(j, "message", k.message);
+  j["source"] = to_string(k.source);
+  j["launch"] = {{"grid", dims(k.launch.grid)},
+                 {"block", dims(k.launch.block)},
+                 {"dynamic_smem_bytes", k.launch.dynamic_smem_bytes},
+                 {"static_smem_bytes", k.launch.static_smem_bytes},
+                 {"registers_per_thread", k.launch.registers_per_thread}};
+  j["time_s"] = {{"median", number(k.time.median_s)},
+                 {"min", number(k.time.min_s)},
+                 {"max", number(k.time.max_s)},
+                 {"n", k.time.repetitions}};
+  json flops = json::object();
+  for (const auto& [p, f] : k.flops)
+    flops[to_string(p)] = number(f);
+  j["flops"] = flops;
+  json bytes = json::object();
+  for (const auto& [l, b] : k.bytes)
+    bytes[to_string(l)] = number(b);
+  j["bytes"] = bytes;
+  if (k.algorithmic_flops)
+    j["algorithmic_flops"] = number(*k.algorithmic_flops);
+  if (k.minimal_bytes)
+    j["minimal_bytes"] = number(*k.minimal_bytes);
+  json occupancy = json::object();
+  if (k.occupancy_theoretical)
+    occupancy["theoretical"] = number(*k.occupancy_theoretical);
+  if (k.occupancy_achieved)
+    occupancy["achieved"] = number(*k.occupancy_achieved);
+  j["occupancy"] = occupancy;
+  json counters = json::object();
+  for (const auto& [name, v] : k.counters)
+    counters[name] = number(v);
+  j["counters"] = counters;
+  put_derived(j, pl);
+  return j;
+}
+
+} // namespace
+
+std::string to_json_text(const run& r) {
+  const auto placements = analyze(r);
+  json doc = json::object();
+  doc["schema"] = std::string(run_schema);
+  doc["context"] = context_json(r.context);
+  doc["ceilings"] = ceilings_json(r.ceilings);
+  json kernels = json::array();
+  for (std::size_t i = 0; i < r.kernels.size(); ++i)
+    kernels.push_back(kernel_json(r.kernels[i], placements[i]));
+  doc["kernels"] = kernels;
+  return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+void save_run(const std::filesystem::path& path, const run& r) {
+  write_text_file(path, to_json_text(r));
+}
+
+} // namespace roofkit

@@ -1,0 +1,49 @@
+// roofline-cuda compare: per kernel, the change in time, intensity and % of roof between runs.
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "roofkit/compare.hpp"
+#include "roofkit/embedded.hpp"
+#include "roofkit/results.hpp"
+#include "subcommand.hpp"
+
+namespace {
+
+struct compare_args {
+  std::string before;
+  std::string after;
+  bool csv = false;
+  bool json = false;
+  bool markdown = false;
+};
+
+std::function<int()> add_compare(CLI::App& app) {
+  auto args = std::make_shared<compare_args>();
+  auto* sub = app.add_subcommand(
+      "compare", "Compare two saved runs: change in time, intensity and % of roof per kernel");
+  sub->add_option("before", args->before, "the first run (roofkit.run/1 JSON)")->required();
+  sub->add_option("after", args->after, "the second run (roofkit.run/1 JSON)")->required();
+  auto* csv = sub->add_flag("--csv", args->csv, "CSV table");
+  auto* json = sub->add_flag("--json", args->json, "JSON table");
+  auto* md = sub->add_flag("--markdown", args->markdown, "Markdown table (default)");
+  csv->excludes(json, md);
+  json->excludes(md);
+  if (auto doc = roofkit::embedded_file("docs/cli/roofline-cuda-compare.md"))
+    sub->footer(std::string(*doc));
+  return [args] {
+    const roofkit::run before = roofkit::load_run(args->before);
+    const roofkit::run after = roofkit::load_run(args->after);
+    const auto format = args->csv    ? roofkit::output_format::csv
+                        : args->json ? roofkit::output_format::json
+                                     : roofkit::output_format::markdown;
+    roofkit::print_compare_report(roofkit::compare_runs(before, after), format, std::cout,
+                                  args->before, args->after);
+    return 0;
+  };
+}
+
+const roofkit::cli::registration reg{"compare", 70, add_compare};
+
+} // namespace
