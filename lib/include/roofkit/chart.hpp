@@ -18,6 +18,8 @@ struct chart_options {
   double height = 660;      ///< canvas height, px (grows to fit a long legend)
   bool all_roofs = false;   ///< every compute roof of the run, not only the kernels' precisions
   std::vector<memory_level> levels; ///< levels to draw (roofs and points); empty: all
+  /// Mark a measured run as RECORDED (replayed from a file, not measured on this machine).
+  bool recorded = false;
 };
 
 /// One roof line as drawn.
@@ -143,9 +145,11 @@ struct compare_chart_options {
   std::optional<memory_level> level;
 };
 
-/// A before/after chart: the roofs of `after`, and per kernel present in both runs (matched by
-/// name, then size) an arrow from its before point to its after point, labelled with the
-/// speed-up. Kernels in only one run are drawn as single points and listed in the legend.
+/// A before/after chart: the roofs of `after`, and per kernel present in both runs an arrow from
+/// its before point (hollow) to its after point (filled), labelled with the speed-up. Kernels
+/// match as in compare_runs(): the i-th kernel of a name in `before` with the i-th kernel of
+/// that name in `after`. Kernels in only one run are single points labelled "(before only)" or
+/// "(after only)".
 canvas draw_compare(const run& before, const run& after, const compare_chart_options& options = {},
                     chart_frame* frame = nullptr);
 /// draw_compare as a standalone SVG document.

@@ -31,8 +31,13 @@ const chart_point& point_at(const chart_kernel& k, memory_level level) {
   return k.points.back();
 }
 
+// The i-th kernel of a name in one run matches the i-th kernel of that name in the other, as in
+// compare_runs().
 std::string match_key(const run& r, const chart_kernel& k) {
-  return k.name + "\x1f" + r.kernels[k.run_index].size;
+  int occurrence = 0;
+  for (std::size_t i = 0; i < k.run_index; ++i)
+    occurrence += r.kernels[i].name == k.name ? 1 : 0;
+  return fmt::format("{}\x1f{}", k.name, occurrence);
 }
 
 std::string change_text(double before_s, double after_s) {
@@ -59,29 +64,18 @@ canvas draw_compare(const run& before, const run& after, const compare_chart_opt
                                                  ? std::string("unknown device")
                                                  : after.context.device_name);
 
-  // Pair kernels by name and size, then by name alone where that is unambiguous.
+  // Pair the kernels drawn in both runs.
   std::vector<pair_point> pairs;
   std::map<std::string, const chart_kernel*> by_key;
-  std::map<std::string, int> name_count_after, name_count_before;
-  for (const auto& k : d.kernels) {
+  for (const auto& k : d.kernels)
     by_key[match_key(after, k)] = &k;
-    ++name_count_after[k.name];
-  }
-  for (const auto& k : db.kernels)
-    ++name_count_before[k.name];
   std::vector<bool> after_used(d.kernels.size(), false);
   for (const auto& kb : db.kernels) {
     const chart_kernel* ka = nullptr;
-    if (auto it = by_key.find(match_key(before, kb)); it != by_key.end())
+    if (auto it = by_key.find(match_key(before, kb)); it != by_key.end()) {
       ka = it->second;
-    else if (name_count_after[kb.name] == 1 && name_count_before[kb.name] == 1)
-      for (const auto& k : d.kernels)
-        if (k.name == kb.name)
-          ka = &k;
-    if (ka && after_used[static_cast<std::size_t>(ka - d.kernels.data())])
-      ka = nullptr;
-    if (ka)
       after_used[static_cast<std::size_t>(ka - d.kernels.data())] = true;
+    }
     pairs.push_back({&kb, ka, {}, {}, {}});
   }
   for (std::size_t i = 0; i < d.kernels.size(); ++i)
@@ -125,10 +119,13 @@ canvas draw_compare(const run& before, const run& after, const compare_chart_opt
 
   // Footer: both runs.
   std::vector<std::string> footer;
-  if (!db.footer.empty())
-    footer.push_back("Before: " + db.footer.front());
-  if (!d.footer.empty())
-    footer.push_back("After: " + d.footer.front() + " (roofs from this run)");
+  if (!db.footer.empty() && !d.footer.empty()) {
+    if (db.footer.front() == d.footer.front())
+      footer.push_back("Both runs: " + d.footer.front());
+    else
+      footer.push_back("Before: " + db.footer.front() + ". After: " + d.footer.front() +
+                       " (roofs from this run).");
+  }
   if (d.footer.size() > 1)
     footer.push_back(d.footer.back());
   if (before.context.origin != after.context.origin)
@@ -278,14 +275,26 @@ canvas draw_compare(const run& before, const run& after, const compare_chart_opt
   if (!db.excluded.empty() || !d.excluded.empty()) {
     lg.gap();
     lg.header("Not plotted", "#b00020");
+    const auto in_before = [&](const chart_excluded& e) {
+      for (const auto& b : db.excluded)
+        if (b.name == e.name && b.reason == e.reason)
+          return true;
+      return false;
+    };
+    const auto in_after = [&](const chart_excluded& e) {
+      for (const auto& a : d.excluded)
+        if (a.name == e.name && a.reason == e.reason)
+          return true;
+      return false;
+    };
     for (const auto& e : db.excluded)
-      lg.note("before: " + short_name(e.name, 40) + ": " + e.reason, "#7a0016");
+      lg.note((in_after(e) ? "" : "before: ") + short_name(e.name, 40) + ": " + e.reason,
+              "#7a0016");
     for (const auto& e : d.excluded)
-      lg.note("after: " + short_name(e.name, 40) + ": " + e.reason, "#7a0016");
+      if (!in_before(e))
+        lg.note("after: " + short_name(e.name, 40) + ": " + e.reason, "#7a0016");
   }
   c.end();
-  if (lg.bottom() + 40 > H - fh)
-    c.set_height(c.height()); // the legend estimate above leaves room in practice
   draw_footer(c, d, 16, H - fh, W - 32);
   return c;
 }

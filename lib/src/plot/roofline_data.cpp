@@ -9,6 +9,7 @@
 
 #include "chart_internal.hpp"
 #include "roofkit/build_info.hpp"
+#include "roofkit/roofline.hpp"
 
 namespace roofkit {
 
@@ -21,31 +22,36 @@ bool level_wanted(const chart_options& o, memory_level l) {
   return o.levels.empty() || std::find(o.levels.begin(), o.levels.end(), l) != o.levels.end();
 }
 
-// The measured (preferred) and theoretical values of one roof.
+// The ceiling the roofline model uses for a roof (measured preferred, see roofline.hpp) and,
+// when that one is measured, the theoretical value drawn beside it for reference.
 struct roof_pair {
-  const ceiling* measured = nullptr;
-  const ceiling* theoretical = nullptr;
-  const ceiling* primary() const { return measured ? measured : theoretical; }
+  const ceiling* used = nullptr;
+  const ceiling* reference = nullptr;
+  const ceiling* primary() const { return used; }
 };
 
-template <class Match> roof_pair find_roof(const std::vector<ceiling>& ceilings, Match match) {
-  roof_pair out;
-  for (const auto& c : ceilings) {
-    if (!match(c) || !(c.value > 0) || !std::isfinite(c.value))
-      continue;
-    const ceiling*& slot = c.source == ceiling_source::measured ? out.measured : out.theoretical;
-    if (!slot || c.value > slot->value)
-      slot = &c;
-  }
+template <class Match>
+roof_pair with_reference(const std::vector<ceiling>& ceilings, const ceiling* used, Match match) {
+  roof_pair out{used, nullptr};
+  if (!used || used->source != ceiling_source::measured)
+    return out;
+  for (const auto& c : ceilings)
+    if (match(c) && c.source == ceiling_source::theoretical && c.value > 0 &&
+        std::isfinite(c.value)) {
+      out.reference = &c;
+      break;
+    }
   return out;
 }
 
 roof_pair memory_roof(const std::vector<ceiling>& ceilings, memory_level l) {
-  return find_roof(ceilings, [&](const ceiling& c) { return c.is_memory && c.level == l; });
+  return with_reference(ceilings, find_memory_ceiling(ceilings, l),
+                        [&](const ceiling& c) { return c.is_memory && c.level == l; });
 }
 
 roof_pair compute_roof(const std::vector<ceiling>& ceilings, precision p) {
-  return find_roof(ceilings, [&](const ceiling& c) { return !c.is_memory && c.prec == p; });
+  return with_reference(ceilings, find_compute_ceiling(ceilings, p),
+                        [&](const ceiling& c) { return !c.is_memory && c.prec == p; });
 }
 
 std::string clocks_text(const ceiling& c) {
@@ -66,64 +72,14 @@ std::string ceiling_detail(const std::string& what, const ceiling& c, const std:
   return s + ", " + clocks_text(c);
 }
 
-// The roof that limits a kernel, with the kernel's own numbers.
-struct kernel_bound {
-  std::string bound;
-  double attainable = 0;
-};
-
-kernel_bound bound_of(const kernel_result& k, double total_flops,
-                      const std::vector<ceiling>& ceilings) {
-  kernel_bound out;
-  double best = std::numeric_limits<double>::infinity();
-  // Compute roof of the FLOP mix: total / sum(flops_p / peak_p), when every precision has one.
-  double seconds_per_total = 0;
-  bool all_known = true;
-  std::optional<precision> only;
-  int used = 0;
-  for (const auto& [p, f] : k.flops) {
-    if (!(f > 0))
-      continue;
-    ++used;
-    only = p;
-    const ceiling* c = compute_roof(ceilings, p).primary();
-    if (!c) {
-      all_known = false;
-      break;
-    }
-    seconds_per_total += f / c->value;
-  }
-  if (used > 0 && all_known && seconds_per_total > 0) {
-    best = total_flops / seconds_per_total;
-    out.bound = used == 1 ? label(*only) : "mixed compute";
-  }
-  for (const auto& [l, b] : k.bytes) {
-    if (!(b > 0))
-      continue;
-    const ceiling* c = memory_roof(ceilings, l).primary();
-    if (!c)
-      continue;
-    const double roof = total_flops / b * c->value;
-    if (roof < best) {
-      best = roof;
-      out.bound = label(l);
-    }
-  }
-  if (std::isfinite(best))
-    out.attainable = best;
-  return out;
-}
-
-std::string excluded_reason_no_flops(const kernel_result& k, const std::vector<ceiling>& ceilings) {
+std::string excluded_reason_no_flops(const kernel_placement& pl) {
   std::vector<std::string> parts;
-  for (memory_level l : {memory_level::dram, memory_level::l2, memory_level::l1}) {
-    auto it = k.bytes.find(l);
-    if (it == k.bytes.end() || !(it->second > 0) || !(k.time.median_s > 0))
+  for (auto it = pl.levels.rbegin(); it != pl.levels.rend(); ++it) {
+    if (!(it->achieved_bandwidth > 0))
       continue;
-    const double bw = it->second / k.time.median_s;
-    std::string part = fmt::format("{} {}", label(l), format_si(bw, "B/s"));
-    if (const ceiling* c = memory_roof(ceilings, l).primary())
-      part += fmt::format(" = {:.0f}% of its roof", 100 * bw / c->value);
+    std::string part = fmt::format("{} {}", label(it->level), format_si(it->achieved_bandwidth, "B/s"));
+    if (it->has_ceiling)
+      part += fmt::format(" = {:.0f}% of its roof", 100 * it->utilisation);
     parts.push_back(part);
   }
   std::string s = "no FLOPs (data movement only)";
@@ -195,47 +151,35 @@ roofline_chart_data make_roofline_data(const run& r, const chart_options& option
       exclude(k.message.empty() ? k.status : k.status + ": " + k.message);
       continue;
     }
-    double total = 0;
-    std::optional<precision> dominant;
-    double dominant_flops = 0;
-    for (const auto& [p, f] : k.flops) {
-      if (!(f > 0) || !std::isfinite(f))
-        continue;
-      total += f;
-      if (f > dominant_flops) {
-        dominant_flops = f;
-        dominant = p;
-      }
-    }
+    const kernel_placement pl = place_kernel(k, r.ceilings);
     if (!(k.time.median_s > 0)) {
       exclude("no time");
       continue;
     }
-    if (total <= 0) {
-      exclude(excluded_reason_no_flops(k, r.ceilings));
+    if (!pl.has_flops) {
+      exclude(excluded_reason_no_flops(pl));
       continue;
     }
     chart_kernel ck;
     ck.run_index = i;
     ck.name = k.name;
     ck.label = chart_detail::short_name(k.name);
-    ck.flops = total;
+    ck.flops = pl.total_flops;
     ck.time_s = k.time.median_s;
-    ck.flops_per_s = total / k.time.median_s;
-    ck.dominant = dominant;
-    for (const auto& [l, b] : k.bytes)
-      if (b > 0 && std::isfinite(b) && level_wanted(options, l))
-        ck.points.push_back({l, b, total / b});
+    ck.flops_per_s = pl.achieved_flops;
+    ck.dominant = pl.dominant_precision;
+    for (const auto& lp : pl.levels)
+      if (level_wanted(options, lp.level))
+        ck.points.push_back({lp.level, lp.bytes, lp.intensity});
     if (ck.points.empty()) {
       exclude("no bytes at the levels drawn");
       continue;
     }
     std::sort(ck.points.begin(), ck.points.end(),
               [](const chart_point& a, const chart_point& b) { return a.intensity < b.intensity; });
-    const kernel_bound kb = bound_of(k, total, r.ceilings);
-    ck.bound = kb.bound;
-    ck.attainable = kb.attainable;
-    ck.pct_of_roof = kb.attainable > 0 ? 100 * ck.flops_per_s / kb.attainable : 0;
+    ck.bound = pl.bound_label;
+    ck.attainable = pl.attainable_flops;
+    ck.pct_of_roof = pl.pct_of_roof;
     ck.color = kernel_color(colour++);
     ck.tooltip = tooltip_of(k, ck);
     for (const auto& [p, f] : k.flops)
@@ -288,21 +232,21 @@ roofline_chart_data make_roofline_data(const run& r, const chart_options& option
     roof.source = c.source;
     roof.label = name + " " + format_si(c.value, unit);
     const bool has_reference =
-        rp.measured && rp.theoretical && std::fabs(rp.theoretical->value / c.value - 1) > 0.005;
+        rp.reference && std::fabs(rp.reference->value / c.value - 1) > 0.005;
     if (mixed_sources || has_reference)
       roof.label = fmt::format("{} {}", roof.label, to_string(c.source));
     if (has_reference)
       roof.label =
-          fmt::format("{} ({} theoretical)", roof.label, format_si(rp.theoretical->value, unit));
+          fmt::format("{} ({} theoretical)", roof.label, format_si(rp.reference->value, unit));
     roof.detail = ceiling_detail(what, c, unit);
     d.roofs.push_back(roof);
     if (has_reference) {
       chart_roof ref = roof;
-      ref.value = rp.theoretical->value;
+      ref.value = rp.reference->value;
       ref.source = ceiling_source::theoretical;
       ref.reference = true;
       ref.label.clear();
-      ref.detail = ceiling_detail(what, *rp.theoretical, unit);
+      ref.detail = ceiling_detail(what, *rp.reference, unit);
       d.roofs.push_back(ref);
     }
   };
@@ -401,11 +345,15 @@ roofline_chart_data make_roofline_data(const run& r, const chart_options& option
   device.push_back("run date " + (ctx.date.empty() ? std::string("unknown") : ctx.date));
   d.footer.push_back(fmt::format("{}", fmt::join(device, " \u00b7 ")));
 
-  d.origin_text = origin_sentence(ctx.origin);
+  const run_origin origin =
+      options.recorded && ctx.origin == run_origin::measured ? run_origin::recorded : ctx.origin;
+  d.origin_text = origin_sentence(origin);
+  if (ctx.origin == run_origin::measured && !ctx.host.empty())
+    d.origin_text += fmt::format(" Host: {}.", ctx.host);
   if (auto it = ctx.extra.find("note"); it != ctx.extra.end() && !it->second.empty())
     d.origin_text += " " + it->second;
-  if (ctx.origin != run_origin::measured) {
-    d.origin_badge = to_string(ctx.origin);
+  if (origin != run_origin::measured) {
+    d.origin_badge = to_string(origin);
     std::transform(d.origin_badge.begin(), d.origin_badge.end(), d.origin_badge.begin(),
                    [](unsigned char ch) { return static_cast<char>(std::toupper(ch)); });
   }
