@@ -124,6 +124,14 @@ TEST(chart_svg, roofs_lie_at_their_values_and_are_labelled) {
   ASSERT_EQ(roofs.size(), 6u); // DRAM measured + theoretical reference, L2, L1, FP32, FP16 TC
   for (const auto* l : roofs) {
     const double value = std::stod(l->attr("data-value"));
+    // Measured roofs solid, theoretical dashed, a theoretical one beside a measured one dotted.
+    const std::string dash = l->attr("stroke-dasharray");
+    if (l->has_class("reference"))
+      EXPECT_EQ(dash, "2 3");
+    else if (l->attr("data-source") == "theoretical")
+      EXPECT_EQ(dash, "7 4");
+    else
+      EXPECT_EQ(dash, "");
     const double x1 = f.x_of(std::stod(l->attr("x1"))), y1 = f.y_of(std::stod(l->attr("y1")));
     const double x2 = f.x_of(std::stod(l->attr("x2"))), y2 = f.y_of(std::stod(l->attr("y2")));
     if (l->has_class("memory")) {
@@ -135,11 +143,13 @@ TEST(chart_svg, roofs_lie_at_their_values_and_are_labelled) {
     }
   }
   const std::string text = all_text(*root);
-  for (const char* label : {"DRAM 3.02 TB/s measured (3.35 TB/s theoretical)",
-                            "L2 4.86 TB/s measured", "L1/shared 33.4 TB/s theoretical",
-                            "FP32 66.9 TFLOP/s theoretical",
-                            "Tensor FP16/BF16 989 TFLOP/s theoretical"})
+  for (const char* label : {"DRAM 3.02 TB/s (3.35 TB/s theoretical)", "L2 4.86 TB/s",
+                            "L1/shared 33.4 TB/s", "FP32 66.9 TFLOP/s",
+                            "Tensor FP16/BF16 989 TFLOP/s"})
     EXPECT_NE(text.find(label), std::string::npos) << label;
+  // The legend explains the line styles used.
+  for (const char* style : {"measured", "theoretical", "theoretical (reference)"})
+    EXPECT_NE(text.find(style), std::string::npos) << style;
   // Ridge points: each primary memory roof against each compute roof (3 x 2).
   const auto ridges =
       root->find_all([](const xml_element& e) { return e.has_class("ridge-point"); });

@@ -120,7 +120,8 @@ TEST(chart_terminal, key_lists_kernels_roofs_and_exclusions) {
   EXPECT_NE(text.find("A coalesced_access"), std::string::npos);
   EXPECT_NE(text.find("C sgemm_8192"), std::string::npos);
   EXPECT_NE(text.find("51.3 TFLOP/s  FP32 77%"), std::string::npos) << text;
-  EXPECT_NE(text.find("Roofs: DRAM 3.02 TB/s measured"), std::string::npos);
+  EXPECT_NE(text.find("Roofs: DRAM 3.02 TB/s measured (3.35 TB/s theoretical)"), std::string::npos);
+  EXPECT_NE(text.find("FP32 66.9 TFLOP/s theoretical"), std::string::npos);
   EXPECT_NE(text.find("Not plotted: broken_kernel: failed"), std::string::npos);
   EXPECT_NE(text.find("clocks SM 1980 MHz, memory 2619 MHz"), std::string::npos);
   // Each key letter appears in the plot next to its kernel.

@@ -31,8 +31,10 @@ struct chart_roof {
   ceiling_source source = ceiling_source::theoretical;
   /// A theoretical roof drawn faintly beside the measured roof of the same level/precision.
   bool reference = false;
-  std::string label;  ///< on the chart, e.g. "DRAM 3.02 TB/s measured (3.35 theoretical)"
-  std::string detail; ///< hover text: source, method, clocks
+  std::string label;       ///< on the chart: "DRAM 3.02 TB/s (3.35 TB/s theoretical)"
+  std::string short_label; ///< when the label does not fit: "DRAM 3.02 TB/s"
+  std::string key;         ///< with the source: "DRAM 3.02 TB/s measured (3.35 TB/s theoretical)"
+  std::string detail;      ///< hover text: source, method, clocks
 };
 
 /// Where a primary memory roof meets a primary compute roof.
@@ -111,7 +113,9 @@ struct chart_frame {
   log_axis x, y;
 };
 
-/// Draws a roofline chart. Each kernel is a group `<g class="kernel" id="kN">` (N = index in
+/// Draws a roofline chart. Measured roofs are solid lines, theoretical roofs dashed, and a
+/// theoretical roof beside a measured one thin and grey (roof lines: `class="roof"`, with
+/// data-value and data-source). Each kernel is a group `<g class="kernel" id="kN">` (N = index in
 /// the run) holding its markers (`class="point"`, `data-level`, `data-intensity`,
 /// `data-flops-per-s`, drawn at `transform="translate(x y)"`); every label carries
 /// `data-quad="x,y x,y x,y x,y"`, its footprint in pixels.

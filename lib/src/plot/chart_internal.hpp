@@ -27,6 +27,8 @@ void nice_log_range(double min_v, double max_v, double margin_decades, double mi
 std::string x_tick_label(double v);
 std::string y_tick_label(double v);
 
+/// How a roof line is stroked: measured solid, theoretical dashed, reference thin grey dots.
+paint roof_paint(const chart_roof& r);
 /// Draws axes, grid, ticks and axis titles for the frame.
 void draw_axes(canvas& c, const chart_frame& f);
 /// Draws the roofs and ridge markers and adds them to the placer as obstacles.

@@ -42,6 +42,14 @@ std::vector<double> minors(double lo, double hi) {
 
 } // namespace
 
+paint roof_paint(const chart_roof& r) {
+  if (r.reference)
+    return paint{reference_color, "none", 1.1, "2 3"};
+  if (r.source == ceiling_source::theoretical)
+    return paint{roof_color, "none", 1.7, "7 4"};
+  return paint{roof_color, "none", 1.8};
+}
+
 void draw_axes(canvas& c, const chart_frame& f) {
   const double right = f.left + f.width, bottom = f.top + f.height;
   c.rect(f.left, f.top, f.width, f.height, paint{"none", "#ffffff"}, {{"class", "plot-bg"}});
@@ -154,10 +162,7 @@ void draw_roofs(canvas& c, const roofline_chart_data& d, const chart_frame& f,
     else
       attrs.emplace_back("data-precision", to_string(r.precisions.front()));
     c.begin({}, r.detail);
-    if (r.reference)
-      c.line(l.a, l.b, paint{reference_color, "none", 1.1, "5 4"}, attrs);
-    else
-      c.line(l.a, l.b, paint{roof_color, "none", 1.8}, attrs);
+    c.line(l.a, l.b, roof_paint(r), attrs);
     c.end();
     placer.add_obstacle(l.a, l.b);
   }
@@ -182,11 +187,12 @@ void draw_roofs(canvas& c, const roofline_chart_data& d, const chart_frame& f,
 
 namespace {
 
-// Places one roof label along its line; returns false when no place is free.
-bool place_roof_label(canvas& c, const roof_line& l, label_placer& placer) {
+// Places one roof label along its line (the short form when the long one does not fit);
+// returns false when neither fits.
+bool place_roof_label(canvas& c, const roof_line& l, label_placer& placer,
+                      const std::string& text, double size) {
   const chart_roof& r = *l.roof;
-  const double size = 11;
-  const double w = text_width(r.label, size);
+  const double w = text_width(text, size);
   const double dx = l.b.x - l.a.x, dy = l.b.y - l.a.y;
   const double len = std::hypot(dx, dy);
   if (len <= 0)
@@ -215,7 +221,7 @@ bool place_roof_label(canvas& c, const roof_line& l, label_placer& placer) {
       placer.occupy(q);
       text_style st{size, false, text_anchor::start, r.reference ? "#777777" : "#222222", angle,
                     true};
-      c.text(origin, r.label, st, quad_attrs(q, "label roof-label"));
+      c.text(origin, text, st, quad_attrs(q, "label roof-label"));
       return true;
     }
   return false;
@@ -226,9 +232,19 @@ bool place_roof_label(canvas& c, const roof_line& l, label_placer& placer) {
 void place_roof_labels(canvas& c, const roofline_chart_data& d, const chart_frame& f,
                        label_placer& placer) {
   c.begin({{"class", "roof-labels"}});
-  for (const auto& l : roof_lines(d, f))
-    if (!l.roof->label.empty())
-      place_roof_label(c, l, placer);
+  for (const auto& l : roof_lines(d, f)) {
+    if (l.roof->label.empty())
+      continue;
+    // The full label, then without the reference value, then abbreviated and smaller.
+    std::string tiny = l.roof->short_label;
+    if (tiny.rfind("Tensor ", 0) == 0)
+      tiny = "TC " + tiny.substr(7);
+    const bool placed = place_roof_label(c, l, placer, l.roof->label, 11) ||
+                        (l.roof->short_label != l.roof->label &&
+                         place_roof_label(c, l, placer, l.roof->short_label, 11)) ||
+                        place_roof_label(c, l, placer, tiny, 9.5);
+    (void)placed; // the legend and the hover text still give the value
+  }
   c.end();
 }
 

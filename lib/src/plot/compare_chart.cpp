@@ -20,7 +20,8 @@ struct pair_point {
   const chart_kernel* before = nullptr;
   const chart_kernel* after = nullptr;
   std::string color;
-  std::string label;
+  std::string label;        ///< on the chart
+  std::string legend_label; ///< in the legend
   std::string tooltip;
 };
 
@@ -76,17 +77,18 @@ canvas draw_compare(const run& before, const run& after, const compare_chart_opt
       ka = it->second;
       after_used[static_cast<std::size_t>(ka - d.kernels.data())] = true;
     }
-    pairs.push_back({&kb, ka, {}, {}, {}});
+    pairs.push_back({&kb, ka, {}, {}, {}, {}});
   }
   for (std::size_t i = 0; i < d.kernels.size(); ++i)
     if (!after_used[i])
-      pairs.push_back({nullptr, &d.kernels[i], {}, {}, {}});
+      pairs.push_back({nullptr, &d.kernels[i], {}, {}, {}, {}});
   for (std::size_t i = 0; i < pairs.size(); ++i) {
     auto& p = pairs[i];
     p.color = kernel_color(i);
     const chart_kernel& any = p.after ? *p.after : *p.before;
     if (p.before && p.after) {
       p.label = any.label + "  " + change_text(p.before->time_s, p.after->time_s);
+      p.legend_label = any.label;
       const chart_point& pb = point_at(*p.before, level);
       const chart_point& pa = point_at(*p.after, level);
       p.tooltip = fmt::format(
@@ -100,7 +102,8 @@ canvas draw_compare(const run& before, const run& after, const compare_chart_opt
         p.tooltip += fmt::format("\n% of roof {:.0f} \u2192 {:.0f}", p.before->pct_of_roof,
                                  p.after->pct_of_roof);
     } else {
-      p.label = any.label + (p.before ? "  (before only)" : "  (after only)");
+      p.label = any.label;
+      p.legend_label = any.label + (p.before ? "  (before only)" : "  (after only)");
       p.tooltip = any.tooltip;
     }
   }
@@ -138,7 +141,7 @@ canvas draw_compare(const run& before, const run& after, const compare_chart_opt
   const double W = co.width;
   double legend_w = 180;
   for (const auto& p : pairs)
-    legend_w = std::max(legend_w, text_width((p.after ? p.after : p.before)->label, 11) + 34);
+    legend_w = std::max(legend_w, text_width(p.legend_label, 11) + 34);
   legend_w = std::min(legend_w, 250.0);
   const double legend_x = W - 16 - legend_w;
   const double top = 52;
@@ -251,8 +254,7 @@ canvas draw_compare(const run& before, const run& after, const compare_chart_opt
   lg.header("Kernels");
   for (std::size_t i = 0; i < pairs.size(); ++i) {
     const auto& p = pairs[i];
-    lg.kernel(p.color, (p.after ? p.after : p.before)->label, fmt::format("c{}", i), p.tooltip,
-              !p.after);
+    lg.kernel(p.color, p.legend_label, fmt::format("c{}", i), p.tooltip, !p.after);
   }
   lg.gap();
   lg.header("Points");
@@ -270,7 +272,13 @@ canvas draw_compare(const run& before, const run& after, const compare_chart_opt
                       label(level)));
   lg.gap(4);
   lg.header("Roofs");
-  lg.stroke(paint{"#303030", "none", 1.8}, "roof of the after run");
+  {
+    chart_roof sample;
+    sample.source = ceiling_source::measured;
+    lg.stroke(roof_paint(sample), "measured roof (after run)");
+    sample.source = ceiling_source::theoretical;
+    lg.stroke(roof_paint(sample), "theoretical roof (after run)");
+  }
   lg.marker(marker_shape::diamond, "ridge point");
   if (!db.excluded.empty() || !d.excluded.empty()) {
     lg.gap();

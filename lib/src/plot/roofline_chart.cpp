@@ -46,12 +46,19 @@ double draw_legend(canvas* c, const roofline_chart_data& d, double x, double y, 
       if (!r.reference)
         (r.source == ceiling_source::measured ? measured : theoretical) = true;
     }
-    std::string used = measured && theoretical ? "roof, source in its label"
-                       : measured              ? "ceiling, measured"
-                                               : "ceiling, theoretical";
-    lg.stroke(paint{"#303030", "none", 1.8}, used);
-    if (reference)
-      lg.stroke(paint{"#8c8c8c", "none", 1.1, "5 4"}, "theoretical, for reference");
+    chart_roof sample;
+    if (measured) {
+      sample.source = ceiling_source::measured;
+      lg.stroke(roof_paint(sample), "measured");
+    }
+    if (theoretical) {
+      sample.source = ceiling_source::theoretical;
+      lg.stroke(roof_paint(sample), "theoretical");
+    }
+    if (reference) {
+      sample.reference = true;
+      lg.stroke(roof_paint(sample), "theoretical (reference)");
+    }
     lg.marker(marker_shape::diamond, "ridge point");
     lg.gap();
   }

@@ -188,7 +188,6 @@ roofline_chart_data make_roofline_data(const run& r, const chart_options& option
     d.kernels.push_back(std::move(ck));
   }
 
-  // Which sources the primary roofs have, to say it once in the legend or per label.
   std::vector<std::pair<roof_pair, chart_roof>> memory, compute;
   for (memory_level l : all_memory_levels) {
     if (!level_wanted(options, l))
@@ -218,26 +217,22 @@ roofline_chart_data make_roofline_data(const run& r, const chart_options& option
     roof.precisions = {p};
     compute.push_back({rp, roof});
   }
-  std::set<ceiling_source> sources;
-  for (const auto& m : memory)
-    sources.insert(m.first.primary()->source);
-  for (const auto& c : compute)
-    sources.insert(c.first.primary()->source);
-  const bool mixed_sources = sources.size() > 1;
 
   const auto finish = [&](roof_pair rp, chart_roof roof, const std::string& name,
                           const std::string& unit, const std::string& what) {
     const ceiling& c = *rp.primary();
     roof.value = c.value;
     roof.source = c.source;
-    roof.label = name + " " + format_si(c.value, unit);
+    roof.short_label = name + " " + format_si(c.value, unit);
+    roof.label = roof.short_label;
+    roof.key = roof.short_label + " " + to_string(c.source);
     const bool has_reference =
         rp.reference && std::fabs(rp.reference->value / c.value - 1) > 0.005;
-    if (mixed_sources || has_reference)
-      roof.label = fmt::format("{} {}", roof.label, to_string(c.source));
-    if (has_reference)
-      roof.label =
-          fmt::format("{} ({} theoretical)", roof.label, format_si(rp.reference->value, unit));
+    if (has_reference) {
+      const std::string ref_value = format_si(rp.reference->value, unit);
+      roof.label = fmt::format("{} ({} theoretical)", roof.label, ref_value);
+      roof.key = fmt::format("{} ({} theoretical)", roof.key, ref_value);
+    }
     roof.detail = ceiling_detail(what, c, unit);
     d.roofs.push_back(roof);
     if (has_reference) {
@@ -246,6 +241,7 @@ roofline_chart_data make_roofline_data(const run& r, const chart_options& option
       ref.source = ceiling_source::theoretical;
       ref.reference = true;
       ref.label.clear();
+      ref.short_label.clear();
       ref.detail = ceiling_detail(what, *rp.reference, unit);
       d.roofs.push_back(ref);
     }

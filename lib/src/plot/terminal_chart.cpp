@@ -393,7 +393,7 @@ std::string render_roofline_terminal(const run& r, const chart_options& options,
   std::vector<std::string> roof_items;
   for (const auto& rf : d.roofs)
     if (!rf.reference)
-      roof_items.push_back(rf.label);
+      roof_items.push_back(rf.key);
   if (!roof_items.empty())
     for (const auto& l : wrap_items("Roofs: ", roof_items, width))
       out.push_back(l);
