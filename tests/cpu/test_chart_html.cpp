@@ -14,13 +14,13 @@ namespace {
 using namespace roofkit;
 
 std::string lower(std::string s) {
-  for (auto& c : s)
+  for (auto &c : s)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
 }
 
 // Every way a page can reach outside itself.
-void expect_self_contained(const std::string& page) {
+void expect_self_contained(const std::string &page) {
   const std::string p = lower(page);
   EXPECT_EQ(p.find("http:"), std::string::npos);
   EXPECT_EQ(p.find("https:"), std::string::npos);
@@ -35,7 +35,8 @@ void expect_self_contained(const std::string& page) {
   EXPECT_EQ(p.find("xmlhttprequest"), std::string::npos);
   // url(...) only to #fragments or data: URIs.
   const std::regex url(R"(url\(\s*['"]?([^'")\s]*))");
-  for (auto it = std::sregex_iterator(p.begin(), p.end(), url); it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(p.begin(), p.end(), url); it != std::sregex_iterator();
+       ++it) {
     const std::string target = (*it)[1];
     EXPECT_TRUE(target.rfind("#", 0) == 0 || target.rfind("data:", 0) == 0) << target;
   }
@@ -59,8 +60,8 @@ TEST(chart_html, holds_chart_table_and_script_inline) {
   ASSERT_NE(svg_end, std::string::npos);
   const auto svg = chart_test::parse_xml(page.substr(svg_start, svg_end + 6 - svg_start));
   std::set<std::string> point_groups;
-  for (const auto* g :
-       svg->find_all([](const chart_test::xml_element& e) { return e.has_class("kernel"); }))
+  for (const auto *g :
+       svg->find_all([](const chart_test::xml_element &e) { return e.has_class("kernel"); }))
     point_groups.insert(g->attr("id"));
   EXPECT_EQ(point_groups, (std::set<std::string>{"k0", "k1", "k2", "k3"}));
 
@@ -82,7 +83,7 @@ TEST(chart_html, holds_chart_table_and_script_inline) {
   EXPECT_NE(page.find("sorted-asc"), std::string::npos);
   EXPECT_NE(page.find("ANALYTICAL"), std::string::npos);
   // Columns: the levels present, bound and % of roof.
-  for (const char* h : {"Intensity DRAM (FLOP/B)", "Intensity L2 (FLOP/B)",
+  for (const char *h : {"Intensity DRAM (FLOP/B)", "Intensity L2 (FLOP/B)",
                         "Intensity L1/shared (FLOP/B)", "Bound", "% of roof"})
     EXPECT_NE(page.find(h), std::string::npos) << h;
 }

@@ -36,7 +36,7 @@ TEST(chart_layout, text_footprint_follows_font_and_rotation) {
   EXPECT_NEAR(flat.corners[2].y, 50 + 2.36, 1e-9);
   EXPECT_NEAR(flat.corners[1].x, 110, 1e-9);
   const quad up = text_quad({0, 0}, 100, 10, -90); // reads bottom to top
-  EXPECT_NEAR(up.corners[1].x, -9.28, 1e-9); // ascent on the left
+  EXPECT_NEAR(up.corners[1].x, -9.28, 1e-9);       // ascent on the left
   EXPECT_NEAR(up.corners[1].y, -100, 1e-9);
   EXPECT_NEAR(up.corners[3].x, 2.36, 1e-9); // descent on the right
   EXPECT_NEAR(up.corners[3].y, 0, 1e-9);
@@ -49,7 +49,7 @@ TEST(chart_layout, placer_keeps_labels_apart_and_off_obstacles) {
   std::vector<point2> anchors;
   for (int i = 0; i < 12; ++i)
     anchors.push_back({100.0 + 3 * i, 300.0 - 1.0 * i});
-  for (const auto& a : anchors)
+  for (const auto &a : anchors)
     p.add_obstacle(box_quad(a.x - 5, a.y - 5, a.x + 5, a.y + 5));
   std::vector<double> widths(anchors.size(), 90);
   const auto column = p.place_stack(anchors, widths, 13, 6);
@@ -67,7 +67,7 @@ TEST(chart_layout, placer_keeps_labels_apart_and_off_obstacles) {
   for (std::size_t i = 0; i < placed.size(); ++i) {
     for (std::size_t j = i + 1; j < placed.size(); ++j)
       EXPECT_FALSE(intersects(placed[i], placed[j])) << i << " " << j;
-    for (const auto& a : anchors)
+    for (const auto &a : anchors)
       EXPECT_FALSE(intersects(placed[i], box_quad(a.x - 5, a.y - 5, a.x + 5, a.y + 5)));
   }
 }

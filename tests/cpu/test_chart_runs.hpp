@@ -21,8 +21,7 @@ inline roofkit::ceiling memory_ceiling(roofkit::memory_level l, double v,
   return c;
 }
 
-inline roofkit::ceiling compute_ceiling(roofkit::precision p, double v,
-                                        roofkit::ceiling_source s) {
+inline roofkit::ceiling compute_ceiling(roofkit::precision p, double v, roofkit::ceiling_source s) {
   roofkit::ceiling c;
   c.prec = p;
   c.value = v;
@@ -32,7 +31,7 @@ inline roofkit::ceiling compute_ceiling(roofkit::precision p, double v,
   return c;
 }
 
-inline roofkit::kernel_result kernel(const std::string& name, roofkit::precision p, double flops,
+inline roofkit::kernel_result kernel(const std::string &name, roofkit::precision p, double flops,
                                      double dram_bytes, double time_s) {
   roofkit::kernel_result k;
   k.name = name;
@@ -77,12 +76,12 @@ inline roofkit::run mixed_run() {
   k1.bytes[memory_level::l1] = 536870912.0 * 2;
   k1.bytes[memory_level::l2] = 536870912.0 * 1.5;
   r.kernels.push_back(k1);
-  r.kernels.push_back(kernel("uncoalesced_access", precision::fp32, 67108864.0, 2415919104.0,
-                             986.1e-6));
-  r.kernels.push_back(kernel("sgemm_8192", precision::fp32, 1099511627776.0, 805306368.0,
-                             21.433e-3));
-  r.kernels.push_back(kernel("hgemm_bf16_8192", precision::tensor_fp16, 1099511627776.0,
-                             402653184.0, 1.4078e-3));
+  r.kernels.push_back(
+      kernel("uncoalesced_access", precision::fp32, 67108864.0, 2415919104.0, 986.1e-6));
+  r.kernels.push_back(
+      kernel("sgemm_8192", precision::fp32, 1099511627776.0, 805306368.0, 21.433e-3));
+  r.kernels.push_back(
+      kernel("hgemm_bf16_8192", precision::tensor_fp16, 1099511627776.0, 402653184.0, 1.4078e-3));
   auto copy = kernel("copy_float4", precision::fp32, 0, 8589934592.0, 2.9868e-3);
   copy.flops.clear();
   r.kernels.push_back(copy);

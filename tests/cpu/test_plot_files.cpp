@@ -15,12 +15,13 @@ using namespace roofkit;
 namespace fs = std::filesystem;
 
 fs::path temp_dir() {
-  const fs::path d = fs::temp_directory_path() / ("roofkit-plot-test-" + std::to_string(::getpid()));
+  const fs::path d =
+      fs::temp_directory_path() / ("roofkit-plot-test-" + std::to_string(::getpid()));
   fs::create_directories(d);
   return d;
 }
 
-std::string head(const fs::path& p, std::size_t n) {
+std::string head(const fs::path &p, std::size_t n) {
   std::ifstream in(p, std::ios::binary);
   std::string s(n, '\0');
   in.read(s.data(), static_cast<std::streamsize>(n));
@@ -37,7 +38,7 @@ TEST(plot_files, format_from_extension) {
   try {
     chart_format_for_path("chart.jpg");
     FAIL() << "no error";
-  } catch (const error& e) {
+  } catch (const error &e) {
     EXPECT_EQ(e.code(), exit_code::usage);
     EXPECT_NE(std::string(e.what()).find("'chart.jpg'"), std::string::npos);
     EXPECT_NE(std::string(e.what()).find(".svg, .html, .png, .pdf"), std::string::npos);
@@ -70,7 +71,7 @@ TEST(plot_files, writes_every_format) {
     try {
       write_roofline_chart(r, d / "c.png", chart_format::png);
       FAIL() << "no error without cairo";
-    } catch (const error& e) {
+    } catch (const error &e) {
       EXPECT_EQ(e.code(), exit_code::usage);
       EXPECT_NE(e.hint().find("rsvg-convert"), std::string::npos);
     }

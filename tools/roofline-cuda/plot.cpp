@@ -39,9 +39,9 @@ struct plot_args {
   double height = 660;
 };
 
-std::vector<roofkit::memory_level> parse_levels(const std::vector<std::string>& names) {
+std::vector<roofkit::memory_level> parse_levels(const std::vector<std::string> &names) {
   std::vector<roofkit::memory_level> out;
-  for (const auto& n : names) {
+  for (const auto &n : names) {
     const auto l = roofkit::parse_memory_level(n);
     if (!l)
       throw roofkit::usage_error("unknown memory level '" + n + "' (valid: dram, l2, l1)");
@@ -50,7 +50,7 @@ std::vector<roofkit::memory_level> parse_levels(const std::vector<std::string>& 
   return out;
 }
 
-int run_plot(const plot_args& a) {
+int run_plot(const plot_args &a) {
   using namespace roofkit;
   const bool compare = !a.before.empty() || !a.after.empty();
   const int inputs = (a.run_file.empty() ? 0 : 1) + (a.ncu_csv.empty() ? 0 : 1) + (compare ? 1 : 0);
@@ -63,9 +63,11 @@ int run_plot(const plot_args& a) {
     throw usage_error(std::string("--before and --after go together: '") +
                       (a.before.empty() ? "--before" : "--after") + "' is missing");
   if (!a.save_run.empty() && a.ncu_csv.empty())
-    throw usage_error("--save-run '" + a.save_run + "' saves an imported run (use it with --import-ncu)");
+    throw usage_error("--save-run '" + a.save_run +
+                      "' saves an imported run (use it with --import-ncu)");
   if (a.columns < 60 || a.columns > 400)
-    throw usage_error("--columns '" + std::to_string(a.columns) + "' is out of range (valid: 60-400)");
+    throw usage_error("--columns '" + std::to_string(a.columns) +
+                      "' is out of range (valid: 60-400)");
   if (a.rows < 10 || a.rows > 200)
     throw usage_error("--rows '" + std::to_string(a.rows) + "' is out of range (valid: 10-200)");
   if (a.width < 600 || a.width > 4000 || a.height < 400 || a.height > 4000)
@@ -85,7 +87,8 @@ int run_plot(const plot_args& a) {
   if (!a.format.empty()) {
     format = parse_chart_format(a.format);
     if (!format)
-      throw usage_error("unknown chart format '" + a.format + "' (valid: svg, html, png, pdf, term)");
+      throw usage_error("unknown chart format '" + a.format +
+                        "' (valid: svg, html, png, pdf, term)");
   }
   const bool to_file = !a.output.empty();
   if (format && *format == chart_format::terminal && to_file)
@@ -132,10 +135,11 @@ int run_plot(const plot_args& a) {
   return 0;
 }
 
-std::function<int()> add_plot(CLI::App& app) {
+std::function<int()> add_plot(CLI::App &app) {
   auto a = std::make_shared<plot_args>();
-  auto* sub = app.add_subcommand(
-      "plot", "Roofline chart of a saved run or an ncu CSV export: SVG, HTML, PNG, PDF or terminal");
+  auto *sub = app.add_subcommand(
+      "plot",
+      "Roofline chart of a saved run or an ncu CSV export: SVG, HTML, PNG, PDF or terminal");
   sub->add_option("run", a->run_file, "results file (roofkit.run/1 JSON)");
   sub->add_option("-o,--output", a->output, "chart file: .svg, .html, .png or .pdf");
   sub->add_option("--format", a->format, "chart format when the extension does not say it")

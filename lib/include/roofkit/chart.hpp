@@ -13,10 +13,10 @@ namespace roofkit {
 
 /// What to draw and how large.
 struct chart_options {
-  std::string title;        ///< empty: "Roofline: <device>"
-  double width = 1000;      ///< canvas width, px
-  double height = 660;      ///< canvas height, px (grows to fit a long legend)
-  bool all_roofs = false;   ///< every compute roof of the run, not only the kernels' precisions
+  std::string title;      ///< empty: "Roofline: <device>"
+  double width = 1000;    ///< canvas width, px
+  double height = 660;    ///< canvas height, px (grows to fit a long legend)
+  bool all_roofs = false; ///< every compute roof of the run, not only the kernels' precisions
   std::vector<memory_level> levels; ///< levels to draw (roofs and points); empty: all
   /// Mark a measured run as RECORDED (replayed from a file, not measured on this machine).
   bool recorded = false;
@@ -25,9 +25,9 @@ struct chart_options {
 /// One roof line as drawn.
 struct chart_roof {
   bool is_memory = false;
-  memory_level level = memory_level::dram;   ///< when is_memory
-  std::vector<precision> precisions;         ///< when !is_memory: roofs of equal value share a line
-  double value = 0;                          ///< bytes/s or FLOP/s
+  memory_level level = memory_level::dram; ///< when is_memory
+  std::vector<precision> precisions;       ///< when !is_memory: roofs of equal value share a line
+  double value = 0;                        ///< bytes/s or FLOP/s
   ceiling_source source = ceiling_source::theoretical;
   /// A theoretical roof drawn faintly beside the measured roof of the same level/precision.
   bool reference = false;
@@ -54,19 +54,19 @@ struct chart_point {
 
 /// A kernel as drawn: same performance (y) at every level, one point per level.
 struct chart_kernel {
-  std::size_t run_index = 0;       ///< index in run::kernels
-  std::string name;                ///< full name
-  std::string label;               ///< shortened for the chart
-  std::string color;               ///< "#rrggbb"
-  double flops = 0;                ///< total FLOPs over all precisions
-  double time_s = 0;               ///< median time
-  double flops_per_s = 0;          ///< achieved, flops / time_s
+  std::size_t run_index = 0;         ///< index in run::kernels
+  std::string name;                  ///< full name
+  std::string label;                 ///< shortened for the chart
+  std::string color;                 ///< "#rrggbb"
+  double flops = 0;                  ///< total FLOPs over all precisions
+  double time_s = 0;                 ///< median time
+  double flops_per_s = 0;            ///< achieved, flops / time_s
   std::optional<precision> dominant; ///< the precision with the most FLOPs
-  std::vector<chart_point> points; ///< by ascending intensity
-  std::string bound;               ///< binding roof, e.g. "DRAM", "FP32"; empty when unknown
-  double attainable = 0;           ///< FLOP/s the roofs allow at this kernel's intensities
-  double pct_of_roof = 0;          ///< 100 * achieved / attainable (0 when unknown)
-  std::string tooltip;             ///< hover text with the kernel's numbers
+  std::vector<chart_point> points;   ///< by ascending intensity
+  std::string bound;                 ///< binding roof, e.g. "DRAM", "FP32"; empty when unknown
+  double attainable = 0;             ///< FLOP/s the roofs allow at this kernel's intensities
+  double pct_of_roof = 0;            ///< 100 * achieved / attainable (0 when unknown)
+  std::string tooltip;               ///< hover text with the kernel's numbers
 };
 
 /// A kernel of the run that is not drawn, and why (failed, no FLOPs, no time, no bytes).
@@ -79,20 +79,20 @@ struct chart_excluded {
 /// Everything a roofline chart shows, computed from a run.
 struct roofline_chart_data {
   std::string title;
-  std::vector<chart_roof> roofs;      ///< memory roofs first, then compute roofs by value
+  std::vector<chart_roof> roofs; ///< memory roofs first, then compute roofs by value
   std::vector<chart_ridge> ridges;
   std::vector<chart_kernel> kernels;
   std::vector<chart_excluded> excluded;
-  double x_min = 0.01, x_max = 1000;  ///< intensity range, FLOP/byte (ends: 1, 2 or 5 x 10^k)
-  double y_min = 1e9, y_max = 1e15;   ///< performance range, FLOP/s (ends: 1, 2 or 5 x 10^k)
-  std::vector<std::string> footer;    ///< device and clocks, origin, tool version
-  std::string origin_badge;           ///< "ANALYTICAL", "RECORDED", "IMPORTED"; empty if measured
-  std::string origin_text;            ///< one sentence on where the numbers come from
+  double x_min = 0.01, x_max = 1000; ///< intensity range, FLOP/byte (ends: 1, 2 or 5 x 10^k)
+  double y_min = 1e9, y_max = 1e15;  ///< performance range, FLOP/s (ends: 1, 2 or 5 x 10^k)
+  std::vector<std::string> footer;   ///< device and clocks, origin, tool version
+  std::string origin_badge;          ///< "ANALYTICAL", "RECORDED", "IMPORTED"; empty if measured
+  std::string origin_text;           ///< one sentence on where the numbers come from
 };
 
 /// Builds the chart data of a run: roofs (measured preferred, theoretical shown as reference),
 /// ridge points, one point per kernel and level, exclusions, axis ranges.
-roofline_chart_data make_roofline_data(const run& r, const chart_options& options = {});
+roofline_chart_data make_roofline_data(const run &r, const chart_options &options = {});
 
 /// A logarithmic axis: value v maps to
 ///   px = px_lo + (log10(v) - log10(lo)) / (log10(hi) - log10(lo)) * (px_hi - px_lo).
@@ -119,27 +119,27 @@ struct chart_frame {
 /// the run) holding its markers (`class="point"`, `data-level`, `data-intensity`,
 /// `data-flops-per-s`, drawn at `transform="translate(x y)"`); every label carries
 /// `data-quad="x,y x,y x,y x,y"`, its footprint in pixels.
-canvas draw_roofline(const roofline_chart_data& data, const chart_options& options = {},
-                     chart_frame* frame = nullptr);
+canvas draw_roofline(const roofline_chart_data &data, const chart_options &options = {},
+                     chart_frame *frame = nullptr);
 
 /// The roofline chart of a run as a standalone SVG document.
-std::string render_roofline_svg(const run& r, const chart_options& options = {});
+std::string render_roofline_svg(const run &r, const chart_options &options = {});
 
 /// One self-contained HTML page (no network access at all): the chart inline, a sortable table
 /// of the kernels, and hover links between table rows and points.
-std::string render_roofline_html(const run& r, const chart_options& options = {});
+std::string render_roofline_html(const run &r, const chart_options &options = {});
 
 /// Terminal rendering options.
 struct terminal_options {
-  int columns = 80; ///< total width, at least 60
-  int rows = 20;    ///< height of the plot area in text rows
+  int columns = 80;   ///< total width, at least 60
+  int rows = 20;      ///< height of the plot area in text rows
   bool color = false; ///< ANSI colours (use only when stdout is a terminal)
 };
 
 /// A braille chart of the same content that fits `columns`, followed by a key of kernels,
 /// roofs and excluded kernels.
-std::string render_roofline_terminal(const run& r, const chart_options& options = {},
-                                     const terminal_options& terminal = {});
+std::string render_roofline_terminal(const run &r, const chart_options &options = {},
+                                     const terminal_options &terminal = {});
 
 /// Options of the before/after chart.
 struct compare_chart_options {
@@ -154,16 +154,16 @@ struct compare_chart_options {
 /// match as in compare_runs(): the i-th kernel of a name in `before` with the i-th kernel of
 /// that name in `after`. Kernels in only one run are single points labelled "(before only)" or
 /// "(after only)".
-canvas draw_compare(const run& before, const run& after, const compare_chart_options& options = {},
-                    chart_frame* frame = nullptr);
+canvas draw_compare(const run &before, const run &after, const compare_chart_options &options = {},
+                    chart_frame *frame = nullptr);
 /// draw_compare as a standalone SVG document.
-std::string render_compare_svg(const run& before, const run& after,
-                               const compare_chart_options& options = {});
+std::string render_compare_svg(const run &before, const run &after,
+                               const compare_chart_options &options = {});
 
 /// A value with an SI prefix and 3 significant digits: format_si(3.352e12, "B/s") == "3.35 TB/s".
-std::string format_si(double value, const std::string& unit);
+std::string format_si(double value, const std::string &unit);
 /// The kernel colour palette (colour-blind safe order); colour i of a run's kernels.
-const std::string& kernel_color(std::size_t i);
+const std::string &kernel_color(std::size_t i);
 /// The marker drawn for each memory level (DRAM circle, L2 square, L1 triangle).
 marker_shape level_marker(memory_level l);
 

@@ -11,11 +11,11 @@ namespace roofkit::chart_detail {
 
 namespace {
 
-constexpr const char* axis_color = "#555555";
-constexpr const char* grid_major = "#dcdcdc";
-constexpr const char* grid_minor = "#f0f0f0";
-constexpr const char* roof_color = "#303030";
-constexpr const char* reference_color = "#8c8c8c";
+constexpr const char *axis_color = "#555555";
+constexpr const char *grid_major = "#dcdcdc";
+constexpr const char *grid_minor = "#f0f0f0";
+constexpr const char *roof_color = "#303030";
+constexpr const char *reference_color = "#8c8c8c";
 constexpr double tick_size = 11;
 
 // Powers of ten inside [lo, hi].
@@ -42,7 +42,7 @@ std::vector<double> minors(double lo, double hi) {
 
 } // namespace
 
-paint roof_paint(const chart_roof& r) {
+paint roof_paint(const chart_roof &r) {
   if (r.reference)
     return paint{reference_color, "none", 1.1, "2 3"};
   if (r.source == ceiling_source::theoretical)
@@ -50,7 +50,7 @@ paint roof_paint(const chart_roof& r) {
   return paint{roof_color, "none", 1.8};
 }
 
-void draw_axes(canvas& c, const chart_frame& f) {
+void draw_axes(canvas &c, const chart_frame &f) {
   const double right = f.left + f.width, bottom = f.top + f.height;
   c.rect(f.left, f.top, f.width, f.height, paint{"none", "#ffffff"}, {{"class", "plot-bg"}});
   c.begin({{"class", "grid"}});
@@ -109,13 +109,13 @@ void draw_axes(canvas& c, const chart_frame& f) {
 namespace {
 
 struct roof_line {
-  const chart_roof* roof = nullptr;
+  const chart_roof *roof = nullptr;
   point2 a, b; ///< a is the left end
 };
 
-std::vector<roof_line> roof_lines(const roofline_chart_data& d, const chart_frame& f) {
+std::vector<roof_line> roof_lines(const roofline_chart_data &d, const chart_frame &f) {
   double top_compute = 0, fastest_memory = 0;
-  for (const auto& r : d.roofs) {
+  for (const auto &r : d.roofs) {
     if (r.reference)
       continue;
     if (r.is_memory)
@@ -126,7 +126,7 @@ std::vector<roof_line> roof_lines(const roofline_chart_data& d, const chart_fram
   if (top_compute <= 0)
     top_compute = d.y_max;
   std::vector<roof_line> out;
-  for (const auto& r : d.roofs) {
+  for (const auto &r : d.roofs) {
     double x0, x1, y0, y1;
     if (r.is_memory) {
       x0 = std::max(d.x_min, d.y_min / r.value);
@@ -147,12 +147,12 @@ std::vector<roof_line> roof_lines(const roofline_chart_data& d, const chart_fram
 
 } // namespace
 
-void draw_roofs(canvas& c, const roofline_chart_data& d, const chart_frame& f,
-                label_placer& placer) {
+void draw_roofs(canvas &c, const roofline_chart_data &d, const chart_frame &f,
+                label_placer &placer) {
   const auto lines = roof_lines(d, f);
   c.begin({{"class", "roofs"}});
-  for (const auto& l : lines) {
-    const chart_roof& r = *l.roof;
+  for (const auto &l : lines) {
+    const chart_roof &r = *l.roof;
     attributes attrs{{"class", std::string("roof ") + (r.is_memory ? "memory" : "compute") +
                                    (r.reference ? " reference" : "")},
                      {"data-value", fmt::format("{:.6g}", r.value)},
@@ -167,7 +167,7 @@ void draw_roofs(canvas& c, const roofline_chart_data& d, const chart_frame& f,
     placer.add_obstacle(l.a, l.b);
   }
   // Ridge points.
-  for (const auto& rd : d.ridges) {
+  for (const auto &rd : d.ridges) {
     if (rd.intensity < d.x_min || rd.intensity > d.x_max)
       continue;
     const point2 p{f.x.to_px(rd.intensity), f.y.to_px(rd.flops)};
@@ -189,9 +189,9 @@ namespace {
 
 // Places one roof label along its line (the short form when the long one does not fit);
 // returns false when neither fits.
-bool place_roof_label(canvas& c, const roof_line& l, label_placer& placer,
-                      const std::string& text, double size) {
-  const chart_roof& r = *l.roof;
+bool place_roof_label(canvas &c, const roof_line &l, label_placer &placer, const std::string &text,
+                      double size) {
+  const chart_roof &r = *l.roof;
   const double w = text_width(text, size);
   const double dx = l.b.x - l.a.x, dy = l.b.y - l.a.y;
   const double len = std::hypot(dx, dy);
@@ -219,8 +219,8 @@ bool place_roof_label(canvas& c, const roof_line& l, label_placer& placer,
       if (!placer.is_free(inflate(q, 1)))
         continue;
       placer.occupy(q);
-      text_style st{size, false, text_anchor::start, r.reference ? "#777777" : "#222222", angle,
-                    true};
+      text_style st{size,  false, text_anchor::start, r.reference ? "#777777" : "#222222",
+                    angle, true};
       c.text(origin, text, st, quad_attrs(q, "label roof-label"));
       return true;
     }
@@ -229,10 +229,10 @@ bool place_roof_label(canvas& c, const roof_line& l, label_placer& placer,
 
 } // namespace
 
-void place_roof_labels(canvas& c, const roofline_chart_data& d, const chart_frame& f,
-                       label_placer& placer) {
+void place_roof_labels(canvas &c, const roofline_chart_data &d, const chart_frame &f,
+                       label_placer &placer) {
   c.begin({{"class", "roof-labels"}});
-  for (const auto& l : roof_lines(d, f)) {
+  for (const auto &l : roof_lines(d, f)) {
     if (l.roof->label.empty())
       continue;
     // The full label, then without the reference value, then abbreviated and smaller.
@@ -248,7 +248,7 @@ void place_roof_labels(canvas& c, const roofline_chart_data& d, const chart_fram
   c.end();
 }
 
-void draw_title(canvas& c, const roofline_chart_data& d, double left, double right) {
+void draw_title(canvas &c, const roofline_chart_data &d, double left, double right) {
   double badge_w = 0;
   if (!d.origin_badge.empty()) {
     badge_w = text_width(d.origin_badge, 12, true) + 16;
@@ -264,7 +264,7 @@ void draw_title(canvas& c, const roofline_chart_data& d, double left, double rig
 
 namespace {
 
-std::vector<std::pair<std::string, std::string>> footer_lines(const roofline_chart_data& d,
+std::vector<std::pair<std::string, std::string>> footer_lines(const roofline_chart_data &d,
                                                               double width) {
   std::vector<std::pair<std::string, std::string>> out; // text, colour
   const double size = 10.5;
@@ -274,23 +274,22 @@ std::vector<std::pair<std::string, std::string>> footer_lines(const roofline_cha
   blocks.push_back({d.origin_text, d.origin_badge.empty() ? "#444444" : "#b54708"});
   for (std::size_t i = 1; i < d.footer.size(); ++i)
     blocks.push_back({d.footer[i], "#666666"});
-  for (const auto& [text, colour] : blocks)
-    for (const auto& line : wrap_text(text, size, width))
+  for (const auto &[text, colour] : blocks)
+    for (const auto &line : wrap_text(text, size, width))
       out.push_back({line, colour});
   return out;
 }
 
 } // namespace
 
-double footer_height(const roofline_chart_data& d, double width) {
+double footer_height(const roofline_chart_data &d, double width) {
   return static_cast<double>(footer_lines(d, width).size()) * 14 + 6;
 }
 
-double draw_footer(canvas& c, const roofline_chart_data& d, double left, double top,
-                   double width) {
+double draw_footer(canvas &c, const roofline_chart_data &d, double left, double top, double width) {
   c.begin({{"class", "footer"}});
   double y = top + 11;
-  for (const auto& [line, colour] : footer_lines(d, width)) {
+  for (const auto &[line, colour] : footer_lines(d, width)) {
     c.text({left, y}, line, text_style{10.5, false, text_anchor::start, colour});
     y += 14;
   }
@@ -302,15 +301,15 @@ double draw_footer(canvas& c, const roofline_chart_data& d, double left, double 
 
 namespace roofkit::chart_detail {
 
-void legend_writer::header(const std::string& text, const std::string& color) {
+void legend_writer::header(const std::string &text, const std::string &color) {
   if (c_)
     c_->text({x_, y_ + 12}, fit_text(text, 12, w_, true),
              text_style{12, true, text_anchor::start, color});
   y_ += 18;
 }
 
-void legend_writer::kernel(const std::string& color, const std::string& text,
-                           const std::string& kernel_id, const std::string& title, bool hollow) {
+void legend_writer::kernel(const std::string &color, const std::string &text,
+                           const std::string &kernel_id, const std::string &title, bool hollow) {
   if (c_) {
     c_->begin({{"class", "legend-kernel"}, {"data-kernel", kernel_id}}, title);
     c_->line({x_, y_ + 7}, {x_ + 22, y_ + 7}, paint{color, "none", 1.6});
@@ -323,7 +322,7 @@ void legend_writer::kernel(const std::string& color, const std::string& text,
   y_ += 16;
 }
 
-void legend_writer::marker(marker_shape shape, const std::string& text) {
+void legend_writer::marker(marker_shape shape, const std::string &text) {
   if (c_) {
     c_->marker(shape, {x_ + 11, y_ + 7}, 9, paint{"#444444", "#444444", 1});
     c_->text({x_ + 30, y_ + 11}, fit_text(text, 11, w_ - 30),
@@ -332,7 +331,7 @@ void legend_writer::marker(marker_shape shape, const std::string& text) {
   y_ += 16;
 }
 
-void legend_writer::stroke(const paint& p, const std::string& text) {
+void legend_writer::stroke(const paint &p, const std::string &text) {
   if (c_) {
     c_->line({x_, y_ + 7}, {x_ + 22, y_ + 7}, p);
     c_->text({x_ + 30, y_ + 11}, fit_text(text, 11, w_ - 30),
@@ -341,8 +340,8 @@ void legend_writer::stroke(const paint& p, const std::string& text) {
   y_ += 16;
 }
 
-void legend_writer::note(const std::string& text, const std::string& color, double size) {
-  for (const auto& line : wrap_text(text, size, w_)) {
+void legend_writer::note(const std::string &text, const std::string &color, double size) {
+  for (const auto &line : wrap_text(text, size, w_)) {
     if (c_)
       c_->text({x_, y_ + size}, fit_text(line, size, w_),
                text_style{size, false, text_anchor::start, color});

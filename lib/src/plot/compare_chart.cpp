@@ -17,16 +17,16 @@ namespace {
 using namespace chart_detail;
 
 struct pair_point {
-  const chart_kernel* before = nullptr;
-  const chart_kernel* after = nullptr;
+  const chart_kernel *before = nullptr;
+  const chart_kernel *after = nullptr;
   std::string color;
   std::string label;        ///< on the chart
   std::string legend_label; ///< in the legend
   std::string tooltip;
 };
 
-const chart_point& point_at(const chart_kernel& k, memory_level level) {
-  for (const auto& p : k.points)
+const chart_point &point_at(const chart_kernel &k, memory_level level) {
+  for (const auto &p : k.points)
     if (p.level == level)
       return p;
   return k.points.back();
@@ -34,7 +34,7 @@ const chart_point& point_at(const chart_kernel& k, memory_level level) {
 
 // The i-th kernel of a name in one run matches the i-th kernel of that name in the other, as in
 // compare_runs().
-std::string match_key(const run& r, const chart_kernel& k) {
+std::string match_key(const run &r, const chart_kernel &k) {
   int occurrence = 0;
   for (std::size_t i = 0; i < k.run_index; ++i)
     occurrence += r.kernels[i].name == k.name ? 1 : 0;
@@ -53,26 +53,25 @@ std::string change_text(double before_s, double after_s) {
 
 } // namespace
 
-canvas draw_compare(const run& before, const run& after, const compare_chart_options& options,
-                    chart_frame* frame_out) {
-  const chart_options& co = options.chart;
+canvas draw_compare(const run &before, const run &after, const compare_chart_options &options,
+                    chart_frame *frame_out) {
+  const chart_options &co = options.chart;
   const memory_level level = options.level.value_or(memory_level::dram);
   const roofline_chart_data db = make_roofline_data(before, co);
   roofline_chart_data d = make_roofline_data(after, co);
-  d.title = !co.title.empty()
-                ? co.title
-                : "Before \u2192 after: " + (after.context.device_name.empty()
-                                                 ? std::string("unknown device")
-                                                 : after.context.device_name);
+  d.title = !co.title.empty() ? co.title
+                              : "Before \u2192 after: " + (after.context.device_name.empty()
+                                                               ? std::string("unknown device")
+                                                               : after.context.device_name);
 
   // Pair the kernels drawn in both runs.
   std::vector<pair_point> pairs;
-  std::map<std::string, const chart_kernel*> by_key;
-  for (const auto& k : d.kernels)
+  std::map<std::string, const chart_kernel *> by_key;
+  for (const auto &k : d.kernels)
     by_key[match_key(after, k)] = &k;
   std::vector<bool> after_used(d.kernels.size(), false);
-  for (const auto& kb : db.kernels) {
-    const chart_kernel* ka = nullptr;
+  for (const auto &kb : db.kernels) {
+    const chart_kernel *ka = nullptr;
     if (auto it = by_key.find(match_key(before, kb)); it != by_key.end()) {
       ka = it->second;
       after_used[static_cast<std::size_t>(ka - d.kernels.data())] = true;
@@ -83,21 +82,21 @@ canvas draw_compare(const run& before, const run& after, const compare_chart_opt
     if (!after_used[i])
       pairs.push_back({nullptr, &d.kernels[i], {}, {}, {}, {}});
   for (std::size_t i = 0; i < pairs.size(); ++i) {
-    auto& p = pairs[i];
+    auto &p = pairs[i];
     p.color = kernel_color(i);
-    const chart_kernel& any = p.after ? *p.after : *p.before;
+    const chart_kernel &any = p.after ? *p.after : *p.before;
     if (p.before && p.after) {
       p.label = any.label + "  " + change_text(p.before->time_s, p.after->time_s);
       p.legend_label = any.label;
-      const chart_point& pb = point_at(*p.before, level);
-      const chart_point& pa = point_at(*p.after, level);
+      const chart_point &pb = point_at(*p.before, level);
+      const chart_point &pa = point_at(*p.after, level);
       p.tooltip = fmt::format(
           "{}\ntime {} \u2192 {} ({})\nachieved {} \u2192 {}\nintensity {} {:.3g} \u2192 {} "
           "{:.3g} FLOP/B",
           any.name, format_time(p.before->time_s), format_time(p.after->time_s),
-          change_text(p.before->time_s, p.after->time_s), format_si(p.before->flops_per_s, "FLOP/s"),
-          format_si(p.after->flops_per_s, "FLOP/s"), label(pb.level), pb.intensity,
-          label(pa.level), pa.intensity);
+          change_text(p.before->time_s, p.after->time_s),
+          format_si(p.before->flops_per_s, "FLOP/s"), format_si(p.after->flops_per_s, "FLOP/s"),
+          label(pb.level), pb.intensity, label(pa.level), pa.intensity);
       if (p.before->pct_of_roof > 0 && p.after->pct_of_roof > 0)
         p.tooltip += fmt::format("\n% of roof {:.0f} \u2192 {:.0f}", p.before->pct_of_roof,
                                  p.after->pct_of_roof);
@@ -110,8 +109,8 @@ canvas draw_compare(const run& before, const run& after, const compare_chart_opt
 
   // Axis ranges over both runs.
   double xmin = d.x_min, xmax = d.x_max, ymin = d.y_min, ymax = d.y_max;
-  for (const auto& k : db.kernels)
-    for (const auto& p : k.points) {
+  for (const auto &k : db.kernels)
+    for (const auto &p : k.points) {
       xmin = std::min(xmin, p.intensity);
       xmax = std::max(xmax, p.intensity);
       ymin = std::min(ymin, k.flops_per_s);
@@ -140,14 +139,14 @@ canvas draw_compare(const run& before, const run& after, const compare_chart_opt
   // Layout as in the roofline chart.
   const double W = co.width;
   double legend_w = 180;
-  for (const auto& p : pairs)
+  for (const auto &p : pairs)
     legend_w = std::max(legend_w, text_width(p.legend_label, 11) + 34);
   legend_w = std::min(legend_w, 250.0);
   const double legend_x = W - 16 - legend_w;
   const double top = 52;
   const double fh = footer_height(d, W - 32);
-  const double legend_h = 18 + 16 * static_cast<double>(pairs.size()) + 8 + 18 + 16 * 3 + 8 +
-                          18 + 16 * 3 + 60;
+  const double legend_h =
+      18 + 16 * static_cast<double>(pairs.size()) + 8 + 18 + 16 * 3 + 8 + 18 + 16 * 3 + 60;
   const double H = std::max(co.height, top + legend_h + 60 + fh);
   chart_frame f;
   f.left = 84;
@@ -176,14 +175,14 @@ canvas draw_compare(const run& before, const run& after, const compare_chart_opt
   draw_roofs(c, d, f, placer);
 
   const double ms = 9;
-  std::vector<std::pair<point2, const pair_point*>> anchors;
+  std::vector<std::pair<point2, const pair_point *>> anchors;
   c.begin({{"class", "kernels"}});
   for (std::size_t i = 0; i < pairs.size(); ++i) {
-    const auto& p = pairs[i];
+    const auto &p = pairs[i];
     c.begin({{"class", "kernel"}, {"id", fmt::format("c{}", i)}}, p.tooltip);
     std::optional<point2> from, to;
     if (p.before) {
-      const chart_point& q = point_at(*p.before, level);
+      const chart_point &q = point_at(*p.before, level);
       from = point2{f.x.to_px(q.intensity), f.y.to_px(p.before->flops_per_s)};
       c.marker(level_marker(q.level), *from, ms, paint{p.color, "#ffffff", 1.6},
                {{"class", "point before"},
@@ -192,7 +191,7 @@ canvas draw_compare(const run& before, const run& after, const compare_chart_opt
                 {"data-flops-per-s", fmt::format("{:.9g}", p.before->flops_per_s)}});
     }
     if (p.after) {
-      const chart_point& q = point_at(*p.after, level);
+      const chart_point &q = point_at(*p.after, level);
       to = point2{f.x.to_px(q.intensity), f.y.to_px(p.after->flops_per_s)};
       c.marker(level_marker(q.level), *to, ms, paint{"#ffffff", p.color, 0.8},
                {{"class", "point after"},
@@ -215,7 +214,7 @@ canvas draw_compare(const run& before, const run& after, const compare_chart_opt
       }
     }
     c.end();
-    for (const auto& pt : {from, to})
+    for (const auto &pt : {from, to})
       if (pt)
         placer.add_obstacle(box_quad(pt->x - ms / 2 - 1, pt->y - ms / 2 - 1, pt->x + ms / 2 + 1,
                                      pt->y + ms / 2 + 1));
@@ -227,20 +226,20 @@ canvas draw_compare(const run& before, const run& after, const compare_chart_opt
   c.begin({{"class", "kernel-labels"}});
   const double size = 11, h = size * 1.2;
   for (std::size_t i = 0; i < anchors.size(); ++i) {
-    const auto& [at, p] = anchors[i];
+    const auto &[at, p] = anchors[i];
     const double w = text_width(p->label, size) + 2;
     auto placed = placer.place(at, w, h, 7, ms / 2 + 1, 0);
     if (!placed)
       placed = placer.place(at, w, h, 7, ms / 2 + 1, 250);
     if (!placed)
       continue;
-    const auto& q = placed->box;
+    const auto &q = placed->box;
     c.begin({{"class", "kernel-label"}, {"data-kernel", fmt::format("c{}", i)}}, p->tooltip);
     if (placed->leader)
       c.line(placed->leader_from, placed->leader_to, paint{p->color, "none", 0.9, {}, 0.8},
              {{"class", "leader"}});
-    const double baseline = q.corners[0].y + (h - (font_ascent + font_descent) * size) / 2 +
-                            font_ascent * size;
+    const double baseline =
+        q.corners[0].y + (h - (font_ascent + font_descent) * size) / 2 + font_ascent * size;
     c.text({q.corners[0].x + 1, baseline}, p->label,
            text_style{size, false, text_anchor::start, p->color, 0, true},
            quad_attrs(q, "label kernel-label-text"));
@@ -253,7 +252,7 @@ canvas draw_compare(const run& before, const run& after, const compare_chart_opt
   c.begin({{"class", "legend"}});
   lg.header("Kernels");
   for (std::size_t i = 0; i < pairs.size(); ++i) {
-    const auto& p = pairs[i];
+    const auto &p = pairs[i];
     lg.kernel(p.color, p.legend_label, fmt::format("c{}", i), p.tooltip, !p.after);
   }
   lg.gap();
@@ -283,22 +282,22 @@ canvas draw_compare(const run& before, const run& after, const compare_chart_opt
   if (!db.excluded.empty() || !d.excluded.empty()) {
     lg.gap();
     lg.header("Not plotted", "#b00020");
-    const auto in_before = [&](const chart_excluded& e) {
-      for (const auto& b : db.excluded)
+    const auto in_before = [&](const chart_excluded &e) {
+      for (const auto &b : db.excluded)
         if (b.name == e.name && b.reason == e.reason)
           return true;
       return false;
     };
-    const auto in_after = [&](const chart_excluded& e) {
-      for (const auto& a : d.excluded)
+    const auto in_after = [&](const chart_excluded &e) {
+      for (const auto &a : d.excluded)
         if (a.name == e.name && a.reason == e.reason)
           return true;
       return false;
     };
-    for (const auto& e : db.excluded)
+    for (const auto &e : db.excluded)
       lg.note((in_after(e) ? "" : "before: ") + short_name(e.name, 40) + ": " + e.reason,
               "#7a0016");
-    for (const auto& e : d.excluded)
+    for (const auto &e : d.excluded)
       if (!in_before(e))
         lg.note("after: " + short_name(e.name, 40) + ": " + e.reason, "#7a0016");
   }
@@ -307,8 +306,8 @@ canvas draw_compare(const run& before, const run& after, const compare_chart_opt
   return c;
 }
 
-std::string render_compare_svg(const run& before, const run& after,
-                               const compare_chart_options& options) {
+std::string render_compare_svg(const run &before, const run &after,
+                               const compare_chart_options &options) {
   return to_svg(draw_compare(before, after, options));
 }
 

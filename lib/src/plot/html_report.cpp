@@ -12,7 +12,8 @@ namespace roofkit {
 
 namespace {
 
-constexpr const char* page_css = R"(body{font-family:"DejaVu Sans",Verdana,Arial,sans-serif;margin:16px 24px;color:#222;background:#fff}
+constexpr const char *page_css =
+    R"(body{font-family:"DejaVu Sans",Verdana,Arial,sans-serif;margin:16px 24px;color:#222;background:#fff}
 h1{font-size:18px;margin:4px 0 12px}
 .chart svg{max-width:100%;height:auto}
 .chart svg.focus g.kernel:not(.hl),.chart svg.focus g.kernel-label:not(.hl){opacity:.2}
@@ -34,7 +35,7 @@ p.foot{color:#666;font-size:12px}
 )";
 
 // Hover links between table rows, points, labels and legend entries; column sorting.
-constexpr const char* page_js = R"((function(){
+constexpr const char *page_js = R"((function(){
 var svg=document.querySelector('.chart svg');
 function mark(id,on){
   document.querySelectorAll('[data-kernel="'+id+'"]').forEach(function(e){e.classList.toggle('hl',on);});
@@ -67,12 +68,12 @@ struct column_def {
   bool numeric;
 };
 
-std::string cell(const std::string& shown, const std::string& sort, const std::string& cls = "") {
+std::string cell(const std::string &shown, const std::string &sort, const std::string &cls = "") {
   return fmt::format("<td{} data-sort=\"{}\">{}</td>", cls.empty() ? "" : " class=\"" + cls + "\"",
                      xml_escape(sort), xml_escape(shown));
 }
 
-std::string num_cell(double v, const std::string& shown) {
+std::string num_cell(double v, const std::string &shown) {
   if (!std::isfinite(v))
     return cell("", "");
   return cell(shown, fmt::format("{:.9g}", v));
@@ -80,33 +81,34 @@ std::string num_cell(double v, const std::string& shown) {
 
 } // namespace
 
-std::string render_roofline_html(const run& r, const chart_options& options) {
+std::string render_roofline_html(const run &r, const chart_options &options) {
   const roofline_chart_data d = make_roofline_data(r, options);
   svg_options so;
   so.standalone = false;
   const std::string svg = to_svg(draw_roofline(d, options), so);
 
   std::set<memory_level> levels;
-  for (const auto& k : d.kernels)
-    for (const auto& p : k.points)
+  for (const auto &k : d.kernels)
+    for (const auto &p : k.points)
       levels.insert(p.level);
   std::vector<memory_level> level_columns;
   for (memory_level l : {memory_level::dram, memory_level::l2, memory_level::l1})
     if (levels.count(l))
       level_columns.push_back(l);
 
-  std::vector<column_def> columns{{"#", true},          {"Kernel", false}, {"Status", false},
-                                  {"Time", true},       {"FLOPs", true},   {"Achieved", true}};
+  std::vector<column_def> columns{{"#", true},    {"Kernel", false}, {"Status", false},
+                                  {"Time", true}, {"FLOPs", true},   {"Achieved", true}};
   for (memory_level l : level_columns)
     columns.push_back({"Intensity " + label(l) + " (FLOP/B)", true});
   columns.push_back({"Bound", false});
   columns.push_back({"% of roof", true});
 
   std::string rows;
-  for (const auto& k : d.kernels) {
-    const kernel_result& kr = r.kernels[k.run_index];
+  for (const auto &k : d.kernels) {
+    const kernel_result &kr = r.kernels[k.run_index];
     const std::string id = fmt::format("k{}", k.run_index);
-    std::string row = fmt::format("<tr data-kernel=\"{}\" title=\"{}\">", id, xml_escape(k.tooltip));
+    std::string row =
+        fmt::format("<tr data-kernel=\"{}\" title=\"{}\">", id, xml_escape(k.tooltip));
     row += num_cell(static_cast<double>(k.run_index), std::to_string(k.run_index));
     row += fmt::format("<td class=\"name\" data-sort=\"{}\"><span class=\"swatch\" "
                        "style=\"background:{}\"></span>{}</td>",
@@ -116,8 +118,8 @@ std::string render_roofline_html(const run& r, const chart_options& options) {
     row += num_cell(k.flops, format_si(k.flops, "FLOP"));
     row += num_cell(k.flops_per_s, format_si(k.flops_per_s, "FLOP/s"));
     for (memory_level l : level_columns) {
-      const chart_point* p = nullptr;
-      for (const auto& q : k.points)
+      const chart_point *p = nullptr;
+      for (const auto &q : k.points)
         if (q.level == l)
           p = &q;
       row += p ? num_cell(p->intensity, fmt::format("{:.3g}", p->intensity)) : cell("", "");
@@ -127,8 +129,8 @@ std::string render_roofline_html(const run& r, const chart_options& options) {
                              : cell("", "");
     rows += row + "</tr>\n";
   }
-  for (const auto& e : d.excluded) {
-    const kernel_result& kr = r.kernels[e.run_index];
+  for (const auto &e : d.excluded) {
+    const kernel_result &kr = r.kernels[e.run_index];
     std::string row = "<tr class=\"excluded\">";
     row += num_cell(static_cast<double>(e.run_index), std::to_string(e.run_index));
     row += fmt::format("<td class=\"name\" data-sort=\"{}\">{}</td>", xml_escape(e.name),
@@ -144,7 +146,7 @@ std::string render_roofline_html(const run& r, const chart_options& options) {
   }
 
   std::string head;
-  for (const auto& c : columns)
+  for (const auto &c : columns)
     head += fmt::format("<th data-type=\"{}\"{}>{}</th>", c.numeric ? "num" : "text",
                         c.header == "Kernel" ? " class=\"name\"" : "", xml_escape(c.header));
 
@@ -160,7 +162,7 @@ std::string render_roofline_html(const run& r, const chart_options& options) {
                       head, rows);
   page += "<p class=\"foot\">Hover a row to find its point, or a point to find its row; click a "
           "column heading to sort.";
-  for (const auto& line : d.footer)
+  for (const auto &line : d.footer)
     page += "<br>" + xml_escape(line);
   page += "</p>\n<script>\n";
   page += page_js;

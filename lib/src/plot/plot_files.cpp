@@ -11,16 +11,21 @@ namespace roofkit {
 
 std::string to_string(chart_format f) {
   switch (f) {
-  case chart_format::svg: return "svg";
-  case chart_format::html: return "html";
-  case chart_format::png: return "png";
-  case chart_format::pdf: return "pdf";
-  case chart_format::terminal: return "term";
+  case chart_format::svg:
+    return "svg";
+  case chart_format::html:
+    return "html";
+  case chart_format::png:
+    return "png";
+  case chart_format::pdf:
+    return "pdf";
+  case chart_format::terminal:
+    return "term";
   }
   return "unknown";
 }
 
-std::optional<chart_format> parse_chart_format(const std::string& name) {
+std::optional<chart_format> parse_chart_format(const std::string &name) {
   std::string n = name;
   std::transform(n.begin(), n.end(), n.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -37,7 +42,7 @@ std::optional<chart_format> parse_chart_format(const std::string& name) {
   return std::nullopt;
 }
 
-chart_format chart_format_for_path(const std::filesystem::path& path) {
+chart_format chart_format_for_path(const std::filesystem::path &path) {
   std::string ext = path.extension().string();
   if (!ext.empty())
     ext = ext.substr(1);
@@ -51,22 +56,28 @@ chart_format chart_format_for_path(const std::filesystem::path& path) {
 
 namespace {
 
-void write_canvas(const canvas& c, const std::filesystem::path& path, chart_format format) {
+void write_canvas(const canvas &c, const std::filesystem::path &path, chart_format format) {
   switch (format) {
-  case chart_format::svg: write_text_file(path, to_svg(c)); return;
-  case chart_format::png: write_png(c, path); return;
-  case chart_format::pdf: write_pdf(c, path); return;
-  default: break;
+  case chart_format::svg:
+    write_text_file(path, to_svg(c));
+    return;
+  case chart_format::png:
+    write_png(c, path);
+    return;
+  case chart_format::pdf:
+    write_pdf(c, path);
+    return;
+  default:
+    break;
   }
-  throw usage_error(
-      fmt::format("cannot write '{}' as {} (valid: svg, png, pdf)", path.string(),
-                  to_string(format)));
+  throw usage_error(fmt::format("cannot write '{}' as {} (valid: svg, png, pdf)", path.string(),
+                                to_string(format)));
 }
 
 } // namespace
 
-void write_roofline_chart(const run& r, const std::filesystem::path& path, chart_format format,
-                          const chart_options& options) {
+void write_roofline_chart(const run &r, const std::filesystem::path &path, chart_format format,
+                          const chart_options &options) {
   if (format == chart_format::html) {
     write_text_file(path, render_roofline_html(r, options));
     return;
@@ -76,8 +87,8 @@ void write_roofline_chart(const run& r, const std::filesystem::path& path, chart
   write_canvas(draw_roofline(make_roofline_data(r, options), options), path, format);
 }
 
-void write_compare_chart(const run& before, const run& after, const std::filesystem::path& path,
-                         chart_format format, const compare_chart_options& options) {
+void write_compare_chart(const run &before, const run &after, const std::filesystem::path &path,
+                         chart_format format, const compare_chart_options &options) {
   if (format == chart_format::html) {
     svg_options so;
     so.standalone = false;

@@ -19,17 +19,17 @@ constexpr double label_size = 11;
 std::string kernel_id(std::size_t run_index) { return fmt::format("k{}", run_index); }
 
 // Draws the legend (or measures it when c is null); returns its bottom.
-double draw_legend(canvas* c, const roofline_chart_data& d, double x, double y, double w) {
+double draw_legend(canvas *c, const roofline_chart_data &d, double x, double y, double w) {
   legend_writer lg(c, x, y, w);
   if (!d.kernels.empty()) {
     lg.header("Kernels");
-    for (const auto& k : d.kernels)
+    for (const auto &k : d.kernels)
       lg.kernel(k.color, k.label, kernel_id(k.run_index), k.tooltip);
     lg.gap();
   }
   bool level_seen[3] = {false, false, false};
-  for (const auto& k : d.kernels)
-    for (const auto& p : k.points)
+  for (const auto &k : d.kernels)
+    for (const auto &p : k.points)
       level_seen[static_cast<int>(p.level)] = true;
   if (level_seen[0] || level_seen[1] || level_seen[2]) {
     lg.header("Memory level of a point");
@@ -41,7 +41,7 @@ double draw_legend(canvas* c, const roofline_chart_data& d, double x, double y, 
   if (!d.roofs.empty()) {
     lg.header("Roofs");
     bool reference = false, measured = false, theoretical = false;
-    for (const auto& r : d.roofs) {
+    for (const auto &r : d.roofs) {
       reference |= r.reference;
       if (!r.reference)
         (r.source == ceiling_source::measured ? measured : theoretical) = true;
@@ -64,7 +64,7 @@ double draw_legend(canvas* c, const roofline_chart_data& d, double x, double y, 
   }
   if (!d.excluded.empty()) {
     lg.header("Not plotted", "#b00020");
-    for (const auto& e : d.excluded)
+    for (const auto &e : d.excluded)
       lg.note(short_name(e.name, 40) + ": " + e.reason, "#7a0016");
   }
   return lg.bottom();
@@ -72,14 +72,14 @@ double draw_legend(canvas* c, const roofline_chart_data& d, double x, double y, 
 
 } // namespace
 
-canvas draw_roofline(const roofline_chart_data& d, const chart_options& options,
-                     chart_frame* frame_out) {
+canvas draw_roofline(const roofline_chart_data &d, const chart_options &options,
+                     chart_frame *frame_out) {
   const double W = options.width;
   double H = options.height;
 
   // Legend width from its longest kernel label.
   double legend_w = 180;
-  for (const auto& k : d.kernels)
+  for (const auto &k : d.kernels)
     legend_w = std::max(legend_w, text_width(k.label, 11) + 34);
   legend_w = std::min(legend_w, 250.0);
   const double legend_x = W - 16 - legend_w;
@@ -119,11 +119,11 @@ canvas draw_roofline(const roofline_chart_data& d, const chart_options& options,
   // Kernels: joining line, then one marker per level.
   struct anchor {
     point2 at;
-    const chart_kernel* k;
+    const chart_kernel *k;
   };
   std::vector<anchor> anchors;
   c.begin({{"class", "kernels"}});
-  for (const auto& k : d.kernels) {
+  for (const auto &k : d.kernels) {
     const double y = f.y.to_px(k.flops_per_s);
     c.begin({{"class", "kernel"}, {"id", kernel_id(k.run_index)}, {"data-name", k.name}},
             k.tooltip);
@@ -133,7 +133,7 @@ canvas draw_roofline(const roofline_chart_data& d, const chart_options& options,
       c.line(a, b, paint{k.color, "none", 1.4, {}, 0.85}, {{"class", "join"}});
       placer.add_obstacle(a, b);
     }
-    for (const auto& p : k.points) {
+    for (const auto &p : k.points) {
       const point2 at{f.x.to_px(p.intensity), y};
       c.marker(level_marker(p.level), at, marker_size, paint{"#ffffff", k.color, 0.8},
                {{"class", "point"},
@@ -193,11 +193,11 @@ canvas draw_roofline(const roofline_chart_data& d, const chart_options& options,
   for (std::size_t i = 0; i < anchors.size(); ++i) {
     if (!placed[i])
       continue; // the legend still names it
-    const chart_kernel& k = *anchors[i].k;
-    const auto& q = placed[i]->box;
+    const chart_kernel &k = *anchors[i].k;
+    const auto &q = placed[i]->box;
     const double x0 = q.corners[0].x, y0 = q.corners[0].y;
-    const double baseline = y0 + (label_h - (font_ascent + font_descent) * label_size) / 2 +
-                            font_ascent * label_size;
+    const double baseline =
+        y0 + (label_h - (font_ascent + font_descent) * label_size) / 2 + font_ascent * label_size;
     c.begin({{"class", "kernel-label"}, {"data-kernel", kernel_id(k.run_index)}}, k.tooltip);
     if (placed[i]->leader)
       c.line(placed[i]->leader_from, placed[i]->leader_to, paint{k.color, "none", 0.9, {}, 0.8},
@@ -210,20 +210,19 @@ canvas draw_roofline(const roofline_chart_data& d, const chart_options& options,
   c.end();
 
   // Ridge intensities of the slowest memory roof, where there is room right next to them.
-  const chart_roof* slowest = nullptr;
-  for (const auto& r : d.roofs)
+  const chart_roof *slowest = nullptr;
+  for (const auto &r : d.roofs)
     if (r.is_memory && !r.reference && (!slowest || r.value < slowest->value))
       slowest = &r;
   c.begin({{"class", "ridge-labels"}});
-  for (const auto& rd : d.ridges) {
-    if (!slowest || rd.level != slowest->level || rd.intensity < d.x_min ||
-        rd.intensity > d.x_max)
+  for (const auto &rd : d.ridges) {
+    if (!slowest || rd.level != slowest->level || rd.intensity < d.x_min || rd.intensity > d.x_max)
       continue;
     const std::string text = fmt::format("{:.3g} FLOP/B", rd.intensity);
     const double size = 9.5;
     const point2 at{f.x.to_px(rd.intensity), f.y.to_px(rd.flops)};
-    const quad q0 = box_quad(at.x + 3, at.y + 5, at.x + 3 + text_width(text, size) + 2,
-                             at.y + 5 + size * 1.2);
+    const quad q0 =
+        box_quad(at.x + 3, at.y + 5, at.x + 3 + text_width(text, size) + 2, at.y + 5 + size * 1.2);
     if (!placer.is_free(q0))
       continue;
     placer.occupy(q0);
@@ -241,7 +240,7 @@ canvas draw_roofline(const roofline_chart_data& d, const chart_options& options,
   return c;
 }
 
-std::string render_roofline_svg(const run& r, const chart_options& options) {
+std::string render_roofline_svg(const run &r, const chart_options &options) {
   return to_svg(draw_roofline(make_roofline_data(r, options), options));
 }
 

@@ -18,24 +18,24 @@ namespace {
 using chart_detail::format_time;
 using chart_detail::rate_unit;
 
-bool level_wanted(const chart_options& o, memory_level l) {
+bool level_wanted(const chart_options &o, memory_level l) {
   return o.levels.empty() || std::find(o.levels.begin(), o.levels.end(), l) != o.levels.end();
 }
 
 // The ceiling the roofline model uses for a roof (measured preferred, see roofline.hpp) and,
 // when that one is measured, the theoretical value drawn beside it for reference.
 struct roof_pair {
-  const ceiling* used = nullptr;
-  const ceiling* reference = nullptr;
-  const ceiling* primary() const { return used; }
+  const ceiling *used = nullptr;
+  const ceiling *reference = nullptr;
+  const ceiling *primary() const { return used; }
 };
 
 template <class Match>
-roof_pair with_reference(const std::vector<ceiling>& ceilings, const ceiling* used, Match match) {
+roof_pair with_reference(const std::vector<ceiling> &ceilings, const ceiling *used, Match match) {
   roof_pair out{used, nullptr};
   if (!used || used->source != ceiling_source::measured)
     return out;
-  for (const auto& c : ceilings)
+  for (const auto &c : ceilings)
     if (match(c) && c.source == ceiling_source::theoretical && c.value > 0 &&
         std::isfinite(c.value)) {
       out.reference = &c;
@@ -44,17 +44,17 @@ roof_pair with_reference(const std::vector<ceiling>& ceilings, const ceiling* us
   return out;
 }
 
-roof_pair memory_roof(const std::vector<ceiling>& ceilings, memory_level l) {
+roof_pair memory_roof(const std::vector<ceiling> &ceilings, memory_level l) {
   return with_reference(ceilings, find_memory_ceiling(ceilings, l),
-                        [&](const ceiling& c) { return c.is_memory && c.level == l; });
+                        [&](const ceiling &c) { return c.is_memory && c.level == l; });
 }
 
-roof_pair compute_roof(const std::vector<ceiling>& ceilings, precision p) {
+roof_pair compute_roof(const std::vector<ceiling> &ceilings, precision p) {
   return with_reference(ceilings, find_compute_ceiling(ceilings, p),
-                        [&](const ceiling& c) { return !c.is_memory && c.prec == p; });
+                        [&](const ceiling &c) { return !c.is_memory && c.prec == p; });
 }
 
-std::string clocks_text(const ceiling& c) {
+std::string clocks_text(const ceiling &c) {
   std::vector<std::string> parts;
   if (c.sm_clock_mhz > 0)
     parts.push_back(fmt::format("SM {:.0f} MHz", c.sm_clock_mhz));
@@ -65,19 +65,20 @@ std::string clocks_text(const ceiling& c) {
   return "at " + fmt::format("{}", fmt::join(parts, ", "));
 }
 
-std::string ceiling_detail(const std::string& what, const ceiling& c, const std::string& unit) {
+std::string ceiling_detail(const std::string &what, const ceiling &c, const std::string &unit) {
   std::string s = fmt::format("{} {}: {}", what, format_si(c.value, unit), to_string(c.source));
   if (!c.method.empty())
     s += " (" + c.method + ")";
   return s + ", " + clocks_text(c);
 }
 
-std::string excluded_reason_no_flops(const kernel_placement& pl) {
+std::string excluded_reason_no_flops(const kernel_placement &pl) {
   std::vector<std::string> parts;
   for (auto it = pl.levels.rbegin(); it != pl.levels.rend(); ++it) {
     if (!(it->achieved_bandwidth > 0))
       continue;
-    std::string part = fmt::format("{} {}", label(it->level), format_si(it->achieved_bandwidth, "B/s"));
+    std::string part =
+        fmt::format("{} {}", label(it->level), format_si(it->achieved_bandwidth, "B/s"));
     if (it->has_ceiling)
       part += fmt::format(" = {:.0f}% of its roof", 100 * it->utilisation);
     parts.push_back(part);
@@ -88,28 +89,28 @@ std::string excluded_reason_no_flops(const kernel_placement& pl) {
   return s;
 }
 
-std::string tooltip_of(const kernel_result& k, const chart_kernel& ck) {
+std::string tooltip_of(const kernel_result &k, const chart_kernel &ck) {
   std::vector<std::string> lines;
   lines.push_back(k.size.empty() ? k.name : fmt::format("{}  ({})", k.name, k.size));
   std::string time = "time " + format_time(k.time.median_s);
   if (k.time.repetitions > 0)
     time += fmt::format(" (median of {})", k.time.repetitions);
   lines.push_back(time);
-  for (const auto& [p, f] : k.flops)
+  for (const auto &[p, f] : k.flops)
     if (f > 0)
-      lines.push_back(
-          fmt::format("{}: {}", label(p), format_si(f, p == precision::tensor_int8 ? "OP" : "FLOP")));
+      lines.push_back(fmt::format("{}: {}", label(p),
+                                  format_si(f, p == precision::tensor_int8 ? "OP" : "FLOP")));
   lines.push_back("achieved " + format_si(ck.flops_per_s, "FLOP/s"));
   for (auto it = ck.points.rbegin(); it != ck.points.rend(); ++it)
     lines.push_back(fmt::format("{}: {}, {:.3g} FLOP/B, {}", label(it->level),
                                 format_si(it->bytes, "B"), it->intensity,
                                 format_si(it->bytes / ck.time_s, "B/s")));
   if (!ck.bound.empty())
-    lines.push_back(fmt::format("bound: {}, {:.0f}% of the attainable {}", ck.bound,
-                                ck.pct_of_roof, format_si(ck.attainable, "FLOP/s")));
+    lines.push_back(fmt::format("bound: {}, {:.0f}% of the attainable {}", ck.bound, ck.pct_of_roof,
+                                format_si(ck.attainable, "FLOP/s")));
   lines.push_back("work: " + to_string(k.source));
   std::string out;
-  for (const auto& l : lines)
+  for (const auto &l : lines)
     out += (out.empty() ? "" : "\n") + l;
   return out;
 }
@@ -131,19 +132,19 @@ std::string origin_sentence(run_origin o) {
 
 } // namespace
 
-roofline_chart_data make_roofline_data(const run& r, const chart_options& options) {
+roofline_chart_data make_roofline_data(const run &r, const chart_options &options) {
   roofline_chart_data d;
-  const auto& ctx = r.context;
+  const auto &ctx = r.context;
   d.title = !options.title.empty()
                 ? options.title
-                : "Roofline: " + (ctx.device_name.empty() ? std::string("unknown device")
-                                                          : ctx.device_name);
+                : "Roofline: " +
+                      (ctx.device_name.empty() ? std::string("unknown device") : ctx.device_name);
 
   // Kernels first: the compute roofs drawn depend on the precisions they use.
   std::set<precision> used_precisions;
   std::size_t colour = 0;
   for (std::size_t i = 0; i < r.kernels.size(); ++i) {
-    const kernel_result& k = r.kernels[i];
+    const kernel_result &k = r.kernels[i];
     const auto exclude = [&](std::string reason) {
       d.excluded.push_back({i, k.name, std::move(reason)});
     };
@@ -168,7 +169,7 @@ roofline_chart_data make_roofline_data(const run& r, const chart_options& option
     ck.time_s = k.time.median_s;
     ck.flops_per_s = pl.achieved_flops;
     ck.dominant = pl.dominant_precision;
-    for (const auto& lp : pl.levels)
+    for (const auto &lp : pl.levels)
       if (level_wanted(options, lp.level))
         ck.points.push_back({lp.level, lp.bytes, lp.intensity});
     if (ck.points.empty()) {
@@ -176,13 +177,13 @@ roofline_chart_data make_roofline_data(const run& r, const chart_options& option
       continue;
     }
     std::sort(ck.points.begin(), ck.points.end(),
-              [](const chart_point& a, const chart_point& b) { return a.intensity < b.intensity; });
+              [](const chart_point &a, const chart_point &b) { return a.intensity < b.intensity; });
     ck.bound = pl.bound_label;
     ck.attainable = pl.attainable_flops;
     ck.pct_of_roof = pl.pct_of_roof;
     ck.color = kernel_color(colour++);
     ck.tooltip = tooltip_of(k, ck);
-    for (const auto& [p, f] : k.flops)
+    for (const auto &[p, f] : k.flops)
       if (f > 0)
         used_precisions.insert(p);
     d.kernels.push_back(std::move(ck));
@@ -218,16 +219,15 @@ roofline_chart_data make_roofline_data(const run& r, const chart_options& option
     compute.push_back({rp, roof});
   }
 
-  const auto finish = [&](roof_pair rp, chart_roof roof, const std::string& name,
-                          const std::string& unit, const std::string& what) {
-    const ceiling& c = *rp.primary();
+  const auto finish = [&](roof_pair rp, chart_roof roof, const std::string &name,
+                          const std::string &unit, const std::string &what) {
+    const ceiling &c = *rp.primary();
     roof.value = c.value;
     roof.source = c.source;
     roof.short_label = name + " " + format_si(c.value, unit);
     roof.label = roof.short_label;
     roof.key = roof.short_label + " " + to_string(c.source);
-    const bool has_reference =
-        rp.reference && std::fabs(rp.reference->value / c.value - 1) > 0.005;
+    const bool has_reference = rp.reference && std::fabs(rp.reference->value / c.value - 1) > 0.005;
     if (has_reference) {
       const std::string ref_value = format_si(rp.reference->value, unit);
       roof.label = fmt::format("{} ({} theoretical)", roof.label, ref_value);
@@ -246,14 +246,14 @@ roofline_chart_data make_roofline_data(const run& r, const chart_options& option
       d.roofs.push_back(ref);
     }
   };
-  std::sort(memory.begin(), memory.end(), [](const auto& a, const auto& b) {
+  std::sort(memory.begin(), memory.end(), [](const auto &a, const auto &b) {
     return a.first.primary()->value < b.first.primary()->value;
   });
-  for (auto& [rp, roof] : memory)
+  for (auto &[rp, roof] : memory)
     finish(rp, roof, label(roof.level), "B/s", label(roof.level) + " bandwidth");
 
   // Compute roofs of (nearly) equal value share one line and one label.
-  std::sort(compute.begin(), compute.end(), [](const auto& a, const auto& b) {
+  std::sort(compute.begin(), compute.end(), [](const auto &a, const auto &b) {
     return a.first.primary()->value < b.first.primary()->value;
   });
   for (std::size_t i = 0; i < compute.size();) {
@@ -282,10 +282,10 @@ roofline_chart_data make_roofline_data(const run& r, const chart_options& option
   }
 
   // Ridge points: every primary memory roof against every primary compute roof.
-  for (const auto& m : d.roofs) {
+  for (const auto &m : d.roofs) {
     if (!m.is_memory || m.reference)
       continue;
-    for (const auto& c : d.roofs)
+    for (const auto &c : d.roofs)
       if (!c.is_memory && !c.reference)
         d.ridges.push_back({m.level, c.precisions.front(), c.value / m.value, c.value});
   }
@@ -293,19 +293,19 @@ roofline_chart_data make_roofline_data(const run& r, const chart_options& option
   // Axis ranges: every point and every ridge, with a margin; ends at 1, 2 or 5 x 10^k.
   double xmin = std::numeric_limits<double>::max(), xmax = 0;
   double ymin = std::numeric_limits<double>::max(), ymax = 0;
-  for (const auto& k : d.kernels) {
-    for (const auto& p : k.points) {
+  for (const auto &k : d.kernels) {
+    for (const auto &p : k.points) {
       xmin = std::min(xmin, p.intensity);
       xmax = std::max(xmax, p.intensity);
     }
     ymin = std::min(ymin, k.flops_per_s);
     ymax = std::max(ymax, k.flops_per_s);
   }
-  for (const auto& rdg : d.ridges) {
+  for (const auto &rdg : d.ridges) {
     xmin = std::min(xmin, rdg.intensity);
     xmax = std::max(xmax, rdg.intensity);
   }
-  for (const auto& roof : d.roofs)
+  for (const auto &roof : d.roofs)
     if (!roof.is_memory)
       ymax = std::max(ymax, roof.value);
   if (xmax <= 0) {
@@ -314,7 +314,7 @@ roofline_chart_data make_roofline_data(const run& r, const chart_options& option
   }
   if (ymax <= 0) {
     // Only memory roofs: show them up to the right edge.
-    for (const auto& roof : d.roofs)
+    for (const auto &roof : d.roofs)
       ymax = std::max(ymax, roof.value * xmax);
     if (ymax <= 0)
       ymax = 1e12;
