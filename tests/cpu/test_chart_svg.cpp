@@ -1,5 +1,6 @@
 // The roofline SVG: points where the numbers put them, roofs at their values, labels that do
 // not overlap, hover titles, footer, excluded kernels, valid XML.
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -345,6 +346,61 @@ TEST(chart_svg, options_select_levels_and_roofs) {
     (rf.is_memory ? memory : compute) += rf.reference ? 0 : 1;
   EXPECT_EQ(memory, 1);
   EXPECT_EQ(compute, 4); // FP64, FP32, TF32, FP16 tensor: every compute ceiling of the run
+}
+
+} // namespace
+
+namespace {
+
+TEST(chart_svg, degenerate_runs_still_render) {
+  using namespace roofkit;
+  std::vector<run> runs;
+  runs.emplace_back(); // nothing at all
+  run no_ceilings;
+  no_ceilings.kernels.push_back(chart_test::kernel("k", precision::fp32, 1e9, 1e8, 1e-3));
+  runs.push_back(no_ceilings);
+  run memory_only = chart_test::h100_run();
+  memory_only.ceilings.erase(std::remove_if(memory_only.ceilings.begin(),
+                                            memory_only.ceilings.end(),
+                                            [](const ceiling& c) { return !c.is_memory; }),
+                             memory_only.ceilings.end());
+  memory_only.kernels.push_back(chart_test::kernel("k", precision::fp64, 1e12, 1e6, 1e-3));
+  runs.push_back(memory_only);
+  run odd = chart_test::h100_run();
+  odd.kernels.push_back(chart_test::kernel(
+      "void cutlass::Kernel<cutlass::gemm::kernel::GemmUniversal<cutlass::gemm::GemmShape<128, "
+      "128, 32>, float, float>>(cutlass::gemm::kernel::GemmUniversal<...>::Params)",
+      precision::fp32, 1e12, 1e9, 0.1));
+  odd.kernels.push_back(chart_test::kernel("no_time", precision::fp32, 1e9, 1e9, 0));
+  odd.kernels.push_back(chart_test::kernel("nan_bytes", precision::fp32, 1e9, std::nan(""), 1));
+  odd.kernels.push_back(chart_test::kernel("tiny", precision::fp32, 1, 1e12, 10));
+  runs.push_back(odd);
+  for (const auto& r : runs) {
+    const auto root = chart_test::parse_xml(render_roofline_svg(r));
+    EXPECT_EQ(root->name, "svg");
+    const std::string term = render_roofline_terminal(r);
+    EXPECT_NE(term.find("Roofline: "), std::string::npos);
+    EXPECT_NE(render_roofline_html(r).find("</html>"), std::string::npos);
+    EXPECT_NO_THROW(render_compare_svg(r, r));
+  }
+  // The long C++ name is shortened on the chart, whole in the hover title.
+  const auto root = chart_test::parse_xml(render_roofline_svg(odd));
+  const xml_element* g = by_id(*root, "k0");
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(g->attr("data-name").rfind("void cutlass::Kernel<", 0), 0u);
+  const std::string text = all_text(*root);
+  EXPECT_NE(text.find("cutlass::Kernel<\u2026>"), std::string::npos) << text;
+  EXPECT_NE(text.find("no_time: no time"), std::string::npos);
+  EXPECT_NE(text.find("nan_bytes: no bytes at the levels drawn"), std::string::npos) << text;
+  // The tiny kernel (1 FLOP in 10 s) is still inside the axes.
+  const frame f = read_frame(*root);
+  const xml_element* tiny = by_id(*root, "k3");
+  ASSERT_NE(tiny, nullptr);
+  const auto at = chart_test::parse_translate(
+      tiny->find_all([](const xml_element& e) { return e.has_class("point"); })[0]->attr(
+          "transform"));
+  EXPECT_LE(at.y, f.top + f.height);
+  EXPECT_GE(at.x, f.left);
 }
 
 } // namespace

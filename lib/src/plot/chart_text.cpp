@@ -27,6 +27,21 @@ std::string short_name(const std::string &name, std::size_t max_chars) {
       }
     }
   }
+  // Long template names keep their outer name: "ns::Kernel<...>" becomes "ns::Kernel<…>".
+  if (s.size() > max_chars) {
+    const auto open = s.find('<');
+    if (open != std::string::npos && open > 0) {
+      int depth = 0;
+      for (std::size_t i = open; i < s.size(); ++i) {
+        if (s[i] == '<')
+          ++depth;
+        else if (s[i] == '>' && --depth == 0) {
+          s = s.substr(0, open + 1) + "\u2026" + s.substr(i);
+          break;
+        }
+      }
+    }
+  }
   // Count characters, not bytes, so UTF-8 names are cut at a character boundary.
   std::size_t chars = 0, cut = s.size();
   for (std::size_t i = 0; i < s.size(); ++i) {

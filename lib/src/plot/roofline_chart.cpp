@@ -62,6 +62,8 @@ double draw_legend(canvas *c, const roofline_chart_data &d, double x, double y, 
     lg.marker(marker_shape::diamond, "ridge point");
     lg.gap();
   }
+  if (d.kernels.empty() && d.excluded.empty())
+    lg.note("No kernels in this run.");
   if (!d.excluded.empty()) {
     lg.header("Not plotted", "#b00020");
     for (const auto &e : d.excluded)
