@@ -362,7 +362,7 @@ TEST(chart_svg, degenerate_runs_still_render) {
   run memory_only = chart_test::h100_run();
   memory_only.ceilings.erase(std::remove_if(memory_only.ceilings.begin(),
                                             memory_only.ceilings.end(),
-                                            [](const ceiling& c) { return !c.is_memory; }),
+                                            [](const ceiling &c) { return !c.is_memory; }),
                              memory_only.ceilings.end());
   memory_only.kernels.push_back(chart_test::kernel("k", precision::fp64, 1e12, 1e6, 1e-3));
   runs.push_back(memory_only);
@@ -375,7 +375,7 @@ TEST(chart_svg, degenerate_runs_still_render) {
   odd.kernels.push_back(chart_test::kernel("nan_bytes", precision::fp32, 1e9, std::nan(""), 1));
   odd.kernels.push_back(chart_test::kernel("tiny", precision::fp32, 1, 1e12, 10));
   runs.push_back(odd);
-  for (const auto& r : runs) {
+  for (const auto &r : runs) {
     const auto root = chart_test::parse_xml(render_roofline_svg(r));
     EXPECT_EQ(root->name, "svg");
     const std::string term = render_roofline_terminal(r);
@@ -385,7 +385,7 @@ TEST(chart_svg, degenerate_runs_still_render) {
   }
   // The long C++ name is shortened on the chart, whole in the hover title.
   const auto root = chart_test::parse_xml(render_roofline_svg(odd));
-  const xml_element* g = by_id(*root, "k0");
+  const xml_element *g = by_id(*root, "k0");
   ASSERT_NE(g, nullptr);
   EXPECT_EQ(g->attr("data-name").rfind("void cutlass::Kernel<", 0), 0u);
   const std::string text = all_text(*root);
@@ -394,10 +394,10 @@ TEST(chart_svg, degenerate_runs_still_render) {
   EXPECT_NE(text.find("nan_bytes: no bytes at the levels drawn"), std::string::npos) << text;
   // The tiny kernel (1 FLOP in 10 s) is still inside the axes.
   const frame f = read_frame(*root);
-  const xml_element* tiny = by_id(*root, "k3");
+  const xml_element *tiny = by_id(*root, "k3");
   ASSERT_NE(tiny, nullptr);
   const auto at = chart_test::parse_translate(
-      tiny->find_all([](const xml_element& e) { return e.has_class("point"); })[0]->attr(
+      tiny->find_all([](const xml_element &e) { return e.has_class("point"); })[0]->attr(
           "transform"));
   EXPECT_LE(at.y, f.top + f.height);
   EXPECT_GE(at.x, f.left);

@@ -34,9 +34,10 @@ void draw_axes(canvas &c, const chart_frame &f);
 /// Draws the roofs and ridge markers and adds them to the placer as obstacles.
 void draw_roofs(canvas &c, const roofline_chart_data &d, const chart_frame &f,
                 label_placer &placer);
-/// Places and draws the roof labels along their lines (after every marker is an obstacle).
-void place_roof_labels(canvas &c, const roofline_chart_data &d, const chart_frame &f,
-                       label_placer &placer);
+/// Places and draws the roof labels along their lines (after every marker is an obstacle);
+/// returns the roofs for which no place was free (the legend lists them).
+std::vector<const chart_roof *> place_roof_labels(canvas &c, const roofline_chart_data &d,
+                                                  const chart_frame &f, label_placer &placer);
 /// Draws the title row with the origin badge.
 void draw_title(canvas &c, const roofline_chart_data &d, double left, double right);
 /// Draws the footer lines from `top`, wrapped to `width`; returns the y below the last line.

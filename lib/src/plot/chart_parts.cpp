@@ -229,8 +229,9 @@ bool place_roof_label(canvas &c, const roof_line &l, label_placer &placer, const
 
 } // namespace
 
-void place_roof_labels(canvas &c, const roofline_chart_data &d, const chart_frame &f,
-                       label_placer &placer) {
+std::vector<const chart_roof *> place_roof_labels(canvas &c, const roofline_chart_data &d,
+                                                  const chart_frame &f, label_placer &placer) {
+  std::vector<const chart_roof *> unplaced;
   c.begin({{"class", "roof-labels"}});
   for (const auto &l : roof_lines(d, f)) {
     if (l.roof->label.empty())
@@ -243,9 +244,11 @@ void place_roof_labels(canvas &c, const roofline_chart_data &d, const chart_fram
                         (l.roof->short_label != l.roof->label &&
                          place_roof_label(c, l, placer, l.roof->short_label, 11)) ||
                         place_roof_label(c, l, placer, tiny, 9.5);
-    (void)placed; // the legend and the hover text still give the value
+    if (!placed)
+      unplaced.push_back(l.roof);
   }
   c.end();
+  return unplaced;
 }
 
 void draw_title(canvas &c, const roofline_chart_data &d, double left, double right) {

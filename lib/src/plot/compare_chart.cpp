@@ -147,7 +147,7 @@ canvas draw_compare(const run &before, const run &after, const compare_chart_opt
   const double fh = footer_height(d, W - 32);
   const double legend_h =
       18 + 16 * static_cast<double>(pairs.size()) + 8 + 18 + 16 * 3 + 8 + 18 + 16 * 3 + 60;
-  const double H = std::max(co.height, top + legend_h + 60 + fh);
+  double H = std::max(co.height, top + legend_h + 60 + fh);
   chart_frame f;
   f.left = 84;
   f.top = top;
@@ -159,7 +159,7 @@ canvas draw_compare(const run &before, const run &after, const compare_chart_opt
     *frame_out = f;
 
   canvas c(W, H);
-  c.rect(0, 0, W, H, paint{"none", "#ffffff"}, {{"class", "background"}});
+  c.rect(0, 0, W, 2 * H, paint{"none", "#ffffff"}, {{"class", "background"}});
   draw_title(c, d, f.left, W - 16);
   draw_axes(c, f);
   c.begin({{"id", "plot-area"},
@@ -221,7 +221,7 @@ canvas draw_compare(const run &before, const run &after, const compare_chart_opt
     anchors.push_back({to ? *to : *from, &p});
   }
   c.end();
-  place_roof_labels(c, d, f, placer);
+  const auto unlabelled = place_roof_labels(c, d, f, placer);
 
   c.begin({{"class", "kernel-labels"}});
   const double size = 11, h = size * 1.2;
@@ -279,6 +279,11 @@ canvas draw_compare(const run &before, const run &after, const compare_chart_opt
     lg.stroke(roof_paint(sample), "theoretical roof (after run)");
   }
   lg.marker(marker_shape::diamond, "ridge point");
+  if (!unlabelled.empty()) {
+    lg.note("No room on the chart for:", "#444444", 10);
+    for (const chart_roof *r : unlabelled)
+      lg.note(r->key, "#222222", 10);
+  }
   if (!db.excluded.empty() || !d.excluded.empty()) {
     lg.gap();
     lg.header("Not plotted", "#b00020");
@@ -302,6 +307,10 @@ canvas draw_compare(const run &before, const run &after, const compare_chart_opt
         lg.note("after: " + short_name(e.name, 40) + ": " + e.reason, "#7a0016");
   }
   c.end();
+  if (lg.bottom() + 20 > H - fh) {
+    H = lg.bottom() + 20 + fh;
+    c.set_height(H);
+  }
   draw_footer(c, d, 16, H - fh, W - 32);
   return c;
 }

@@ -19,7 +19,8 @@ constexpr double label_size = 11;
 std::string kernel_id(std::size_t run_index) { return fmt::format("k{}", run_index); }
 
 // Draws the legend (or measures it when c is null); returns its bottom.
-double draw_legend(canvas *c, const roofline_chart_data &d, double x, double y, double w) {
+double draw_legend(canvas *c, const roofline_chart_data &d, double x, double y, double w,
+                   const std::vector<const chart_roof *> &unlabelled = {}) {
   legend_writer lg(c, x, y, w);
   if (!d.kernels.empty()) {
     lg.header("Kernels");
@@ -60,6 +61,11 @@ double draw_legend(canvas *c, const roofline_chart_data &d, double x, double y, 
       lg.stroke(roof_paint(sample), "theoretical (reference)");
     }
     lg.marker(marker_shape::diamond, "ridge point");
+    if (!unlabelled.empty()) {
+      lg.note("No room on the chart for:", "#444444", 10);
+      for (const chart_roof *r : unlabelled)
+        lg.note(r->key, "#222222", 10);
+    }
     lg.gap();
   }
   if (d.kernels.empty() && d.excluded.empty())
@@ -102,7 +108,8 @@ canvas draw_roofline(const roofline_chart_data &d, const chart_options &options,
     *frame_out = f;
 
   canvas c(W, H);
-  c.rect(0, 0, W, H, paint{"none", "#ffffff"}, {{"class", "background"}});
+  // The background reaches past the bottom, which may move down if the legend grows.
+  c.rect(0, 0, W, 2 * H, paint{"none", "#ffffff"}, {{"class", "background"}});
   draw_title(c, d, f.left, W - 16);
   draw_axes(c, f);
 
@@ -150,7 +157,7 @@ canvas draw_roofline(const roofline_chart_data &d, const chart_options &options,
   }
   c.end();
 
-  place_roof_labels(c, d, f, placer);
+  const auto unlabelled = place_roof_labels(c, d, f, placer);
 
   // Kernel labels. A point on its own gets its label right next to it; points in a cluster
   // get a column of labels beside the cluster with leader lines; what is left is placed as
@@ -236,8 +243,12 @@ canvas draw_roofline(const roofline_chart_data &d, const chart_options &options,
   c.end(); // plot-area
 
   c.begin({{"class", "legend"}});
-  draw_legend(&c, d, legend_x, top, legend_w);
+  const double bottom = draw_legend(&c, d, legend_x, top, legend_w, unlabelled);
   c.end();
+  if (bottom + 20 > H - fh) {
+    H = bottom + 20 + fh;
+    c.set_height(H);
+  }
   draw_footer(c, d, 16, H - fh, W - 32);
   return c;
 }
