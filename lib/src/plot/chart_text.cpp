@@ -1,0 +1,161 @@
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "chart_internal.hpp"
+
+namespace roofkit::chart_detail {
+
+std::string rate_unit(precision p) { return p == precision::tensor_int8 ? "OP/s" : "FLOP/s"; }
+
+std::string short_name(const std::string &name, std::size_t max_chars) {
+  std::string s = name;
+  if (s.rfind("void ", 0) == 0)
+    s = s.substr(5);
+  // Drop a trailing argument list "(float*, int)" but keep names that are only "(...)".
+  if (!s.empty() && s.back() == ')') {
+    int depth = 0;
+    for (std::size_t i = s.size(); i-- > 0;) {
+      if (s[i] == ')')
+        ++depth;
+      else if (s[i] == '(' && --depth == 0) {
+        if (i > 0)
+          s = s.substr(0, i);
+        break;
+      }
+    }
+  }
+  // Long template names keep their outer name: "ns::Kernel<...>" becomes "ns::Kernel<…>".
+  if (s.size() > max_chars) {
+    const auto open = s.find('<');
+    if (open != std::string::npos && open > 0) {
+      int depth = 0;
+      for (std::size_t i = open; i < s.size(); ++i) {
+        if (s[i] == '<')
+          ++depth;
+        else if (s[i] == '>' && --depth == 0) {
+          s = s.substr(0, open + 1) + "\u2026" + s.substr(i);
+          break;
+        }
+      }
+    }
+  }
+  // Count characters, not bytes, so UTF-8 names are cut at a character boundary.
+  std::size_t chars = 0, cut = s.size();
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) == 0x80)
+      continue;
+    if (chars == max_chars - 1)
+      cut = i;
+    ++chars;
+  }
+  if (chars > max_chars)
+    s = s.substr(0, cut) + "\u2026";
+  return s;
+}
+
+std::string fit_text(const std::string &s, double size, double max_px, bool bold) {
+  if (text_width(s, size, bold) <= max_px)
+    return s;
+  std::string t = s;
+  while (!t.empty()) {
+    do
+      t.pop_back();
+    while (!t.empty() && (static_cast<unsigned char>(t.back()) & 0xC0) == 0x80);
+    if (!t.empty() && (static_cast<unsigned char>(t.back()) & 0x80))
+      t.pop_back(); // the lead byte of a cut multi-byte character
+    if (text_width(t + "\u2026", size, bold) <= max_px)
+      return t + "\u2026";
+  }
+  return "\u2026";
+}
+
+std::vector<std::string> wrap_text(const std::string &s, double size, double max_px) {
+  std::vector<std::string> lines;
+  std::istringstream in(s);
+  std::string word, line;
+  while (in >> word) {
+    const std::string candidate = line.empty() ? word : line + " " + word;
+    if (!line.empty() && text_width(candidate, size) > max_px) {
+      lines.push_back(line);
+      line = word;
+    } else {
+      line = candidate;
+    }
+  }
+  if (!line.empty())
+    lines.push_back(line);
+  return lines;
+}
+
+std::string format_time(double seconds) {
+  if (seconds <= 0 || !std::isfinite(seconds))
+    return "n/a";
+  return format_si(seconds, "s");
+}
+
+void nice_log_range(double min_v, double max_v, double margin_decades, double min_decades,
+                    double &lo, double &hi) {
+  // Candidate ends are 1, 2 and 5 times a power of ten.
+  const auto step_down = [](double v) {
+    const double e = std::floor(std::log10(v) + 1e-9);
+    const double m = v / std::pow(10.0, e);
+    const double nice = m >= 5 - 1e-9 ? 5 : m >= 2 - 1e-9 ? 2 : 1;
+    return nice * std::pow(10.0, e);
+  };
+  const auto step_up = [](double v) {
+    const double e = std::floor(std::log10(v) - 1e-9);
+    const double m = v / std::pow(10.0, e);
+    const double nice = m <= 1 + 1e-9 ? 1 : m <= 2 + 1e-9 ? 2 : m <= 5 + 1e-9 ? 5 : 10;
+    return nice * std::pow(10.0, e);
+  };
+  lo = step_down(min_v / std::pow(10.0, margin_decades));
+  hi = step_up(max_v * std::pow(10.0, margin_decades));
+  bool grow_hi = true;
+  while (std::log10(hi / lo) < min_decades - 1e-9) {
+    if (grow_hi)
+      hi = step_up(hi * 1.0001);
+    else
+      lo = step_down(lo / 1.0001);
+    grow_hi = !grow_hi;
+  }
+}
+
+std::string x_tick_label(double v) {
+  const int e = static_cast<int>(std::lround(std::log10(v)));
+  if (e >= 0 && e <= 3)
+    return fmt::format("{}", static_cast<long long>(std::llround(v)));
+  if (e > 3 && e <= 5)
+    return fmt::format("{}k", static_cast<long long>(std::llround(v / 1000)));
+  if (e < 0 && e >= -3)
+    return fmt::format("{:.{}f}", v, -e);
+  return fmt::format("1e{}", e);
+}
+
+std::string y_tick_label(double v) {
+  std::string s = format_si(v, "");
+  // "100 G" stays; "1.00 T" becomes "1 T".
+  const auto space = s.find(' ');
+  std::string digits = s.substr(0, space);
+  if (digits.find('.') != std::string::npos) {
+    while (digits.back() == '0')
+      digits.pop_back();
+    if (digits.back() == '.')
+      digits.pop_back();
+  }
+  return digits + s.substr(space);
+}
+
+attributes quad_attrs(const quad &q, const std::string &cls) {
+  std::string corners;
+  for (const auto &p : q.corners) {
+    if (!corners.empty())
+      corners += ' ';
+    corners += fmt::format("{:.2f},{:.2f}", p.x, p.y);
+  }
+  return {{"class", cls}, {"data-quad", corners}};
+}
+
+} // namespace roofkit::chart_detail

@@ -1,0 +1,367 @@
+// The data of a roofline chart, computed from a run (no drawing here).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "chart_internal.hpp"
+#include "roofkit/build_info.hpp"
+#include "roofkit/roofline.hpp"
+
+namespace roofkit {
+
+namespace {
+
+using chart_detail::format_time;
+using chart_detail::rate_unit;
+
+bool level_wanted(const chart_options &o, memory_level l) {
+  return o.levels.empty() || std::find(o.levels.begin(), o.levels.end(), l) != o.levels.end();
+}
+
+// The ceiling the roofline model uses for a roof (measured preferred, see roofline.hpp) and,
+// when that one is measured, the theoretical value drawn beside it for reference.
+struct roof_pair {
+  const ceiling *used = nullptr;
+  const ceiling *reference = nullptr;
+  const ceiling *primary() const { return used; }
+};
+
+template <class Match>
+roof_pair with_reference(const std::vector<ceiling> &ceilings, const ceiling *used, Match match) {
+  roof_pair out{used, nullptr};
+  if (!used || used->source != ceiling_source::measured)
+    return out;
+  for (const auto &c : ceilings)
+    if (match(c) && c.source == ceiling_source::theoretical && c.value > 0 &&
+        std::isfinite(c.value)) {
+      out.reference = &c;
+      break;
+    }
+  return out;
+}
+
+roof_pair memory_roof(const std::vector<ceiling> &ceilings, memory_level l) {
+  return with_reference(ceilings, find_memory_ceiling(ceilings, l),
+                        [&](const ceiling &c) { return c.is_memory && c.level == l; });
+}
+
+roof_pair compute_roof(const std::vector<ceiling> &ceilings, precision p) {
+  return with_reference(ceilings, find_compute_ceiling(ceilings, p),
+                        [&](const ceiling &c) { return !c.is_memory && c.prec == p; });
+}
+
+std::string clocks_text(const ceiling &c) {
+  std::vector<std::string> parts;
+  if (c.sm_clock_mhz > 0)
+    parts.push_back(fmt::format("SM {:.0f} MHz", c.sm_clock_mhz));
+  if (c.mem_clock_mhz > 0)
+    parts.push_back(fmt::format("memory {:.0f} MHz", c.mem_clock_mhz));
+  if (parts.empty())
+    return "clock not recorded";
+  return "at " + fmt::format("{}", fmt::join(parts, ", "));
+}
+
+std::string ceiling_detail(const std::string &what, const ceiling &c, const std::string &unit) {
+  std::string s = fmt::format("{} {}: {}", what, format_si(c.value, unit), to_string(c.source));
+  if (!c.method.empty())
+    s += " (" + c.method + ")";
+  return s + ", " + clocks_text(c);
+}
+
+std::string excluded_reason_no_flops(const kernel_placement &pl) {
+  std::vector<std::string> parts;
+  for (auto it = pl.levels.rbegin(); it != pl.levels.rend(); ++it) {
+    if (!(it->achieved_bandwidth > 0))
+      continue;
+    std::string part =
+        fmt::format("{} {}", label(it->level), format_si(it->achieved_bandwidth, "B/s"));
+    if (it->has_ceiling)
+      part += fmt::format(" = {:.0f}% of its roof", 100 * it->utilisation);
+    parts.push_back(part);
+  }
+  std::string s = "no FLOPs (data movement only)";
+  if (!parts.empty())
+    s += "; " + fmt::format("{}", fmt::join(parts, ", "));
+  return s;
+}
+
+std::string tooltip_of(const kernel_result &k, const chart_kernel &ck) {
+  std::vector<std::string> lines;
+  lines.push_back(k.size.empty() ? k.name : fmt::format("{}  ({})", k.name, k.size));
+  std::string time = "time " + format_time(k.time.median_s);
+  if (k.time.repetitions > 0)
+    time += fmt::format(" (median of {})", k.time.repetitions);
+  lines.push_back(time);
+  for (const auto &[p, f] : k.flops)
+    if (f > 0)
+      lines.push_back(fmt::format("{}: {}", label(p),
+                                  format_si(f, p == precision::tensor_int8 ? "OP" : "FLOP")));
+  lines.push_back("achieved " + format_si(ck.flops_per_s, "FLOP/s"));
+  for (auto it = ck.points.rbegin(); it != ck.points.rend(); ++it)
+    lines.push_back(fmt::format("{}: {}, {:.3g} FLOP/B, {}", label(it->level),
+                                format_si(it->bytes, "B"), it->intensity,
+                                format_si(it->bytes / ck.time_s, "B/s")));
+  if (!ck.bound.empty())
+    lines.push_back(fmt::format("bound: {}, {:.0f}% of the attainable {}", ck.bound, ck.pct_of_roof,
+                                format_si(ck.attainable, "FLOP/s")));
+  lines.push_back("work: " + to_string(k.source));
+  std::string out;
+  for (const auto &l : lines)
+    out += (out.empty() ? "" : "\n") + l;
+  return out;
+}
+
+std::string origin_sentence(run_origin o) {
+  switch (o) {
+  case run_origin::measured:
+    return "Measured: counters and timings taken on the GPU named above.";
+  case run_origin::analytical:
+    return "ANALYTICAL: declared FLOPs and bytes with measured or published times; no hardware "
+           "counters were read.";
+  case run_origin::imported:
+    return "IMPORTED: built from an Nsight Compute CSV export.";
+  case run_origin::recorded:
+    return "RECORDED: a run replayed from a file, not measured on this machine.";
+  }
+  return {};
+}
+
+} // namespace
+
+roofline_chart_data make_roofline_data(const run &r, const chart_options &options) {
+  roofline_chart_data d;
+  const auto &ctx = r.context;
+  d.title = !options.title.empty()
+                ? options.title
+                : "Roofline: " +
+                      (ctx.device_name.empty() ? std::string("unknown device") : ctx.device_name);
+
+  // Kernels first: the compute roofs drawn depend on the precisions they use.
+  std::set<precision> used_precisions;
+  std::size_t colour = 0;
+  for (std::size_t i = 0; i < r.kernels.size(); ++i) {
+    const kernel_result &k = r.kernels[i];
+    const auto exclude = [&](std::string reason) {
+      d.excluded.push_back({i, k.name, std::move(reason)});
+    };
+    if (k.status != "ok") {
+      exclude(k.message.empty() ? k.status : k.status + ": " + k.message);
+      continue;
+    }
+    const kernel_placement pl = place_kernel(k, r.ceilings);
+    if (!(k.time.median_s > 0)) {
+      exclude("no time");
+      continue;
+    }
+    if (!pl.has_flops) {
+      exclude(excluded_reason_no_flops(pl));
+      continue;
+    }
+    chart_kernel ck;
+    ck.run_index = i;
+    ck.name = k.name;
+    ck.label = chart_detail::short_name(k.name);
+    ck.flops = pl.total_flops;
+    ck.time_s = k.time.median_s;
+    ck.flops_per_s = pl.achieved_flops;
+    ck.dominant = pl.dominant_precision;
+    for (const auto &lp : pl.levels)
+      if (level_wanted(options, lp.level))
+        ck.points.push_back({lp.level, lp.bytes, lp.intensity});
+    if (ck.points.empty()) {
+      exclude("no bytes at the levels drawn");
+      continue;
+    }
+    std::sort(ck.points.begin(), ck.points.end(),
+              [](const chart_point &a, const chart_point &b) { return a.intensity < b.intensity; });
+    ck.bound = pl.bound_label;
+    ck.attainable = pl.attainable_flops;
+    ck.pct_of_roof = pl.pct_of_roof;
+    ck.color = kernel_color(colour++);
+    ck.tooltip = tooltip_of(k, ck);
+    for (const auto &[p, f] : k.flops)
+      if (f > 0)
+        used_precisions.insert(p);
+    d.kernels.push_back(std::move(ck));
+  }
+
+  std::vector<std::pair<roof_pair, chart_roof>> memory, compute;
+  for (memory_level l : all_memory_levels) {
+    if (!level_wanted(options, l))
+      continue;
+    const roof_pair rp = memory_roof(r.ceilings, l);
+    if (!rp.primary())
+      continue;
+    chart_roof roof;
+    roof.is_memory = true;
+    roof.level = l;
+    memory.push_back({rp, roof});
+  }
+  std::set<precision> wanted = used_precisions;
+  if (options.all_roofs || wanted.empty())
+    for (precision p : all_precisions)
+      wanted.insert(p);
+  if (!options.all_roofs && used_precisions.empty() &&
+      compute_roof(r.ceilings, precision::fp32).primary())
+    wanted = {precision::fp32};
+  for (precision p : all_precisions) {
+    if (!wanted.count(p))
+      continue;
+    const roof_pair rp = compute_roof(r.ceilings, p);
+    if (!rp.primary())
+      continue;
+    chart_roof roof;
+    roof.precisions = {p};
+    compute.push_back({rp, roof});
+  }
+
+  const auto finish = [&](roof_pair rp, chart_roof roof, const std::string &name,
+                          const std::string &unit, const std::string &what) {
+    const ceiling &c = *rp.primary();
+    roof.value = c.value;
+    roof.source = c.source;
+    roof.short_label = name + " " + format_si(c.value, unit);
+    roof.label = roof.short_label;
+    roof.key = roof.short_label + " " + to_string(c.source);
+    const bool has_reference = rp.reference && std::fabs(rp.reference->value / c.value - 1) > 0.005;
+    if (has_reference) {
+      const std::string ref_value = format_si(rp.reference->value, unit);
+      roof.label = fmt::format("{} ({} theoretical)", roof.label, ref_value);
+      roof.key = fmt::format("{} ({} theoretical)", roof.key, ref_value);
+    }
+    roof.detail = ceiling_detail(what, c, unit);
+    d.roofs.push_back(roof);
+    if (has_reference) {
+      chart_roof ref = roof;
+      ref.value = rp.reference->value;
+      ref.source = ceiling_source::theoretical;
+      ref.reference = true;
+      ref.label.clear();
+      ref.short_label.clear();
+      ref.detail = ceiling_detail(what, *rp.reference, unit);
+      d.roofs.push_back(ref);
+    }
+  };
+  std::sort(memory.begin(), memory.end(), [](const auto &a, const auto &b) {
+    return a.first.primary()->value < b.first.primary()->value;
+  });
+  for (auto &[rp, roof] : memory)
+    finish(rp, roof, label(roof.level), "B/s", label(roof.level) + " bandwidth");
+
+  // Compute roofs of (nearly) equal value share one line and one label.
+  std::sort(compute.begin(), compute.end(), [](const auto &a, const auto &b) {
+    return a.first.primary()->value < b.first.primary()->value;
+  });
+  for (std::size_t i = 0; i < compute.size();) {
+    std::size_t j = i + 1;
+    std::vector<precision> group = compute[i].second.precisions;
+    while (j < compute.size() &&
+           compute[j].first.primary()->value / compute[i].first.primary()->value < 1.005 &&
+           compute[j].first.primary()->source == compute[i].first.primary()->source) {
+      group.push_back(compute[j].second.precisions[0]);
+      ++j;
+    }
+    std::string name;
+    bool any_flops = false;
+    for (precision p : group) {
+      std::string l = label(p);
+      if (!name.empty() && l.rfind("Tensor ", 0) == 0 && name.rfind("Tensor ", 0) == 0)
+        l = l.substr(7);
+      name += (name.empty() ? "" : " / ") + l;
+      any_flops |= p != precision::tensor_int8;
+    }
+    chart_roof roof;
+    roof.precisions = group;
+    const std::string unit = any_flops ? "FLOP/s" : "OP/s";
+    finish(compute[i].first, roof, name, unit, name + " peak");
+    i = j;
+  }
+
+  // Ridge points: every primary memory roof against every primary compute roof.
+  for (const auto &m : d.roofs) {
+    if (!m.is_memory || m.reference)
+      continue;
+    for (const auto &c : d.roofs)
+      if (!c.is_memory && !c.reference)
+        d.ridges.push_back({m.level, c.precisions.front(), c.value / m.value, c.value});
+  }
+
+  // Axis ranges: every point and every ridge, with a margin; ends at 1, 2 or 5 x 10^k.
+  double xmin = std::numeric_limits<double>::max(), xmax = 0;
+  double ymin = std::numeric_limits<double>::max(), ymax = 0;
+  for (const auto &k : d.kernels) {
+    for (const auto &p : k.points) {
+      xmin = std::min(xmin, p.intensity);
+      xmax = std::max(xmax, p.intensity);
+    }
+    ymin = std::min(ymin, k.flops_per_s);
+    ymax = std::max(ymax, k.flops_per_s);
+  }
+  for (const auto &rdg : d.ridges) {
+    xmin = std::min(xmin, rdg.intensity);
+    xmax = std::max(xmax, rdg.intensity);
+  }
+  for (const auto &roof : d.roofs)
+    if (!roof.is_memory)
+      ymax = std::max(ymax, roof.value);
+  if (xmax <= 0) {
+    xmin = 0.1;
+    xmax = 100;
+  }
+  if (ymax <= 0) {
+    // Only memory roofs: show them up to the right edge.
+    for (const auto &roof : d.roofs)
+      ymax = std::max(ymax, roof.value * xmax);
+    if (ymax <= 0)
+      ymax = 1e12;
+  }
+  if (ymin > ymax)
+    ymin = ymax / 1000;
+  chart_detail::nice_log_range(xmin, xmax, 0.2, 4, d.x_min, d.x_max);
+  chart_detail::nice_log_range(ymin, ymax, 0.12, 3, d.y_min, d.y_max);
+
+  // Footer: device and clocks, origin, versions.
+  std::vector<std::string> device;
+  device.push_back(ctx.device_name.empty() ? "device unknown" : ctx.device_name);
+  if (ctx.cc_major > 0)
+    device.push_back(fmt::format("CC {}.{}", ctx.cc_major, ctx.cc_minor));
+  if (ctx.sm_count > 0)
+    device.push_back(fmt::format("{} SMs", ctx.sm_count));
+  std::vector<std::string> clocks;
+  if (ctx.sm_clock_mhz > 0)
+    clocks.push_back(fmt::format("SM {:.0f} MHz", ctx.sm_clock_mhz));
+  if (ctx.mem_clock_mhz > 0)
+    clocks.push_back(fmt::format("memory {:.0f} MHz", ctx.mem_clock_mhz));
+  device.push_back(clocks.empty() ? std::string("clocks not recorded")
+                                  : "clocks " + fmt::format("{}", fmt::join(clocks, ", ")));
+  device.push_back("run date " + (ctx.date.empty() ? std::string("unknown") : ctx.date));
+  d.footer.push_back(fmt::format("{}", fmt::join(device, " \u00b7 ")));
+
+  const run_origin origin =
+      options.recorded && ctx.origin == run_origin::measured ? run_origin::recorded : ctx.origin;
+  d.origin_text = origin_sentence(origin);
+  if (ctx.origin == run_origin::measured && !ctx.host.empty())
+    d.origin_text += fmt::format(" Host: {}.", ctx.host);
+  if (auto it = ctx.extra.find("note"); it != ctx.extra.end() && !it->second.empty())
+    d.origin_text += " " + it->second;
+  if (origin != run_origin::measured) {
+    d.origin_badge = to_string(origin);
+    std::transform(d.origin_badge.begin(), d.origin_badge.end(), d.origin_badge.begin(),
+                   [](unsigned char ch) { return static_cast<char>(std::toupper(ch)); });
+  }
+  std::string versions = fmt::format("Chart by roofkit {} ({})", tool_version(), git_revision());
+  if (!ctx.tool_version.empty())
+    versions += fmt::format(" \u00b7 run made by roofkit {}", ctx.tool_version);
+  if (!ctx.git_revision.empty())
+    versions += fmt::format(" ({})", ctx.git_revision);
+  if (!ctx.host.empty())
+    versions += " on " + ctx.host;
+  d.footer.push_back(versions);
+  return d;
+}
+
+} // namespace roofkit

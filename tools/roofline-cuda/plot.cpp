@@ -1,0 +1,178 @@
+// roofline-cuda plot: roofline charts of a saved run (SVG, HTML, PNG, PDF, terminal), of an
+// Nsight Compute CSV export, and before/after charts of two runs.
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "roofkit/embedded.hpp"
+#include "roofkit/error.hpp"
+#include "roofkit/main_guard.hpp"
+#include "roofkit/ncu_import.hpp"
+#include "roofkit/plot.hpp"
+#include "roofkit/results.hpp"
+#include "subcommand.hpp"
+
+namespace {
+
+struct plot_args {
+  std::string run_file;
+  std::string ncu_csv;
+  std::string before;
+  std::string after;
+  std::string output;
+  std::string format;
+  std::string save_run;
+  bool term = false;
+  std::string color = "auto";
+  int columns = 80;
+  int rows = 20;
+  std::string title;
+  std::vector<std::string> levels;
+  std::string arrow_level = "dram";
+  bool all_roofs = false;
+  bool recorded = false;
+  bool ncu_half_scalar = false;
+  double width = 1000;
+  double height = 660;
+};
+
+std::vector<roofkit::memory_level> parse_levels(const std::vector<std::string> &names) {
+  std::vector<roofkit::memory_level> out;
+  for (const auto &n : names) {
+    const auto l = roofkit::parse_memory_level(n);
+    if (!l)
+      throw roofkit::usage_error("unknown memory level '" + n + "' (valid: dram, l2, l1)");
+    out.push_back(*l);
+  }
+  return out;
+}
+
+int run_plot(const plot_args &a) {
+  using namespace roofkit;
+  const bool compare = !a.before.empty() || !a.after.empty();
+  const int inputs = (a.run_file.empty() ? 0 : 1) + (a.ncu_csv.empty() ? 0 : 1) + (compare ? 1 : 0);
+  if (inputs == 0)
+    throw usage_error("nothing to plot: give a run file, --import-ncu FILE.csv, or --before "
+                      "A.json --after B.json");
+  if (inputs > 1)
+    throw usage_error("give one input: a run file, --import-ncu FILE.csv, or --before/--after");
+  if (compare && (a.before.empty() || a.after.empty()))
+    throw usage_error(std::string("--before and --after go together: '") +
+                      (a.before.empty() ? "--before" : "--after") + "' is missing");
+  if (!a.save_run.empty() && a.ncu_csv.empty())
+    throw usage_error("--save-run '" + a.save_run +
+                      "' saves an imported run (use it with --import-ncu)");
+  if (a.columns < 60 || a.columns > 400)
+    throw usage_error("--columns '" + std::to_string(a.columns) +
+                      "' is out of range (valid: 60-400)");
+  if (a.rows < 10 || a.rows > 200)
+    throw usage_error("--rows '" + std::to_string(a.rows) + "' is out of range (valid: 10-200)");
+  if (a.width < 600 || a.width > 4000 || a.height < 400 || a.height > 4000)
+    throw usage_error("chart size " + std::to_string(static_cast<int>(a.width)) + "x" +
+                      std::to_string(static_cast<int>(a.height)) +
+                      " is out of range (valid: width 600-4000, height 400-4000)");
+
+  chart_options options;
+  options.title = a.title;
+  options.width = a.width;
+  options.height = a.height;
+  options.all_roofs = a.all_roofs;
+  options.levels = parse_levels(a.levels);
+  options.recorded = a.recorded;
+
+  std::optional<chart_format> format;
+  if (!a.format.empty()) {
+    format = parse_chart_format(a.format);
+    if (!format)
+      throw usage_error("unknown chart format '" + a.format +
+                        "' (valid: svg, html, png, pdf, term)");
+  }
+  const bool to_file = !a.output.empty();
+  if (format && *format == chart_format::terminal && to_file)
+    throw usage_error("--format term writes to stdout; drop -o '" + a.output + "' or use --term");
+  const chart_format file_format =
+      to_file ? (format ? *format : chart_format_for_path(a.output)) : chart_format::svg;
+  const bool term = a.term || !to_file;
+
+  if (compare) {
+    if (term && !to_file)
+      throw usage_error("the before/after chart has no terminal form: give -o FILE.svg (or "
+                        ".html, .png, .pdf); 'roofline-cuda compare' prints the table");
+    const auto level = parse_memory_level(a.arrow_level);
+    if (!level)
+      throw usage_error("unknown memory level '" + a.arrow_level + "' (valid: dram, l2, l1)");
+    const run before = load_run(a.before);
+    const run after = load_run(a.after);
+    compare_chart_options co;
+    co.chart = options;
+    co.level = *level;
+    write_compare_chart(before, after, a.output, file_format, co);
+    return 0;
+  }
+
+  run r;
+  if (!a.ncu_csv.empty()) {
+    ncu_import_options io;
+    io.half2_packed = !a.ncu_half_scalar;
+    r = import_ncu_csv_file(a.ncu_csv, io);
+    if (!a.save_run.empty())
+      save_run(a.save_run, r);
+  } else {
+    r = load_run(a.run_file);
+  }
+  if (to_file)
+    write_roofline_chart(r, a.output, file_format, options);
+  if (term) {
+    terminal_options t;
+    t.columns = a.columns;
+    t.rows = a.rows;
+    t.color = a.color == "always" || (a.color == "auto" && stdout_is_terminal());
+    std::cout << render_roofline_terminal(r, options, t) << std::flush;
+  }
+  return 0;
+}
+
+std::function<int()> add_plot(CLI::App &app) {
+  auto a = std::make_shared<plot_args>();
+  auto *sub = app.add_subcommand(
+      "plot",
+      "Roofline chart of a saved run or an ncu CSV export: SVG, HTML, PNG, PDF or terminal");
+  sub->add_option("run", a->run_file, "results file (roofkit.run/1 JSON)");
+  sub->add_option("-o,--output", a->output, "chart file: .svg, .html, .png or .pdf");
+  sub->add_option("--format", a->format, "chart format when the extension does not say it")
+      ->check(CLI::IsMember({"svg", "html", "htm", "png", "pdf", "term", "terminal"}));
+  sub->add_flag("--term", a->term, "print the terminal chart to stdout (the default without -o)");
+  sub->add_option("--import-ncu", a->ncu_csv, "build the run from `ncu --csv --page raw` output");
+  sub->add_flag("--ncu-half-scalar", a->ncu_half_scalar,
+                "count FP16 instructions as scalar halves (NERSC) instead of half2 (ncu)");
+  sub->add_option("--save-run", a->save_run, "with --import-ncu: also save the run as JSON");
+  sub->add_option("--before", a->before, "before/after chart: the first run");
+  sub->add_option("--after", a->after, "before/after chart: the second run");
+  sub->add_option("--arrow-level", a->arrow_level,
+                  "memory level whose points the before/after arrows join")
+      ->default_str("dram");
+  sub->add_option("--levels", a->levels, "memory levels to draw (default: all)")->delimiter(',');
+  sub->add_flag("--all-roofs", a->all_roofs,
+                "draw every compute roof, not only those of the kernels' precisions");
+  sub->add_flag("--recorded", a->recorded,
+                "mark a measured run as recorded (replayed, not measured on this machine)");
+  sub->add_option("--title", a->title, "chart title (default: Roofline: DEVICE)");
+  sub->add_option("--width", a->width, "chart width in px")->default_str("1000");
+  sub->add_option("--height", a->height, "chart height in px (grows to fit the legend)")
+      ->default_str("660");
+  sub->add_option("--color", a->color, "terminal colours")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->default_str("auto");
+  sub->add_option("--columns", a->columns, "terminal chart width")->default_str("80");
+  sub->add_option("--rows", a->rows, "terminal plot height in text rows")->default_str("20");
+  if (auto doc = roofkit::embedded_file("docs/cli/roofline-cuda-plot.md"))
+    sub->footer(std::string(*doc));
+  return [a] { return run_plot(*a); };
+}
+
+const roofkit::cli::registration reg{"plot", 65, add_plot};
+
+} // namespace
