@@ -273,11 +273,25 @@ canvas draw_compare(const run &before, const run &after, const compare_chart_opt
   lg.gap(4);
   lg.header("Roofs");
   {
+    bool measured = false, theoretical = false, reference = false;
+    for (const auto &r : d.roofs) {
+      reference |= r.reference;
+      if (!r.reference)
+        (r.source == ceiling_source::measured ? measured : theoretical) = true;
+    }
     chart_roof sample;
-    sample.source = ceiling_source::measured;
-    lg.stroke(roof_paint(sample), "measured roof (after run)");
-    sample.source = ceiling_source::theoretical;
-    lg.stroke(roof_paint(sample), "theoretical roof (after run)");
+    if (measured) {
+      sample.source = ceiling_source::measured;
+      lg.stroke(roof_paint(sample), "measured (after run)");
+    }
+    if (theoretical) {
+      sample.source = ceiling_source::theoretical;
+      lg.stroke(roof_paint(sample), "theoretical (after run)");
+    }
+    if (reference) {
+      sample.reference = true;
+      lg.stroke(roof_paint(sample), "theoretical (reference)");
+    }
   }
   lg.marker(marker_shape::diamond, "ridge point");
   if (!unlabelled.empty()) {
