@@ -15,8 +15,12 @@ std::string rate_unit(precision p);
 std::string short_name(const std::string &name, std::size_t max_chars = 28);
 /// Shortens `s` with a trailing ellipsis until it is at most `max_px` wide.
 std::string fit_text(const std::string &s, double size, double max_px, bool bold = false);
-/// Splits `s` into lines at most `max_px` wide (at spaces).
+/// The words of `s`, a number glued to the word after it (its unit).
+std::vector<std::string> glued_words(const std::string &s);
+/// Splits `s` into lines at most `max_px` wide (at spaces, never between a number and its unit).
 std::vector<std::string> wrap_text(const std::string &s, double size, double max_px);
+/// 3 significant digits without an exponent between 0.001 and 1e6 ("1365", "0.125", "21.2").
+std::string format_number(double v);
 /// "219 µs", "1.20 ms", "2.50 s".
 std::string format_time(double seconds);
 /// A range [lo, hi] whose ends are 1, 2 or 5 times a power of ten, covering [min_v, max_v]

@@ -172,8 +172,9 @@ void draw_roofs(canvas &c, const roofline_chart_data &d, const chart_frame &f,
       continue;
     const point2 p{f.x.to_px(rd.intensity), f.y.to_px(rd.flops)};
     c.begin({{"class", "ridge"}},
-            fmt::format("Ridge point {} \u00d7 {}: {:.3g} FLOP/byte at {}", label(rd.level),
-                        label(rd.prec), rd.intensity, format_si(rd.flops, "FLOP/s")));
+            fmt::format("Ridge point {} \u00d7 {}: {} FLOP/byte at {}", label(rd.level),
+                        label(rd.prec), format_number(rd.intensity),
+                        format_si(rd.flops, "FLOP/s")));
     c.marker(marker_shape::diamond, p, 8, paint{roof_color, "#ffffff", 1.2},
              {{"class", "ridge-point"},
               {"data-level", to_string(rd.level)},
@@ -236,10 +237,17 @@ std::vector<const chart_roof *> place_roof_labels(canvas &c, const roofline_char
   for (const auto &l : roof_lines(d, f)) {
     if (l.roof->label.empty())
       continue;
-    // The full label, then without the reference value, then abbreviated and smaller.
+    // The full label, then without the reference value, then abbreviated and smaller (TF32,
+    // FP8 and INT8 exist only on tensor cores; "TC" marks the others).
     std::string tiny = l.roof->short_label;
-    if (tiny.rfind("Tensor ", 0) == 0)
-      tiny = "TC " + tiny.substr(7);
+    for (const auto &[from, to] :
+         std::array<std::pair<const char *, const char *>, 5>{{{"Tensor TF32", "TF32"},
+                                                               {"Tensor FP8", "FP8"},
+                                                               {"Tensor INT8", "INT8"},
+                                                               {"Tensor FP16/BF16", "FP16/BF16 TC"},
+                                                               {"Tensor FP64", "FP64 TC"}}})
+      if (tiny.rfind(from, 0) == 0)
+        tiny = to + tiny.substr(std::string_view(from).size());
     const bool placed = place_roof_label(c, l, placer, l.roof->label, 11) ||
                         (l.roof->short_label != l.roof->label &&
                          place_roof_label(c, l, placer, l.roof->short_label, 11)) ||

@@ -72,11 +72,27 @@ std::string fit_text(const std::string &s, double size, double max_px, bool bold
   return "\u2026";
 }
 
+std::vector<std::string> glued_words(const std::string &s) {
+  std::vector<std::string> words;
+  std::istringstream in(s);
+  std::string word;
+  bool after_number = false;
+  while (in >> word) {
+    // A number keeps its unit on the same line ("2.88 TB/s").
+    if (after_number && !words.empty())
+      words.back() += " " + word;
+    else
+      words.push_back(word);
+    after_number = std::isdigit(static_cast<unsigned char>(word.front())) &&
+                   word.find_first_not_of("0123456789.,") == std::string::npos;
+  }
+  return words;
+}
+
 std::vector<std::string> wrap_text(const std::string &s, double size, double max_px) {
   std::vector<std::string> lines;
-  std::istringstream in(s);
-  std::string word, line;
-  while (in >> word) {
+  std::string line;
+  for (const std::string &word : glued_words(s)) {
     const std::string candidate = line.empty() ? word : line + " " + word;
     if (!line.empty() && text_width(candidate, size) > max_px) {
       lines.push_back(line);
@@ -88,6 +104,19 @@ std::vector<std::string> wrap_text(const std::string &s, double size, double max
   if (!line.empty())
     lines.push_back(line);
   return lines;
+}
+
+std::string format_number(double v) {
+  const double a = std::fabs(v);
+  if (!std::isfinite(v))
+    return "n/a";
+  if (a == 0)
+    return "0";
+  if (a >= 1e6 || a < 1e-3)
+    return fmt::format("{:.2e}", v);
+  if (a >= 100)
+    return fmt::format("{:.0f}", v);
+  return fmt::format("{:.3g}", v);
 }
 
 std::string format_time(double seconds) {

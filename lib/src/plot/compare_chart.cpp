@@ -91,12 +91,13 @@ canvas draw_compare(const run &before, const run &after, const compare_chart_opt
       const chart_point &pb = point_at(*p.before, level);
       const chart_point &pa = point_at(*p.after, level);
       p.tooltip = fmt::format(
-          "{}\ntime {} \u2192 {} ({})\nachieved {} \u2192 {}\nintensity {} {:.3g} \u2192 {} "
-          "{:.3g} FLOP/B",
+          "{}\ntime {} \u2192 {} ({})\nachieved {} \u2192 {}\nintensity {} {} \u2192 {} "
+          "{} FLOP/B",
           any.name, format_time(p.before->time_s), format_time(p.after->time_s),
           change_text(p.before->time_s, p.after->time_s),
           format_si(p.before->flops_per_s, "FLOP/s"), format_si(p.after->flops_per_s, "FLOP/s"),
-          label(pb.level), pb.intensity, label(pa.level), pa.intensity);
+          label(pb.level), format_number(pb.intensity), label(pa.level),
+          format_number(pa.intensity));
       if (p.before->pct_of_roof > 0 && p.after->pct_of_roof > 0)
         p.tooltip += fmt::format("\n% of roof {:.0f} \u2192 {:.0f}", p.before->pct_of_roof,
                                  p.after->pct_of_roof);
@@ -272,11 +273,25 @@ canvas draw_compare(const run &before, const run &after, const compare_chart_opt
   lg.gap(4);
   lg.header("Roofs");
   {
+    bool measured = false, theoretical = false, reference = false;
+    for (const auto &r : d.roofs) {
+      reference |= r.reference;
+      if (!r.reference)
+        (r.source == ceiling_source::measured ? measured : theoretical) = true;
+    }
     chart_roof sample;
-    sample.source = ceiling_source::measured;
-    lg.stroke(roof_paint(sample), "measured roof (after run)");
-    sample.source = ceiling_source::theoretical;
-    lg.stroke(roof_paint(sample), "theoretical roof (after run)");
+    if (measured) {
+      sample.source = ceiling_source::measured;
+      lg.stroke(roof_paint(sample), "measured (after run)");
+    }
+    if (theoretical) {
+      sample.source = ceiling_source::theoretical;
+      lg.stroke(roof_paint(sample), "theoretical (after run)");
+    }
+    if (reference) {
+      sample.reference = true;
+      lg.stroke(roof_paint(sample), "theoretical (reference)");
+    }
   }
   lg.marker(marker_shape::diamond, "ridge point");
   if (!unlabelled.empty()) {

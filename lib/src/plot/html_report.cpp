@@ -122,7 +122,7 @@ std::string render_roofline_html(const run &r, const chart_options &options) {
       for (const auto &q : k.points)
         if (q.level == l)
           p = &q;
-      row += p ? num_cell(p->intensity, fmt::format("{:.3g}", p->intensity)) : cell("", "");
+      row += p ? num_cell(p->intensity, chart_detail::format_number(p->intensity)) : cell("", "");
     }
     row += cell(k.bound, k.bound, "text");
     row += k.pct_of_roof > 0 ? num_cell(k.pct_of_roof, fmt::format("{:.0f}%", k.pct_of_roof))

@@ -227,7 +227,7 @@ canvas draw_roofline(const roofline_chart_data &d, const chart_options &options,
   for (const auto &rd : d.ridges) {
     if (!slowest || rd.level != slowest->level || rd.intensity < d.x_min || rd.intensity > d.x_max)
       continue;
-    const std::string text = fmt::format("{:.3g} FLOP/B", rd.intensity);
+    const std::string text = format_number(rd.intensity) + " FLOP/B";
     const double size = 9.5;
     const point2 at{f.x.to_px(rd.intensity), f.y.to_px(rd.flops)};
     const quad q0 =

@@ -102,9 +102,9 @@ std::string tooltip_of(const kernel_result &k, const chart_kernel &ck) {
                                   format_si(f, p == precision::tensor_int8 ? "OP" : "FLOP")));
   lines.push_back("achieved " + format_si(ck.flops_per_s, "FLOP/s"));
   for (auto it = ck.points.rbegin(); it != ck.points.rend(); ++it)
-    lines.push_back(fmt::format("{}: {}, {:.3g} FLOP/B, {}", label(it->level),
-                                format_si(it->bytes, "B"), it->intensity,
-                                format_si(it->bytes / ck.time_s, "B/s")));
+    lines.push_back(fmt::format(
+        "{}: {}, {} FLOP/B, {}", label(it->level), format_si(it->bytes, "B"),
+        chart_detail::format_number(it->intensity), format_si(it->bytes / ck.time_s, "B/s")));
   if (!ck.bound.empty())
     lines.push_back(fmt::format("bound: {}, {:.0f}% of the attainable {}", ck.bound, ck.pct_of_roof,
                                 format_si(ck.attainable, "FLOP/s")));

@@ -162,33 +162,21 @@ std::vector<std::string> wrap_items(const std::string &head, const std::vector<s
 }
 
 std::vector<std::string> wrap_words(const std::string &text, std::size_t width) {
-  std::vector<std::string> lines;
-  std::string line, word;
-  std::size_t line_cols = 0;
   const auto columns = [](const std::string &s) {
     std::size_t n = 0;
     for (unsigned char ch : s)
       n += (ch & 0xC0) != 0x80 ? 1 : 0;
     return n;
   };
-  std::size_t i = 0;
-  while (i <= text.size()) {
-    if (i == text.size() || text[i] == ' ') {
-      if (!word.empty()) {
-        const std::size_t wc = columns(word);
-        if (line_cols > 0 && line_cols + 1 + wc > width) {
-          lines.push_back(line);
-          line.clear();
-          line_cols = 0;
-        }
-        line += (line_cols ? " " : "") + word;
-        line_cols += (line_cols ? 1 : 0) + wc;
-        word.clear();
-      }
+  std::vector<std::string> lines;
+  std::string line;
+  for (const std::string &word : chart_detail::glued_words(text)) {
+    if (!line.empty() && columns(line) + 1 + columns(word) > width) {
+      lines.push_back(line);
+      line = word;
     } else {
-      word += text[i];
+      line += (line.empty() ? "" : " ") + word;
     }
-    ++i;
   }
   if (!line.empty())
     lines.push_back(line);
@@ -418,10 +406,10 @@ std::string render_roofline_terminal(const run &r, const chart_options &options,
     std::size_t name_cols = 0;
     for (unsigned char ch : name)
       name_cols += (ch & 0xC0) != 0x80 ? 1 : 0;
-    std::string line =
-        fmt::format("{}{} {:>8.3g} FLOP/B {:<4} {:>12}", name,
-                    std::string(name_w - std::min(name_w, name_cols), ' '), p.intensity,
-                    label(p.level).substr(0, 4), format_si(k.flops_per_s, "FLOP/s"));
+    std::string line = fmt::format("{}{} {:>8} FLOP/B {:<4} {:>12}", name,
+                                   std::string(name_w - std::min(name_w, name_cols), ' '),
+                                   chart_detail::format_number(p.intensity),
+                                   label(p.level).substr(0, 4), format_si(k.flops_per_s, "FLOP/s"));
     if (!k.bound.empty()) {
       std::string bound = fmt::format("  {} {:.0f}%", k.bound, k.pct_of_roof);
       if (line.size() + 2 + bound.size() > width)
