@@ -1,9 +1,6 @@
 #pragma once
 // How occupancy-calc learns the target GPU: --arch, --gpu NAME or --device N.
-//
-// TEMPORARY: --gpu uses a small built-in table and --device its own cudaGetDeviceProperties call
-// until data/gpus.json and roofkit/device.hpp (roofkit::find_gpu, roofkit::query_device) land;
-// then target_from_gpu and target_from_device become thin wrappers around those two.
+// --gpu and --device go through the device model (data/gpus.json, live query).
 #include <string_view>
 
 #include "roofkit/occupancy_report.hpp"

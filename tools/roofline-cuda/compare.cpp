@@ -6,6 +6,7 @@
 
 #include "roofkit/compare.hpp"
 #include "roofkit/embedded.hpp"
+#include "roofkit/plot.hpp"
 #include "roofkit/results.hpp"
 #include "subcommand.hpp"
 
@@ -17,6 +18,7 @@ struct compare_args {
   bool csv = false;
   bool json = false;
   bool markdown = false;
+  std::string chart;
 };
 
 std::function<int()> add_compare(CLI::App& app) {
@@ -30,9 +32,14 @@ std::function<int()> add_compare(CLI::App& app) {
   auto* md = sub->add_flag("--markdown", args->markdown, "Markdown table (default)");
   csv->excludes(json, md);
   json->excludes(md);
+  sub->add_option("-o,--chart", args->chart,
+                  "also draw the before/after chart with arrows (.svg, .html, .png, .pdf)");
   if (auto doc = roofkit::embedded_file("docs/cli/roofline-cuda-compare.md"))
     sub->footer(std::string(*doc));
   return [args] {
+    const auto chart_format = args->chart.empty()
+                                  ? roofkit::chart_format::svg
+                                  : roofkit::chart_format_for_path(args->chart);
     const roofkit::run before = roofkit::load_run(args->before);
     const roofkit::run after = roofkit::load_run(args->after);
     const auto format = args->csv    ? roofkit::output_format::csv
@@ -40,6 +47,8 @@ std::function<int()> add_compare(CLI::App& app) {
                                      : roofkit::output_format::markdown;
     roofkit::print_compare_report(roofkit::compare_runs(before, after), format, std::cout,
                                   args->before, args->after);
+    if (!args->chart.empty())
+      roofkit::write_compare_chart(before, after, args->chart, chart_format);
     return 0;
   };
 }

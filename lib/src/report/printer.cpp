@@ -104,14 +104,14 @@ private:
   int tables_ = 0;
 };
 
-nlohmann::ordered_json to_json(const cell& c) {
+nlohmann::json to_json(const cell& c) {
   return std::visit(
-      [](const auto& v) -> nlohmann::ordered_json {
+      [](const auto& v) -> nlohmann::json {
         using T = std::decay_t<decltype(v)>;
         if constexpr (std::is_same_v<T, std::monostate>)
           return nullptr;
         else if constexpr (std::is_same_v<T, double>)
-          return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr);
+          return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
         else
           return v;
       },
@@ -123,9 +123,9 @@ public:
   explicit json_printer(std::ostream& out) : out_(out) {}
 
   void print(const table& t) override {
-    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    nlohmann::json rows = nlohmann::json::array();
     for (const auto& row : t.rows) {
-      nlohmann::ordered_json obj = nlohmann::ordered_json::object();
+      nlohmann::json obj = nlohmann::json::object();
       for (std::size_t i = 0; i < t.columns.size() && i < row.size(); ++i)
         obj[t.columns[i].key] = to_json(row[i]);
       rows.push_back(std::move(obj));
@@ -137,7 +137,7 @@ public:
     if (tables_.size() == 1) {
       out_ << tables_[0].second.dump(2) << '\n';
     } else {
-      nlohmann::ordered_json doc = nlohmann::ordered_json::object();
+      nlohmann::json doc = nlohmann::json::object();
       for (auto& [id, rows] : tables_)
         doc[id] = std::move(rows);
       out_ << doc.dump(2) << '\n';
@@ -147,7 +147,7 @@ public:
 
 private:
   std::ostream& out_;
-  std::vector<std::pair<std::string, nlohmann::ordered_json>> tables_;
+  std::vector<std::pair<std::string, nlohmann::json>> tables_;
 };
 
 } // namespace

@@ -1,0 +1,84 @@
+#pragma once
+// `roofline-cuda bench`: verifies, times, profiles and places the bundled kernels on the roofline.
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "roofkit/ceilings.hpp"
+#include "roofkit/kernel_registry.hpp"
+#include "roofkit/printer.hpp"
+#include "roofkit/roofline.hpp"
+#include "roofkit/run.hpp"
+
+namespace roofkit {
+
+/// Where the bench stands, for a progress bar.
+struct bench_progress {
+  std::size_t index = 0; ///< kernels finished so far
+  std::size_t total = 0;
+  std::string kernel;    ///< the kernel being worked on
+  std::string stage;     ///< "verify", "time", "counters"
+};
+
+/// What to run and how.
+struct bench_options {
+  std::string kernel_regex;              ///< ECMAScript regex on kernel names; "" = all
+  std::optional<problem_size> size;      ///< one size for every selected kernel; default: each kernel's
+  int repetitions = 20;                  ///< timed repetitions (median reported)
+  int warmup = 3;                        ///< untimed launches first
+  bool flush_l2 = false;                 ///< evict L2 before every timed repetition
+  bool counters = true;                  ///< collect CUPTI counters (false: analytical mode)
+  bool measure_ceilings = true;          ///< add measured DRAM/FP32/FP64 roofs (ceilings.hpp)
+  int device = 0;
+  std::string command;                   ///< the command line, recorded in the run's context
+  std::function<void(const bench_progress&)> progress; ///< called as work advances
+  std::function<void(const std::string&)> warn;        ///< diagnostics (default: stderr)
+};
+
+/// The bench's answer: the run (every selected kernel, failed ones marked) and what happened.
+struct bench_outcome {
+  run result;
+  std::size_t failed = 0;            ///< kernels whose verification failed or that errored
+  bool counters_used = false;        ///< false: analytical mode (declared FLOPs and bytes)
+  std::string counters_note;         ///< why counters were not used, with the hint
+  int roofline_passes = 0;           ///< replay passes per kernel, roofline set
+  int detail_passes = 0;             ///< replay passes per kernel, coalescing + claim counters
+  ceilings_result measured;          ///< the ceiling microbenchmarks, when run
+};
+
+/// Runs the bench on the GPU. Throws no_device_error without a GPU and usage_error for a bad
+/// regex or size; a kernel that fails its check is reported in the run, not thrown.
+bench_outcome run_bench(const bench_options& options);
+
+/// The summary table `bench` prints (id "bench"): per kernel the status, median time, effective
+/// DRAM bandwidth (minimal bytes / time), GFLOP/s, measured DRAM bytes over the minimal bytes,
+/// global sectors per request, bound, % of roof and occupancy.
+table bench_table(const run& r, const std::vector<kernel_placement>& placements);
+
+/// Raw counter names the bench collects besides the roofline set (coalescing and claim counters).
+std::vector<std::string> bench_detail_metrics();
+
+/// One seed claim measured against a run.
+struct claim_outcome {
+  const seed_claim* claim = nullptr;
+  std::optional<double> value;          ///< our figure in the claim metric's unit
+  std::optional<double> subject_value;  ///< for ratios: the subject's own number
+  std::optional<double> baseline_value; ///< for ratios: the baseline's own number
+  std::string verdict;                  ///< "holds", "does not hold", "not measured"
+  std::string evidence;                 ///< what the counters show (bytes, sectors, time)
+};
+
+/// Measures every seed claim against a run (kernels missing or failed give "not measured").
+std::vector<claim_outcome> evaluate_claims(const run& r);
+
+/// The claims as a table (id "claims").
+table claims_table(const std::vector<claim_outcome>& outcomes);
+
+/// The generated docs/seed-claims.md: provenance, one row per claim (seed figure, our figure,
+/// verdict, evidence), and how each figure is computed.
+std::string claims_markdown(const run& r, const std::vector<claim_outcome>& outcomes,
+                            const std::string& run_file);
+
+} // namespace roofkit

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The one script run on the GPU machine: builds everything, runs the GPU tests, runs
+# `roofline-cuda bench` on every bundled kernel (run file + seed claims), and exports a real
+# Nsight Compute CSV for the importer. Results go to $OUT (default out/gpu-check).
+# Usage: scripts/gpu-check.sh [tests] [bench] [ncu]   (default: all three)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+source scripts/cuda-env.sh
+OUT="${OUT:-out/gpu-check}"
+LOG="$OUT/logs"
+mkdir -p "$LOG"
+BUILD=build/gpu
+steps="${*:-tests bench ncu}"
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+step() { echo "gpu-check: $*" | tee -a "$LOG/steps.log"; }
+
+step "device: $(nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader)"
+t0=$(now)
+cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+  -DCMAKE_CUDA_COMPILER="$CUDA_HOME/bin/nvcc" >"$LOG/configure.log" 2>&1 &&
+  cmake --build "$BUILD" -j "$(nproc)" >"$LOG/build.log" 2>&1
+rc=$?
+step "build rc=$rc in $(since "$t0") s"
+if [ $rc -ne 0 ]; then grep -B2 -A20 -m3 "error" "$LOG/build.log"; tar czf "$OUT/logs.tgz" -C "$OUT" logs; exit 1; fi
+RC="$BUILD/tools/roofline-cuda"
+
+if [[ " $steps " == *" tests "* ]]; then
+  t0=$(now)
+  ctest --test-dir "$BUILD" -L gpu --output-on-failure >"$LOG/gpu-tests.log" 2>&1
+  step "gpu tests rc=$? in $(since "$t0") s: $(grep -E 'tests passed|tests failed' "$LOG/gpu-tests.log")"
+  ctest --test-dir "$BUILD" -L cpu -j "$(nproc)" >"$LOG/cpu-tests.log" 2>&1
+  step "cpu tests rc=$?: $(grep -E 'tests passed|tests failed' "$LOG/cpu-tests.log")"
+fi
+
+if [[ " $steps " == *" bench "* ]]; then
+  t0=$(now)
+  "$RC" bench -q -o "$OUT/h100-sxm.json" --claims "$OUT/seed-claims.md" \
+    >"$OUT/bench.md" 2>"$LOG/bench.err"
+  step "bench rc=$? in $(since "$t0") s ($(grep -c . "$LOG/bench.err") stderr lines)"
+  head -c 3000 "$LOG/bench.err"
+fi
+
+if [[ " $steps " == *" ncu "* ]] && command -v ncu >/dev/null; then
+  metrics="gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second,dram__cycles_elapsed.avg.per_second"
+  metrics+=",lts__cycles_elapsed.avg.per_second,l1tex__cycles_elapsed.avg.per_second"
+  for op in dadd dmul dfma fadd fmul ffma hadd hmul hfma; do
+    metrics+=",smsp__sass_thread_inst_executed_op_${op}_pred_on.sum"
+  done
+  for op in dfma ffma hfma; do
+    metrics+=",smsp__sass_thread_inst_executed_op_${op}_pred_on.sum.peak_sustained"
+  done
+  metrics+=",dram__bytes.sum,dram__bytes.sum.peak_sustained,lts__t_bytes.sum"
+  metrics+=",lts__t_bytes.sum.peak_sustained,l1tex__t_bytes.sum,l1tex__t_bytes.sum.peak_sustained"
+  metrics+=",sm__warps_active.avg.pct_of_peak_sustained_active,sm__maximum_warps_per_active_cycle_pct"
+  metrics+=",launch__registers_per_thread,device__attribute_display_name"
+  metrics+=",device__attribute_multiprocessor_count"
+  t0=$(now)
+  ncu --clock-control none --cache-control none --csv --page raw --metrics "$metrics" \
+    --kernel-name regex:'coalesced_kernel|strided_kernel|gemm_tiled_kernel|shared_kernel' \
+    "$RC" bench -q --no-counters --reps 1 --warmup 0 \
+    --kernel '^(global/coalesced|global/stride-32|gemm/tiled-32|transpose/padded)$' \
+    >"$OUT/ncu-h100-raw.csv" 2>"$LOG/ncu.err"
+  step "ncu export rc=$? in $(since "$t0") s"
+  "$RC" plot --import-ncu "$OUT/ncu-h100-raw.csv" --term >"$LOG/ncu-import.txt" 2>&1
+  step "ncu import rc=$?"
+fi
+tar czf "$OUT/logs.tgz" -C "$OUT" logs && rm -rf "$LOG"

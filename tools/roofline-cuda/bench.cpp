@@ -1,0 +1,138 @@
+// roofline-cuda bench: verify, time, profile and place the bundled kernels (arguments only).
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "roofkit/bench.hpp"
+#include "roofkit/data_files.hpp"
+#include "roofkit/error.hpp"
+#include "roofkit/embedded.hpp"
+#include "roofkit/main_guard.hpp"
+#include "roofkit/plot.hpp"
+#include "roofkit/progress.hpp"
+#include "roofkit/results.hpp"
+#include "subcommand.hpp"
+
+namespace {
+
+struct bench_cli {
+  std::string kernel;
+  std::int64_t size = 0;
+  int reps = 20;
+  int warmup = 3;
+  int device = 0;
+  bool flush_l2 = false;
+  bool no_counters = false;
+  bool no_ceilings = false;
+  bool quiet = false;
+  bool json = false;
+  bool csv = false;
+  std::string output;
+  std::vector<std::string> plots;
+  std::string claims;
+};
+
+int run_bench_command(const bench_cli& o, const std::string& command) {
+  // Fail on bad output paths before spending GPU time.
+  std::vector<roofkit::chart_format> formats;
+  for (const auto& p : o.plots)
+    formats.push_back(roofkit::chart_format_for_path(p));
+
+  roofkit::bench_options opts;
+  opts.kernel_regex = o.kernel;
+  if (o.size > 0)
+    opts.size = o.size;
+  else if (o.size < 0)
+    throw roofkit::usage_error(fmt::format("--size {} must be positive", o.size));
+  opts.repetitions = o.reps;
+  opts.warmup = o.warmup;
+  opts.flush_l2 = o.flush_l2;
+  opts.counters = !o.no_counters;
+  opts.measure_ceilings = !o.no_ceilings;
+  opts.device = o.device;
+  opts.command = command;
+  roofkit::progress_bar bar(!o.quiet && roofkit::stderr_is_terminal());
+  opts.progress = [&](const roofkit::bench_progress& p) {
+    bar.update(p.index, p.total, p.kernel + " (" + p.stage + ")");
+  };
+  opts.warn = [&](const std::string& s) {
+    bar.finish();
+    std::cerr << "roofline-cuda: warning: " << s << '\n';
+  };
+  auto outcome = roofkit::run_bench(opts);
+  bar.finish();
+  const auto& r = outcome.result;
+  const auto placements = roofkit::analyze(r);
+
+  const auto format = o.json  ? roofkit::output_format::json
+                      : o.csv ? roofkit::output_format::csv
+                              : roofkit::output_format::markdown;
+  if (format == roofkit::output_format::markdown) {
+    std::cout << "# roofline-cuda bench on " << r.context.device_name << "\n\n"
+              << roofkit::provenance_line(r) << ". " << roofkit::clocks_line(r) << ".\n\n";
+    if (outcome.counters_used)
+      std::cout << fmt::format("Counters: CUPTI range profiler, {} replay passes per kernel for "
+                               "the roofline set and {} for coalescing and claim counters.\n\n",
+                               outcome.roofline_passes, outcome.detail_passes);
+    else
+      std::cout << "Counters: not used (" << outcome.counters_note
+                << "). Kernels are placed in analytical mode: declared FLOPs and minimal bytes "
+                   "with measured times.\n\n";
+  }
+  auto printer = roofkit::make_printer(format, std::cout);
+  printer->print(roofkit::bench_table(r, placements));
+  if (format == roofkit::output_format::markdown) {
+    if (!outcome.measured.measurements.empty())
+      printer->print(roofkit::measured_ceilings_table(outcome.measured));
+    printer->print(roofkit::claims_table(roofkit::evaluate_claims(r)));
+  }
+  printer->finish();
+
+  if (!o.output.empty())
+    roofkit::save_run(o.output, r);
+  for (std::size_t i = 0; i < o.plots.size(); ++i)
+    roofkit::write_roofline_chart(r, o.plots[i], formats[i]);
+  if (!o.claims.empty())
+    roofkit::write_text_file(
+        o.claims, roofkit::claims_markdown(r, roofkit::evaluate_claims(r),
+                                           o.output.empty() ? "(not saved)" : o.output));
+  if (outcome.failed > 0) {
+    std::cerr << fmt::format("roofline-cuda: error: {} kernel(s) failed verification or "
+                             "errored; they are marked failed in the run\n",
+                             outcome.failed);
+    return 1;
+  }
+  return 0;
+}
+
+const roofkit::cli::registration reg{"bench", 50, [](CLI::App& app) -> std::function<int()> {
+  auto* cmd = app.add_subcommand(
+      "bench", "Verify, time, profile and place the bundled kernels on the roofline");
+  if (auto doc = roofkit::embedded_file("docs/cli/roofline-cuda-bench.md"))
+    cmd->footer(std::string(*doc));
+  auto o = std::make_shared<bench_cli>();
+  cmd->add_option("--kernel", o->kernel, "Only kernels whose name matches this regex");
+  cmd->add_option("--size", o->size, "Problem size for every selected kernel (default: each "
+                                     "kernel's own; see `list` for units)");
+  cmd->add_option("--reps", o->reps, "Timed repetitions per kernel (median reported)")
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--warmup", o->warmup, "Untimed launches before timing")
+      ->check(CLI::Range(0, 1000));
+  cmd->add_option("--device", o->device, "CUDA device ordinal");
+  cmd->add_flag("--flush-l2", o->flush_l2, "Evict the L2 cache before every timed repetition");
+  cmd->add_flag("--no-counters", o->no_counters,
+                "Do not collect CUPTI counters (analytical mode: declared FLOPs and bytes)");
+  cmd->add_flag("--no-ceilings", o->no_ceilings,
+                "Do not measure DRAM/FMA ceilings (place kernels under theoretical roofs only)");
+  cmd->add_flag("-q,--quiet", o->quiet, "No progress bar");
+  auto* json = cmd->add_flag("--json", o->json, "Print the table as JSON");
+  auto* csv = cmd->add_flag("--csv", o->csv, "Print the table as CSV");
+  json->excludes(csv);
+  cmd->add_option("-o,--output", o->output, "Write the run (roofkit.run/1 JSON) to this file");
+  cmd->add_option("--plot", o->plots, "Write the roofline chart (.svg, .html, .png, .pdf); "
+                                      "may be given several times");
+  cmd->add_option("--claims", o->claims, "Write the seed-claims Markdown to this file");
+  return [o] { return run_bench_command(*o, roofkit::cli::command_line()); };
+}};
+
+} // namespace
