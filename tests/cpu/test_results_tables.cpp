@@ -63,7 +63,19 @@ TEST(run_tables, provenance_says_where_the_run_comes_from) {
 TEST(run_tables, clocks_line_names_run_and_ceiling_clocks) {
   const auto r = roofkit::load_run(sample_path);
   EXPECT_EQ(roofkit::clocks_line(r), "Clocks during the run: SM 1980 MHz, memory 2619 MHz; "
-                                     "ceilings: 11 theoretical at SM 1980 MHz, memory 2619 MHz");
+                                     "theoretical roofs at SM 1980 MHz, memory 2619 MHz");
+  auto mixed = r;
+  roofkit::ceiling measured;
+  measured.is_memory = true;
+  measured.source = roofkit::ceiling_source::measured;
+  measured.sm_clock_mhz = 1805;
+  measured.mem_clock_mhz = 2619;
+  mixed.ceilings.push_back(measured);
+  mixed.ceilings.front().sm_clock_mhz = 1830;
+  EXPECT_EQ(roofkit::clocks_line(mixed),
+            "Clocks during the run: SM 1980 MHz, memory 2619 MHz; theoretical roofs at SM "
+            "1830 MHz or 1980 MHz, memory 2619 MHz; measured roofs at SM 1805 MHz, memory "
+            "2619 MHz");
   roofkit::run empty;
   EXPECT_NE(roofkit::clocks_line(empty).find("SM not recorded"), std::string::npos);
 }

@@ -2,6 +2,7 @@
 // `roofline-cuda bench`: verifies, times, profiles and places the bundled kernels on the roofline.
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -77,8 +78,16 @@ std::vector<claim_outcome> evaluate_claims(const run& r);
 table claims_table(const std::vector<claim_outcome>& outcomes);
 
 /// The generated docs/seed-claims.md: provenance, one row per claim (seed figure, our figure,
-/// verdict, evidence), and how each figure is computed.
+/// verdict, evidence), and how each figure is computed. `notes` (claim id -> text) add a
+/// reviewer's reading of the counters for claims of this run; the JSON file of that map is
+/// named in `notes_file` ("" when none).
 std::string claims_markdown(const run& r, const std::vector<claim_outcome>& outcomes,
-                            const std::string& run_file);
+                            const std::string& run_file,
+                            const std::map<std::string, std::string>& notes = {},
+                            const std::string& notes_file = "");
+
+/// Reads a claim-notes file: a JSON object {"claim-id": "text", ...}; usage_error when it is
+/// malformed or names an unknown claim.
+std::map<std::string, std::string> load_claim_notes(const std::string& path);
 
 } // namespace roofkit

@@ -69,7 +69,7 @@ table bench_table(const run& r, const std::vector<kernel_placement>& placements)
                       number_or_empty(gflops), number_or_empty(dram_ratio),
                       number_or_empty(ratio(k.counters, ld_sectors, ld_requests)),
                       number_or_empty(ratio(k.counters, st_sectors, st_requests)),
-                      p && ok ? p->bound : std::string(),
+                      p && ok && !k.bytes.empty() ? p->bound : std::string(),
                       p && ok && p->pct_of_roof > 0 ? cell(p->pct_of_roof) : cell(std::monostate{}),
                       occupancy, to_string(k.source)});
     t.highlight.push_back(!ok);

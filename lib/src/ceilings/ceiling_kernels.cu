@@ -11,6 +11,13 @@ __global__ void copy_kernel(const float4* __restrict__ in, float4* __restrict__ 
     out[i] = in[i];
 }
 
+__global__ void copy_once_kernel(const float4* __restrict__ in, float4* __restrict__ out,
+                                 std::size_t count) {
+  const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < count)
+    out[i] = in[i];
+}
+
 __global__ void fill_kernel(float* data, std::size_t count, float seed) {
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
   for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
@@ -24,6 +31,7 @@ template <class T> __global__ void fma_kernel(T* out, int iterations) {
   for (int j = 0; j < 8; ++j)
     a[j] = T(t % 7 + j) * T(0.001);
   const T x = T(0.999999), y = T(0.000001);
+#pragma unroll 16
   for (int i = 0; i < iterations; ++i) {
 #pragma unroll
     for (int j = 0; j < 8; ++j)
@@ -42,6 +50,13 @@ void launch_copy(const void* in, void* out, std::size_t count4, int blocks, int 
                  cudaStream_t stream) {
   copy_kernel<<<blocks, threads, 0, stream>>>(static_cast<const float4*>(in),
                                               static_cast<float4*>(out), count4);
+}
+
+void launch_copy_once(const void* in, void* out, std::size_t count4, int threads,
+                      cudaStream_t stream) {
+  const std::size_t blocks = (count4 + threads - 1) / threads;
+  copy_once_kernel<<<unsigned(blocks), threads, 0, stream>>>(static_cast<const float4*>(in),
+                                                             static_cast<float4*>(out), count4);
 }
 
 void launch_fill(float* data, std::size_t count, float seed, cudaStream_t stream) {

@@ -2,6 +2,7 @@
 // mistaken for a measurement on this machine.
 #include <array>
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 
@@ -73,18 +74,27 @@ std::string provenance_line(const run& r, bool recorded) {
 std::string clocks_line(const run& r) {
   std::string line = fmt::format("Clocks during the run: SM {}, memory {}",
                                  mhz(r.context.sm_clock_mhz), mhz(r.context.mem_clock_mhz));
-  std::map<std::tuple<int, double, double>, int> groups;
-  for (const auto& c : r.ceilings)
-    ++groups[{static_cast<int>(c.source), c.sm_clock_mhz, c.mem_clock_mhz}];
-  if (groups.empty())
+  if (r.ceilings.empty())
     return line + "; no ceilings in the run";
-  line += "; ceilings:";
-  bool first = true;
-  for (const auto& [key, n] : groups) {
-    const auto& [source, sm, mem] = key;
-    line += fmt::format("{} {} {} at SM {}, memory {}", first ? "" : ",", n,
-                        to_string(static_cast<ceiling_source>(source)), mhz(sm), mhz(mem));
-    first = false;
+  // One clause per source: "theoretical roofs at SM 1980 MHz (1830 MHz for some), memory ...".
+  for (ceiling_source source : {ceiling_source::theoretical, ceiling_source::measured}) {
+    std::set<double> sm, mem;
+    for (const auto& c : r.ceilings)
+      if (c.source == source) {
+        if (c.sm_clock_mhz > 0)
+          sm.insert(c.sm_clock_mhz);
+        if (c.mem_clock_mhz > 0)
+          mem.insert(c.mem_clock_mhz);
+      }
+    if (sm.empty() && mem.empty())
+      continue;
+    auto list = [](const std::set<double>& v) {
+      std::string out;
+      for (double x : v)
+        out += (out.empty() ? "" : " or ") + mhz(x);
+      return out.empty() ? std::string("n/a") : out;
+    };
+    line += fmt::format("; {} roofs at SM {}, memory {}", to_string(source), list(sm), list(mem));
   }
   return line;
 }
