@@ -15,8 +15,8 @@ if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
   echo "run.sh: results in out/run.json, charts in out/roofline.svg and out/roofline.html" >&2
 else
   echo "run.sh: no GPU on this machine: showing the run recorded on an H100 (data/runs/h100-sxm.json)" >&2
-  "$tool" report data/runs/h100-sxm.json
-  "$tool" plot data/runs/h100-sxm.json --term
-  "$tool" plot data/runs/h100-sxm.json -o out/roofline-h100-recorded.svg
+  "$tool" report --recorded data/runs/h100-sxm.json
+  "$tool" plot --recorded data/runs/h100-sxm.json --term
+  "$tool" plot --recorded data/runs/h100-sxm.json -o out/roofline-h100-recorded.svg
   echo "run.sh: chart of the recorded run in out/roofline-h100-recorded.svg" >&2
 fi
