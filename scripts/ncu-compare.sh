@@ -26,14 +26,10 @@ trap finish EXIT
 step "device: $(nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1)"
 step "ncu: ${NCU:-missing} $("${NCU:-false}" --version 2>/dev/null | tail -1)"
 
-# 1. Build only what this needs. tests/validation is added through CMAKE_PROJECT_INCLUDE when
-#    the top-level CMakeLists.txt does not add it itself.
-extra=()
-grep -q 'tests/validation' CMakeLists.txt || \
-  extra=(-DCMAKE_PROJECT_INCLUDE="$PWD/tests/validation/include-validation.cmake")
+# 1. Build only what this needs.
 t0=$(now)
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DROOFKIT_BUILD_KERNELS=OFF -DCMAKE_CUDA_COMPILER="$CUDA_HOME/bin/nvcc" "${extra[@]}" \
+  -DROOFKIT_BUILD_KERNELS=OFF -DCMAKE_CUDA_COMPILER="$CUDA_HOME/bin/nvcc" \
   >"$LOG/configure.log" 2>&1 &&
 cmake --build "$BUILD" -j "$JOBS" --target roofline-cuda roofkit-validate test_profiler_counts \
   test_timing_gpu test_metrics test_profiler_errors test_timing >"$LOG/build.log" 2>&1

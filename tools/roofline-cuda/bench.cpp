@@ -18,6 +18,7 @@ namespace {
 struct bench_cli {
   std::string kernel;
   std::int64_t size = 0;
+  bool size_given = false;
   int reps = 20;
   int warmup = 3;
   int device = 0;
@@ -40,10 +41,8 @@ int run_bench_command(const bench_cli& o, const std::string& command) {
 
   roofkit::bench_options opts;
   opts.kernel_regex = o.kernel;
-  if (o.size > 0)
+  if (o.size_given)
     opts.size = o.size;
-  else if (o.size < 0)
-    throw roofkit::usage_error(fmt::format("--size {} must be positive", o.size));
   opts.repetitions = o.reps;
   opts.warmup = o.warmup;
   opts.flush_l2 = o.flush_l2;
@@ -113,7 +112,8 @@ const roofkit::cli::registration reg{"bench", 50, [](CLI::App& app) -> std::func
   auto o = std::make_shared<bench_cli>();
   cmd->add_option("--kernel", o->kernel, "Only kernels whose name matches this regex");
   cmd->add_option("--size", o->size, "Problem size for every selected kernel (default: each "
-                                     "kernel's own; see `list` for units)");
+                                     "kernel's own; see `list` for units)")
+      ->each([o](const std::string&) { o->size_given = true; });
   cmd->add_option("--reps", o->reps, "Timed repetitions per kernel (median reported)")
       ->check(CLI::Range(1, 100000));
   cmd->add_option("--warmup", o->warmup, "Untimed launches before timing")

@@ -34,6 +34,7 @@ struct plot_args {
   std::string arrow_level = "dram";
   bool all_roofs = false;
   bool recorded = false;
+  std::string kernel;
   bool ncu_half_scalar = false;
   double width = 1000;
   double height = 660;
@@ -123,6 +124,8 @@ int run_plot(const plot_args &a) {
   } else {
     r = load_run(a.run_file);
   }
+  if (!a.kernel.empty())
+    r.kernels = select_run_kernels(r, a.kernel);
   if (to_file)
     write_roofline_chart(r, a.output, file_format, options);
   if (term) {
@@ -155,6 +158,8 @@ std::function<int()> add_plot(CLI::App &app) {
                   "memory level whose points the before/after arrows join")
       ->default_str("dram");
   sub->add_option("--levels", a->levels, "memory levels to draw (default: all)")->delimiter(',');
+  sub->add_option("--kernel", a->kernel,
+                  "only kernels whose name matches this regex (ECMAScript)");
   sub->add_flag("--all-roofs", a->all_roofs,
                 "draw every compute roof, not only those of the kernels' precisions");
   sub->add_flag("--recorded", a->recorded,

@@ -26,6 +26,10 @@ run parse_run(std::string_view text, const std::string& source_name);
 /// Reads and parses a run file; usage_error when it is missing, unreadable or invalid.
 run load_run(const std::filesystem::path& path);
 
+/// The kernels of a run whose name matches `regex` (ECMAScript, searched anywhere); usage_error
+/// for an invalid regex or when none matches.
+std::vector<kernel_result> select_run_kernels(const run& r, const std::string& regex);
+
 /// Writes a run file atomically (runtime_error on failure).
 void save_run(const std::filesystem::path& path, const run& r);
 

@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <regex>
 #include <string>
 
 #include <fmt/format.h>
@@ -354,6 +355,27 @@ run parse_run(std::string_view text, const std::string& source_name) {
 
 run load_run(const std::filesystem::path& path) {
   return parse_run(read_text_file(path), path.string());
+}
+
+} // namespace roofkit
+
+namespace roofkit {
+
+std::vector<kernel_result> select_run_kernels(const run& r, const std::string& regex) {
+  std::regex re;
+  try {
+    re = std::regex(regex, std::regex::ECMAScript);
+  } catch (const std::regex_error& e) {
+    throw usage_error(fmt::format("invalid kernel regex '{}': {}", regex, e.what()));
+  }
+  std::vector<kernel_result> kept;
+  for (const auto& k : r.kernels)
+    if (std::regex_search(k.name, re))
+      kept.push_back(k);
+  if (kept.empty())
+    throw usage_error(fmt::format("no kernel of the run matches '{}' ({} kernels in the run)",
+                                  regex, r.kernels.size()));
+  return kept;
 }
 
 } // namespace roofkit

@@ -1,0 +1,179 @@
+// The bench's CPU side: the summary table, the seed-claim evaluation and the claims document.
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "roofkit/bench.hpp"
+#include "roofkit/error.hpp"
+#include "roofkit/results.hpp"
+
+namespace {
+
+roofkit::kernel_result kernel(const std::string& name, double time_s, double minimal_bytes) {
+  roofkit::kernel_result k;
+  k.name = name;
+  k.time.median_s = time_s;
+  k.time.min_s = time_s;
+  k.time.max_s = time_s;
+  k.time.repetitions = 5;
+  k.minimal_bytes = minimal_bytes;
+  k.flops[roofkit::precision::fp32] = minimal_bytes / 8;
+  k.bytes[roofkit::memory_level::dram] = minimal_bytes;
+  k.source = roofkit::work_source::counters;
+  return k;
+}
+
+roofkit::run stride_run() {
+  roofkit::run r;
+  roofkit::ceiling dram;
+  dram.is_memory = true;
+  dram.value = 3e12;
+  r.ceilings.push_back(dram);
+  roofkit::ceiling fp32;
+  fp32.value = 60e12;
+  r.ceilings.push_back(fp32);
+  auto base = kernel("global/stride-1", 1e-3, 512e6); // 512 GB/s effective
+  base.counters["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"] = 8e6;
+  base.counters["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"] = 2e6;
+  base.counters["smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum"] = 8e6;
+  base.counters["smsp__sass_inst_executed_op_global_ld.sum"] = 2e6;
+  r.kernels.push_back(base);
+  auto s32 = kernel("global/stride-32", 20e-3, 512e6); // 1/20 of the bandwidth
+  s32.bytes[roofkit::memory_level::dram] = 8 * 512e6;
+  s32.counters["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"] = 64e6;
+  s32.counters["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"] = 2e6;
+  s32.counters["smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum"] = 64e6;
+  s32.counters["smsp__sass_inst_executed_op_global_ld.sum"] = 2e6;
+  r.kernels.push_back(s32);
+  auto coalesced = base;
+  coalesced.name = "global/coalesced";
+  r.kernels.push_back(coalesced);
+  return r;
+}
+
+const roofkit::claim_outcome& outcome(const std::vector<roofkit::claim_outcome>& all,
+                                      const std::string& id) {
+  for (const auto& o : all)
+    if (o.claim->id == id)
+      return o;
+  throw std::runtime_error("no claim " + id);
+}
+
+TEST(bench_claims, bandwidth_ratio_is_measured_from_minimal_bytes_and_time) {
+  const auto all = roofkit::evaluate_claims(stride_run());
+  const auto& o = outcome(all, "stride-32-bandwidth");
+  ASSERT_TRUE(o.value);
+  EXPECT_NEAR(*o.value, 0.05, 1e-12); // (512e6 / 20e-3) / (512e6 / 1e-3)
+  EXPECT_EQ(o.verdict, "holds");       // the claim holds at or below its threshold (0.08)
+  EXPECT_NE(o.evidence.find("32.0 sectors/load"), std::string::npos) << o.evidence;
+}
+
+TEST(bench_claims, counter_quotient_uses_the_subjects_counters) {
+  const auto all = roofkit::evaluate_claims(stride_run());
+  const auto& o = outcome(all, "coalesced-sectors-per-request");
+  ASSERT_TRUE(o.value);
+  EXPECT_DOUBLE_EQ(*o.value, 32.0);
+  ASSERT_TRUE(o.baseline_value);
+  EXPECT_DOUBLE_EQ(*o.baseline_value, 4.0);
+  EXPECT_EQ(o.verdict, "holds");
+}
+
+TEST(bench_claims, a_slow_stride_kernel_fails_the_claim_it_should_fail) {
+  auto r = stride_run();
+  r.kernels[1].time.median_s = 5e-3; // 20% of coalesced bandwidth: above the 8% threshold
+  const auto all = roofkit::evaluate_claims(r);
+  const auto& o = outcome(all, "stride-32-bandwidth");
+  ASSERT_TRUE(o.value);
+  EXPECT_NEAR(*o.value, 0.2, 1e-12);
+  EXPECT_EQ(o.verdict, "does not hold");
+}
+
+TEST(bench_claims, missing_or_failed_kernels_are_not_measured) {
+  auto r = stride_run();
+  r.kernels[1].status = "failed";
+  const auto all = roofkit::evaluate_claims(r);
+  const auto& o = outcome(all, "stride-32-bandwidth");
+  EXPECT_FALSE(o.value);
+  EXPECT_EQ(o.verdict, "not measured");
+  EXPECT_NE(o.evidence.find("global/stride-32 did not run or failed"), std::string::npos);
+  // Every claim gets an outcome, in the registry's order.
+  ASSERT_EQ(all.size(), roofkit::seed_claims().size());
+  EXPECT_EQ(outcome(all, "gemm-tiling-traffic-32").verdict, "not measured");
+}
+
+TEST(bench_claims, zero_denominator_is_explained) {
+  roofkit::run r;
+  auto k = kernel("divergence/boundary-100", 1e-5, 800);
+  k.counters["smsp__sass_branch_targets_threads_divergent.sum"] = 0;
+  k.counters["smsp__sass_branch_targets.sum"] = 0;
+  r.kernels.push_back(k);
+  const auto all = roofkit::evaluate_claims(r);
+  const auto& o = outcome(all, "boundary-divergence-100");
+  EXPECT_EQ(o.verdict, "not measured");
+  EXPECT_NE(o.evidence.find("smsp__sass_branch_targets.sum = 0"), std::string::npos)
+      << "evidence: [" << o.evidence << "]";
+}
+
+TEST(bench_table, effective_bandwidth_dram_ratio_and_sectors) {
+  auto r = stride_run();
+  r.kernels[0].status = "failed";
+  const auto t = roofkit::bench_table(r, roofkit::analyze(r));
+  ASSERT_EQ(t.rows.size(), 3u);
+  auto col = [&](const std::string& key) {
+    for (std::size_t i = 0; i < t.columns.size(); ++i)
+      if (t.columns[i].key == key)
+        return i;
+    throw std::runtime_error("no column " + key);
+  };
+  const auto& s32 = t.rows[1];
+  EXPECT_NEAR(std::get<double>(s32[col("effective_gbs")]), 25.6, 1e-9); // 512e6 B / 20 ms
+  EXPECT_NEAR(std::get<double>(s32[col("dram_over_minimal")]), 8.0, 1e-12);
+  EXPECT_NEAR(std::get<double>(s32[col("ld_sectors_per_request")]), 32.0, 1e-12);
+  EXPECT_EQ(std::get<std::string>(s32[col("bound")]), "dram");
+  EXPECT_EQ(std::get<std::string>(t.rows[0][col("status")]), "FAILED: failed");
+  EXPECT_TRUE(t.highlight[0]);
+  EXPECT_FALSE(t.highlight[1]);
+}
+
+TEST(bench_claims, markdown_counts_verdicts_and_adds_notes) {
+  const auto r = stride_run();
+  const auto outcomes = roofkit::evaluate_claims(r);
+  const std::string md = roofkit::claims_markdown(
+      r, outcomes, "run.json", {{"stride-32-bandwidth", "a reviewer's note"}}, "notes.json");
+  EXPECT_NE(md.find("# Seed claims, measured"), std::string::npos);
+  EXPECT_NE(md.find(std::to_string(outcomes.size()) + " claims: 2 hold on this GPU, 0 do not"), std::string::npos)
+      << md.substr(0, 600);
+  EXPECT_NE(md.find("- `stride-32-bandwidth` (holds): a reviewer's note"), std::string::npos);
+  EXPECT_NE(md.find("--notes notes.json"), std::string::npos);
+}
+
+TEST(bench_claims, notes_file_rejects_unknown_ids_and_bad_json) {
+  const auto dir = std::filesystem::temp_directory_path();
+  const auto good = dir / "roofkit_notes_good.json", bad = dir / "roofkit_notes_bad.json",
+             unknown = dir / "roofkit_notes_unknown.json";
+  std::ofstream(good) << R"({"stride-32-bandwidth": "text"})";
+  std::ofstream(bad) << R"({"stride-32-bandwidth": )";
+  std::ofstream(unknown) << R"({"no-such-claim": "text"})";
+  EXPECT_EQ(roofkit::load_claim_notes(good.string()).at("stride-32-bandwidth"), "text");
+  for (const auto& p : {bad, unknown}) {
+    try {
+      roofkit::load_claim_notes(p.string());
+      ADD_FAILURE() << "expected an error for " << p;
+    } catch (const roofkit::error& e) {
+      EXPECT_EQ(e.code(), roofkit::exit_code::usage);
+    }
+  }
+}
+
+TEST(bench_detail_metrics, coalescing_and_claim_counters_without_duplicates) {
+  const auto names = roofkit::bench_detail_metrics();
+  const std::set<std::string> unique(names.begin(), names.end());
+  EXPECT_EQ(unique.size(), names.size());
+  EXPECT_TRUE(unique.count("smsp__sass_inst_executed_op_global_ld.sum"));
+  EXPECT_TRUE(unique.count("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"));
+  EXPECT_TRUE(unique.count("dram__bytes_read.sum"));
+}
+
+} // namespace
