@@ -6,8 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-scripts/build.sh ci
-tool=build/ci/tools/roofline-cuda
+scripts/build.sh release
+tool=build/release/tools/roofline-cuda
 mkdir -p out
 if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
   "$tool" bench -o out/run.json --plot out/roofline.html "$@"

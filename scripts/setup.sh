@@ -1,27 +1,42 @@
 #!/usr/bin/env bash
-# Installs the Debian packages roofkit needs that are missing, and checks the CUDA toolkit.
-# Usage: scripts/setup.sh   (idempotent; needs root or sudo only when something is missing)
+# Installs what roofkit needs that is missing (Debian/Ubuntu packages), and checks the CUDA
+# toolkit. Each dependency is probed by a file it provides, so machines that have the headers
+# from elsewhere need no package manager. Idempotent; needs root or sudo only to install.
+# Usage: scripts/setup.sh
 set -euo pipefail
 
-packages=(cmake ninja-build g++ pkg-config libeigen3-dev libcli11-dev nlohmann-json3-dev libfmt-dev
-          libgtest-dev libbenchmark-dev librsvg2-bin libcairo2-dev)
+# package:probe (a command on PATH, or a file that the package installs)
+deps=(cmake:cmake ninja-build:ninja g++:g++ pkg-config:pkg-config
+      libeigen3-dev:/usr/include/eigen3/Eigen/Dense libcli11-dev:/usr/include/CLI/CLI.hpp
+      nlohmann-json3-dev:/usr/include/nlohmann/json.hpp libfmt-dev:/usr/include/fmt/format.h
+      libgtest-dev:/usr/include/gtest/gtest.h libbenchmark-dev:/usr/include/benchmark/benchmark.h
+      librsvg2-bin:rsvg-convert libcairo2-dev:/usr/include/cairo/cairo.h)
+optional=" libbenchmark-dev librsvg2-bin libcairo2-dev pkg-config "
 
 missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+for d in "${deps[@]}"; do
+  pkg="${d%%:*}" probe="${d#*:}"
+  if [[ "$probe" == /* ]]; then [ -e "$probe" ] && continue; else command -v "$probe" >/dev/null && continue; fi
+  missing+=("$pkg")
 done
 
-# A machine without dpkg (or with the headers installed another way) can skip the install.
-if ((${#missing[@]})) && command -v apt-get >/dev/null; then
+if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}" >&2
   sudo=""
-  if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null || { echo "setup: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
-    sudo="sudo"
-  fi
+  [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null && sudo="sudo"
   export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get update -qq >&2
-  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+  if ! { command -v apt-get >/dev/null && $sudo apt-get update -qq >&2 &&
+         $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2; }; then
+    required=()
+    for p in "${missing[@]}"; do [[ "$optional" == *" $p "* ]] || required+=("$p"); done
+    if ((${#required[@]})); then
+      echo "setup: could not install ${required[*]}: install them (Debian/Ubuntu package" \
+           "names) and run again" >&2
+      exit 1
+    fi
+    echo "setup: optional packages not installed (${missing[*]}): PNG/PDF charts, the" \
+         "occupancy benchmark or the SVG rendering test may be unavailable" >&2
+  fi
 fi
 
 # The CUDA toolkit is not a Debian package here: say how to get it if absent.

@@ -18,6 +18,8 @@ inline int parse_or_exit(CLI::App& app, int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
+  } catch (const CLI::ConversionError& e) {
+    throw usage_error(std::string(e.what()) + " (expected a number)");
   } catch (const CLI::ParseError& e) {
     throw usage_error(e.what());
   }
