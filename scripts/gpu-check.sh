@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# The one script run on the GPU machine: builds everything, runs the GPU tests, runs
-# `roofline-cuda bench` on every bundled kernel (run file + seed claims), and exports a real
-# Nsight Compute CSV for the importer. Results go to $OUT (default out/gpu-check).
+# The one script run on the GPU machine: builds everything, runs the GPU tests (JUnit report and
+# the kernel-verification report), runs scripts/bench-report.sh (the H100 run, its table, the
+# seed claims and every chart, packed as report.tgz), and exports a real Nsight Compute CSV for
+# the importer. Results go to $OUT (default out/gpu-check).
 # Usage: scripts/gpu-check.sh [tests] [bench] [ncu]   (default: all three)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/cuda-env.sh
-OUT="${OUT:-out/gpu-check}"
+OUT="$(mkdir -p "${OUT:-out/gpu-check}" && cd "${OUT:-out/gpu-check}" && pwd)"
 LOG="$OUT/logs"
 mkdir -p "$LOG"
 BUILD=build/gpu
@@ -27,7 +28,8 @@ RC="$BUILD/tools/roofline-cuda"
 
 if [[ " $steps " == *" tests "* ]]; then
   t0=$(now)
-  ctest --test-dir "$BUILD" -L gpu --output-on-failure >"$LOG/gpu-tests.log" 2>&1
+  ROOFKIT_KERNELS_REPORT="$OUT/h100-verify.json" ctest --test-dir "$BUILD" -L gpu \
+    --output-on-failure --output-junit "$OUT/gpu-tests.xml" >"$LOG/gpu-tests.log" 2>&1
   step "gpu tests rc=$? in $(since "$t0") s: $(grep -E 'tests passed|tests failed' "$LOG/gpu-tests.log")"
   ctest --test-dir "$BUILD" -L cpu -j "$(nproc)" >"$LOG/cpu-tests.log" 2>&1
   step "cpu tests rc=$?: $(grep -E 'tests passed|tests failed' "$LOG/cpu-tests.log")"
@@ -35,10 +37,11 @@ fi
 
 if [[ " $steps " == *" bench "* ]]; then
   t0=$(now)
-  "$RC" bench -q -o "$OUT/h100-sxm.json" --claims "$OUT/seed-claims.md" \
-    >"$OUT/bench.md" 2>"$LOG/bench.err"
-  step "bench rc=$? in $(since "$t0") s ($(grep -c . "$LOG/bench.err") stderr lines)"
+  scripts/bench-report.sh "$BUILD" 2>"$LOG/bench.err"
+  step "bench-report rc=$? in $(since "$t0") s ($(grep -c . "$LOG/bench.err") stderr lines)"
   head -c 3000 "$LOG/bench.err"
+  tar czf "$OUT/report.tgz" data/runs/h100-sxm.json data/runs/h100-sxm-bench.md \
+    docs/seed-claims.md plots
 fi
 
 if [[ " $steps " == *" ncu "* ]] && command -v ncu >/dev/null; then

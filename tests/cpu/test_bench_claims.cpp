@@ -176,4 +176,25 @@ TEST(bench_detail_metrics, coalescing_and_claim_counters_without_duplicates) {
   EXPECT_TRUE(unique.count("dram__bytes_read.sum"));
 }
 
+TEST(bench_flops, unplaced_precisions_and_atomic_fallback) {
+  roofkit::kernel_result k = kernel("global/stride-1", 1e-3, 8);
+  k.flops = {{roofkit::precision::fp32, 100.0}, {roofkit::precision::fp16, 400.0}};
+  roofkit::reconcile_flops(k, {{roofkit::precision::fp32, 100.0}});
+  ASSERT_EQ(k.flops.size(), 1u);
+  EXPECT_DOUBLE_EQ(k.flops.at(roofkit::precision::fp32), 100.0);
+  EXPECT_DOUBLE_EQ(k.counters.at("roofkit__unplaced_flops_fp16"), 400.0);
+  EXPECT_NE(k.message.find("does not have"), std::string::npos) << k.message;
+
+  roofkit::kernel_result atomic = kernel("reduce/atomic", 1e-3, 8);
+  atomic.flops.clear();
+  roofkit::reconcile_flops(atomic, {{roofkit::precision::fp32, 64.0}});
+  EXPECT_DOUBLE_EQ(atomic.flops.at(roofkit::precision::fp32), 64.0);
+  EXPECT_NE(atomic.message.find("RED"), std::string::npos) << atomic.message;
+
+  roofkit::kernel_result copy = kernel("vector/copy-int4", 1e-3, 8);
+  copy.flops = {{roofkit::precision::fp16, 4.0}};
+  roofkit::reconcile_flops(copy, {});
+  EXPECT_TRUE(copy.flops.empty()); // a copy stays a copy
+}
+
 } // namespace

@@ -1,5 +1,6 @@
 // roofline-cuda bench: verify, time, profile and place the bundled kernels (arguments only).
 #include <iostream>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -31,6 +32,7 @@ struct bench_cli {
   std::string output;
   std::vector<std::string> plots;
   std::string claims;
+  std::string claims_notes;
 };
 
 int run_bench_command(const bench_cli& o, const std::string& command) {
@@ -39,6 +41,8 @@ int run_bench_command(const bench_cli& o, const std::string& command) {
   for (const auto& p : o.plots)
     formats.push_back(roofkit::chart_format_for_path(p));
 
+  const auto notes = o.claims_notes.empty() ? std::map<std::string, std::string>{}
+                                             : roofkit::load_claim_notes(o.claims_notes);
   roofkit::bench_options opts;
   opts.kernel_regex = o.kernel;
   if (o.size_given)
@@ -94,7 +98,8 @@ int run_bench_command(const bench_cli& o, const std::string& command) {
   if (!o.claims.empty())
     roofkit::write_text_file(
         o.claims, roofkit::claims_markdown(r, roofkit::evaluate_claims(r),
-                                           o.output.empty() ? "(not saved)" : o.output));
+                                           o.output.empty() ? "(not saved)" : o.output, notes,
+                                           o.claims_notes));
   if (outcome.failed > 0) {
     std::cerr << fmt::format("roofline-cuda: error: {} kernel(s) failed verification or "
                              "errored; they are marked failed in the run\n",
@@ -132,6 +137,8 @@ const roofkit::cli::registration reg{"bench", 50, [](CLI::App& app) -> std::func
   cmd->add_option("--plot", o->plots, "Write the roofline chart (.svg, .html, .png, .pdf); "
                                       "may be given several times");
   cmd->add_option("--claims", o->claims, "Write the seed-claims Markdown to this file");
+  cmd->add_option("--claims-notes", o->claims_notes,
+                  "With --claims: a JSON object of claim id -> explanation to include");
   return [o] { return run_bench_command(*o, roofkit::cli::command_line()); };
 }};
 

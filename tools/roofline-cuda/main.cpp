@@ -3,6 +3,7 @@
 
 #include "cli_parse.hpp"
 #include "roofkit/build_info.hpp"
+#include "roofkit/error.hpp"
 #include "roofkit/main_guard.hpp"
 #include "subcommand.hpp"
 
@@ -21,6 +22,17 @@ int main(int argc, char** argv) {
     std::vector<std::pair<std::string, std::function<int()>>> runners;
     for (const auto& entry : entries)
       runners.emplace_back(entry.name, entry.factory(app));
+    if (argc > 1 && argv[1][0] != '-') {
+      std::string valid;
+      bool known = false;
+      for (const auto& entry : entries) {
+        valid += (valid.empty() ? "" : ", ") + entry.name;
+        known = known || entry.name == argv[1];
+      }
+      if (!known)
+        throw roofkit::usage_error("unknown subcommand '" + std::string(argv[1]) +
+                                   "' (valid: " + valid + ")");
+    }
     if (int code = roofkit::cli::parse_or_exit(app, argc, argv); code >= 0)
       return code;
     for (const auto& [name, run] : runners)

@@ -58,6 +58,13 @@ bench_outcome run_bench(const bench_options& options);
 /// global sectors per request, bound, % of roof and occupancy.
 table bench_table(const run& r, const std::vector<kernel_placement>& placements);
 
+/// Makes a kernel's counter FLOPs placeable: counter FLOPs in precisions the algorithm does not
+/// use (`declared`, e.g. an HFMA2 that ptxas emits as a register move) move to the raw counters
+/// as roofkit__unplaced_flops_<precision>; when no FP instruction was counted for an algorithm
+/// that has FLOPs (atomic adds execute as RED), the declared FLOPs are placed. Both are noted in
+/// the kernel's message.
+void reconcile_flops(kernel_result& k, const std::map<precision, double>& declared);
+
 /// Raw counter names the bench collects besides the roofline set (coalescing and claim counters).
 std::vector<std::string> bench_detail_metrics();
 

@@ -119,6 +119,43 @@ struct stream_guard {
 
 } // namespace
 
+// Counter FLOPs in precisions the kernel's algorithm does not use (e.g. an HFMA2 that ptxas
+// emits as a register move in integer index code) stay in the raw counters but are not placed;
+// when the counters see no FLOPs at all for an algorithm that has some (atomic adds execute as
+// RED, which no FP-instruction counter counts), the declared FLOPs are placed instead. Both are
+// said in the kernel's message.
+void reconcile_flops(kernel_result& k, const std::map<precision, double>& declared) {
+  auto declares = [&](precision p) {
+    const auto it = declared.find(p);
+    return it != declared.end() && it->second > 0;
+  };
+  std::string note;
+  for (auto it = k.flops.begin(); it != k.flops.end();) {
+    if (it->second > 0 && !declares(it->first)) {
+      k.counters["roofkit__unplaced_flops_" + to_string(it->first)] = it->second;
+      note += fmt::format("{}counters saw {:.4g} {} FLOPs the algorithm does not have (not "
+                          "placed; e.g. HFMA2 used as a move)",
+                          note.empty() ? "" : "; ", it->second, label(it->first));
+      it = k.flops.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  double counted = 0, wanted = 0;
+  for (const auto& [p, v] : k.flops)
+    counted += v;
+  for (const auto& [p, v] : declared)
+    wanted += v;
+  if (counted == 0 && wanted > 0) {
+    k.flops = declared;
+    note += fmt::format("{}FLOPs from the algorithm: the counters saw no FP instruction (atomic "
+                        "adds execute as RED)",
+                        note.empty() ? "" : "; ");
+  }
+  if (!note.empty())
+    k.message += (k.message.empty() ? "" : "; ") + note;
+}
+
 std::vector<std::string> bench_detail_metrics() {
   std::vector<std::string> names;
   std::set<std::string> seen;
@@ -253,6 +290,7 @@ bench_outcome run_bench(const bench_options& options) {
           throw runtime_error(fmt::format("{}: the profiler saw no kernel launch", d->name));
         const auto values = combine_ranges(ranges, roofline_session->metrics());
         apply_counts(derive_roofline_counts(roofline_session->metrics(), values), values, k);
+        reconcile_flops(k, d->flops(size));
         auto detail = detail_session->profile([&] { inst->run(stream); });
         for (const auto& [name, value] : combine_ranges(detail, detail_session->metrics()))
           k.counters[name] = value;

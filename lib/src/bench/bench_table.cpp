@@ -78,6 +78,11 @@ table bench_table(const run& r, const std::vector<kernel_placement>& placements)
                     "measured DRAM bytes over the fewest bytes the algorithm must move (1.00 is "
                     "ideal). Sectors/req = 32-byte sectors per global load or store instruction "
                     "(4 is a fully coalesced 4-byte-per-thread warp access).");
+  t.notes.push_back("% of roof is measured against the best roofs of this run (the fastest copy "
+                    "seen and the FMA kernels): above 100 means the kernel beat that roof, not "
+                    "the hardware's limit. FLOPs are placed in the precisions the kernel's "
+                    "algorithm uses; counter FLOPs outside them stay in the raw counters "
+                    "(roofkit__unplaced_flops_*), see each kernel's message in the run file.");
   return t;
 }
 

@@ -150,7 +150,7 @@ std::vector<std::string> wrap_items(const std::string &head, const std::vector<s
   };
   for (const auto &it : items) {
     const std::string sep = line.size() > head.size() ? ", " : "";
-    if (columns(line + sep + it) > width && line.size() > head.size()) {
+    if (columns(line + sep + it) + 1 > width && line.size() > head.size()) { // room for ","
       lines.push_back(line + ",");
       line = std::string(head.size(), ' ') + it;
     } else {
