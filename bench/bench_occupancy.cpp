@@ -11,6 +11,8 @@
 #include "roofkit/arch.hpp"
 #include "roofkit/occupancy.hpp"
 
+#include "../tests/common/occupancy_oracle.hpp"
+
 namespace {
 
 struct sweep_case {
@@ -56,21 +58,7 @@ const oracle_input &oracle() {
   static const oracle_input input = [] {
     oracle_input in;
     for (const char *name : arch_names) {
-      const auto &a = roofkit::find_arch(name);
-      cudaOccDeviceProp p;
-      p.computeMajor = a.cc_major;
-      p.computeMinor = a.cc_minor;
-      p.maxThreadsPerBlock = a.max_threads_per_block;
-      p.maxThreadsPerMultiprocessor = a.max_threads_per_sm;
-      p.regsPerBlock = a.max_registers_per_block;
-      p.regsPerMultiprocessor = a.registers_per_sm;
-      p.warpSize = a.warp_size;
-      p.sharedMemPerBlock = static_cast<size_t>(a.shared_memory_per_block);
-      p.sharedMemPerMultiprocessor = static_cast<size_t>(a.shared_memory_per_sm);
-      p.numSms = 100;
-      p.sharedMemPerBlockOptin = static_cast<size_t>(a.shared_memory_per_block_optin);
-      p.reservedSharedMemPerBlock = static_cast<size_t>(a.reserved_shared_memory_per_block);
-      in.devices.push_back(p);
+      in.devices.push_back(roofkit::test::oracle_device(roofkit::find_arch(name)));
     }
     for (const auto &c : sweep()) {
       cudaOccFuncAttributes f;

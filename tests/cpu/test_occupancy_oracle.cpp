@@ -20,27 +20,13 @@
 #include "roofkit/arch.hpp"
 #include "roofkit/occupancy.hpp"
 
+#include "../common/occupancy_oracle.hpp"
+
 namespace {
 
 using roofkit::arch_spec;
 using roofkit::launch_params;
-
-cudaOccDeviceProp oracle_device(const arch_spec &a) {
-  cudaOccDeviceProp p;
-  p.computeMajor = a.cc_major;
-  p.computeMinor = a.cc_minor;
-  p.maxThreadsPerBlock = a.max_threads_per_block;
-  p.maxThreadsPerMultiprocessor = a.max_threads_per_sm;
-  p.regsPerBlock = a.max_registers_per_block;
-  p.regsPerMultiprocessor = a.registers_per_sm;
-  p.warpSize = a.warp_size;
-  p.sharedMemPerBlock = static_cast<size_t>(a.shared_memory_per_block);
-  p.sharedMemPerMultiprocessor = static_cast<size_t>(a.shared_memory_per_sm);
-  p.numSms = 100;
-  p.sharedMemPerBlockOptin = static_cast<size_t>(a.shared_memory_per_block_optin);
-  p.reservedSharedMemPerBlock = static_cast<size_t>(a.reserved_shared_memory_per_block);
-  return p;
-}
+using roofkit::test::oracle_device;
 
 // What the runtime builds from cudaFuncAttributes after the user opted in to the maximum
 // dynamic shared memory (cudaFuncAttributeMaxDynamicSharedMemorySize = opt-in - static).

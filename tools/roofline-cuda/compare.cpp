@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "cli_format.hpp"
 #include "roofkit/compare.hpp"
 #include "roofkit/embedded.hpp"
 #include "roofkit/plot.hpp"
@@ -15,9 +16,7 @@ namespace {
 struct compare_args {
   std::string before;
   std::string after;
-  bool csv = false;
-  bool json = false;
-  bool markdown = false;
+  roofkit::cli::format_flags output;
   std::string chart;
 };
 
@@ -27,11 +26,7 @@ std::function<int()> add_compare(CLI::App& app) {
       "compare", "Compare two saved runs: change in time, intensity and % of roof per kernel");
   sub->add_option("before", args->before, "the first run (roofkit.run/1 JSON)")->required();
   sub->add_option("after", args->after, "the second run (roofkit.run/1 JSON)")->required();
-  auto* csv = sub->add_flag("--csv", args->csv, "CSV table");
-  auto* json = sub->add_flag("--json", args->json, "JSON table");
-  auto* md = sub->add_flag("--markdown", args->markdown, "Markdown table (default)");
-  csv->excludes(json, md);
-  json->excludes(md);
+  roofkit::cli::add_format_flags(*sub, args->output, "table");
   sub->add_option("-o,--chart", args->chart,
                   "also draw the before/after chart with arrows (.svg, .html, .png, .pdf)");
   if (auto doc = roofkit::embedded_file("docs/cli/roofline-cuda-compare.md"))
@@ -42,9 +37,7 @@ std::function<int()> add_compare(CLI::App& app) {
                                   : roofkit::chart_format_for_path(args->chart);
     const roofkit::run before = roofkit::load_run(args->before);
     const roofkit::run after = roofkit::load_run(args->after);
-    const auto format = args->csv    ? roofkit::output_format::csv
-                        : args->json ? roofkit::output_format::json
-                                     : roofkit::output_format::markdown;
+    const auto format = args->output.format();
     roofkit::print_compare_report(roofkit::compare_runs(before, after), format, std::cout,
                                   args->before, args->after);
     if (!args->chart.empty())

@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "cli_format.hpp"
 #include "roofkit/embedded.hpp"
 #include "roofkit/results.hpp"
 #include "subcommand.hpp"
@@ -12,9 +13,7 @@ namespace {
 
 struct report_args {
   std::string file;
-  bool csv = false;
-  bool json = false;
-  bool markdown = false;
+  roofkit::cli::format_flags output;
   bool recorded = false;
   std::string table = "all";
 };
@@ -24,11 +23,7 @@ std::function<int()> add_report(CLI::App& app) {
   auto* sub = app.add_subcommand(
       "report", "Print a saved run: where it comes from, its ceilings and its kernels");
   sub->add_option("run", args->file, "results file (roofkit.run/1 JSON)")->required();
-  auto* csv = sub->add_flag("--csv", args->csv, "CSV tables");
-  auto* json = sub->add_flag("--json", args->json, "JSON tables");
-  auto* md = sub->add_flag("--markdown", args->markdown, "Markdown tables (default)");
-  csv->excludes(json, md);
-  json->excludes(md);
+  roofkit::cli::add_format_flags(*sub, args->output, "tables");
   sub->add_flag("--recorded", args->recorded,
                 "say the run was not measured on this machine, whatever its context says");
   sub->add_option("--table", args->table, "which table to print")
@@ -38,9 +33,7 @@ std::function<int()> add_report(CLI::App& app) {
     sub->footer(std::string(*doc));
   return [args] {
     const roofkit::run r = roofkit::load_run(args->file);
-    const auto format = args->csv    ? roofkit::output_format::csv
-                        : args->json ? roofkit::output_format::json
-                                     : roofkit::output_format::markdown;
+    const auto format = args->output.format();
     roofkit::report_options options;
     options.recorded = args->recorded;
     options.tables = args->table;

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "occupancy_point.hpp"
 #include "roofkit/occupancy.hpp"
 
 namespace roofkit {
@@ -19,27 +20,6 @@ std::string percent(double occupancy) {
 
 std::string blocks_text(int blocks) {
   return fmt::format("{} block{}", blocks, blocks == 1 ? "" : "s");
-}
-
-launch_params with_value(launch_params l, occupancy_variable v, std::int64_t value) {
-  switch (v) {
-  case occupancy_variable::block_size:
-    l.threads_per_block = static_cast<int>(value);
-    break;
-  case occupancy_variable::registers:
-    l.registers_per_thread = static_cast<int>(value);
-    break;
-  case occupancy_variable::shared_memory:
-    l.dynamic_smem = value - l.static_smem;
-    break;
-  }
-  return l;
-}
-
-occupancy_point evaluate(const arch_spec &arch, const launch_params &l, occupancy_variable v,
-                         std::int64_t value) {
-  const auto r = compute_occupancy(arch, with_value(l, v, value), false);
-  return {value, r.active_blocks, r.active_warps, r.occupancy, r.limiters};
 }
 
 std::string value_text(occupancy_variable v, std::int64_t value) {
@@ -97,16 +77,16 @@ occupancy_cliff stepwise_cliff(const arch_spec &arch, const launch_params &l, oc
   occupancy_cliff c;
   c.variable = v;
   c.maximum = maximum;
-  c.current = evaluate(arch, l, v, current);
+  c.current = detail::occupancy_at(arch, l, v, current);
   for (std::int64_t x = current - 1; x >= minimum; --x) {
-    auto p = evaluate(arch, l, v, x);
+    auto p = detail::occupancy_at(arch, l, v, x);
     if (p.active_blocks != c.current.active_blocks) {
       c.below = p;
       break;
     }
   }
   for (std::int64_t x = current + 1; x <= maximum; ++x) {
-    auto p = evaluate(arch, l, v, x);
+    auto p = detail::occupancy_at(arch, l, v, x);
     if (p.active_blocks != c.current.active_blocks) {
       c.above = p;
       break;
@@ -126,13 +106,13 @@ occupancy_cliff smem_cliff(const arch_spec &arch, const launch_params &l) {
   const std::int64_t unit = arch.shared_memory_allocation_unit;
   const std::int64_t reserved = arch.reserved_shared_memory_per_block;
   c.maximum = maximum;
-  c.current = evaluate(arch, l, c.variable, current);
+  c.current = detail::occupancy_at(arch, l, c.variable, current);
   const std::int64_t alloc = (current + reserved + unit - 1) / unit * unit;
   for (std::int64_t x = alloc - unit - reserved;; x -= unit) {
     const std::int64_t at = x < minimum ? minimum : x;
     if (at >= current)
       break;
-    auto p = evaluate(arch, l, c.variable, at);
+    auto p = detail::occupancy_at(arch, l, c.variable, at);
     if (p.active_blocks != c.current.active_blocks) {
       c.below = p;
       break;
@@ -141,7 +121,7 @@ occupancy_cliff smem_cliff(const arch_spec &arch, const launch_params &l) {
       break;
   }
   for (std::int64_t x = alloc - reserved + 1; x <= maximum; x += unit) {
-    auto p = evaluate(arch, l, c.variable, x);
+    auto p = detail::occupancy_at(arch, l, c.variable, x);
     if (p.active_blocks != c.current.active_blocks) {
       c.above = p;
       break;

@@ -2,34 +2,9 @@
 
 #include <fmt/format.h>
 
-namespace roofkit::svg {
+#include "roofkit/chart_canvas.hpp"
 
-std::string escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-    case '&':
-      out += "&amp;";
-      break;
-    case '<':
-      out += "&lt;";
-      break;
-    case '>':
-      out += "&gt;";
-      break;
-    case '"':
-      out += "&quot;";
-      break;
-    case '\'':
-      out += "&apos;";
-      break;
-    default:
-      out += c;
-    }
-  }
-  return out;
-}
+namespace roofkit::svg {
 
 writer::writer(double width, double height) : width_(width), height_(height) {}
 
@@ -38,17 +13,18 @@ void writer::rect(double x, double y, double w, double h, std::string_view fill,
   body_ += fmt::format(R"svg(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.1f}" )svg"
                        R"svg(fill="{}" stroke="{}" stroke-width="{}"/>)svg"
                        "\n",
-                       x, y, w, h, escape(fill), escape(stroke), stroke_width);
+                       x, y, w, h, xml_escape(fill), xml_escape(stroke), stroke_width);
 }
 
 void writer::line(double x1, double y1, double x2, double y2, std::string_view stroke,
                   double stroke_width, std::string_view dash) {
-  body_ += fmt::format(R"svg(<line x1="{:.1f}" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}" stroke="{}" )svg"
-                       R"svg(stroke-width="{}"{}/>)svg"
-                       "\n",
-                       x1, y1, x2, y2, escape(stroke), stroke_width,
-                       dash.empty() ? std::string()
-                                    : fmt::format(R"svg( stroke-dasharray="{}")svg", escape(dash)));
+  body_ +=
+      fmt::format(R"svg(<line x1="{:.1f}" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}" stroke="{}" )svg"
+                  R"svg(stroke-width="{}"{}/>)svg"
+                  "\n",
+                  x1, y1, x2, y2, xml_escape(stroke), stroke_width,
+                  dash.empty() ? std::string()
+                               : fmt::format(R"svg( stroke-dasharray="{}")svg", xml_escape(dash)));
 }
 
 void writer::polyline(const std::vector<double> &xy, std::string_view stroke, double stroke_width,
@@ -59,19 +35,19 @@ void writer::polyline(const std::vector<double> &xy, std::string_view stroke, do
   body_ += fmt::format(R"svg(<polyline points="{}" fill="{}" stroke="{}" stroke-width="{}" )svg"
                        R"svg(stroke-linejoin="round"/>)svg"
                        "\n",
-                       points, escape(fill), escape(stroke), stroke_width);
+                       points, xml_escape(fill), xml_escape(stroke), stroke_width);
 }
 
 void writer::circle(double cx, double cy, double r, std::string_view fill, std::string_view title) {
   if (title.empty())
     body_ += fmt::format(R"svg(<circle cx="{:.1f}" cy="{:.1f}" r="{}" fill="{}"/>)svg"
                          "\n",
-                         cx, cy, r, escape(fill));
+                         cx, cy, r, xml_escape(fill));
   else
     body_ +=
         fmt::format(R"svg(<circle cx="{:.1f}" cy="{:.1f}" r="{}" fill="{}"><title>{}</title>)svg"
                     "</circle>\n",
-                    cx, cy, r, escape(fill), escape(title));
+                    cx, cy, r, xml_escape(fill), xml_escape(title));
 }
 
 void writer::text(double x, double y, std::string_view content, double size,
@@ -79,10 +55,10 @@ void writer::text(double x, double y, std::string_view content, double size,
   body_ += fmt::format(
       R"svg(<text x="{:.1f}" y="{:.1f}" font-size="{}" text-anchor="{}" fill="{}"{}{}>{}</text>)svg"
       "\n",
-      x, y, size, escape(anchor), escape(fill), bold ? R"svg( font-weight="bold")svg" : "",
+      x, y, size, xml_escape(anchor), xml_escape(fill), bold ? R"svg( font-weight="bold")svg" : "",
       rotate != 0 ? fmt::format(R"svg( transform="rotate({} {:.1f} {:.1f})")svg", rotate, x, y)
                   : std::string(),
-      escape(content));
+      xml_escape(content));
 }
 
 std::string writer::str() const {

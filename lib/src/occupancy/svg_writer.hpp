@@ -1,13 +1,11 @@
 #pragma once
-// A small self-contained SVG writer (no dependency): shapes, text and hover titles.
+// A small SVG writer for the occupancy charts: shapes, text and hover titles. Escaping is the
+// plot module's xml_escape (chart_canvas.hpp).
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace roofkit::svg {
-
-/// Escapes &, <, >, " and ' for text and attribute values.
-std::string escape(std::string_view text);
 
 /// Builds one SVG document in memory.
 class writer {

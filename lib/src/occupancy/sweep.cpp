@@ -1,30 +1,10 @@
 // Sweeps: active warps against block size, registers and shared memory.
 #include <algorithm>
 
+#include "occupancy_point.hpp"
 #include "roofkit/occupancy.hpp"
 
 namespace roofkit {
-
-namespace {
-
-occupancy_point point_at(const arch_spec &arch, launch_params l, occupancy_variable v,
-                         std::int64_t value) {
-  switch (v) {
-  case occupancy_variable::block_size:
-    l.threads_per_block = static_cast<int>(value);
-    break;
-  case occupancy_variable::registers:
-    l.registers_per_thread = static_cast<int>(value);
-    break;
-  case occupancy_variable::shared_memory:
-    l.dynamic_smem = value - l.static_smem;
-    break;
-  }
-  const auto r = compute_occupancy(arch, l, false);
-  return {value, r.active_blocks, r.active_warps, r.occupancy, r.limiters};
-}
-
-} // namespace
 
 occupancy_sweep sweep_occupancy(const arch_spec &arch, const launch_params &launch,
                                 occupancy_variable variable) {
@@ -64,8 +44,8 @@ occupancy_sweep sweep_occupancy(const arch_spec &arch, const launch_params &laun
   values.erase(std::unique(values.begin(), values.end()), values.end());
   s.points.reserve(values.size());
   for (std::int64_t v : values)
-    s.points.push_back(point_at(arch, launch, variable, v));
-  s.current = point_at(arch, launch, variable, current);
+    s.points.push_back(detail::occupancy_at(arch, launch, variable, v));
+  s.current = detail::occupancy_at(arch, launch, variable, current);
   return s;
 }
 

@@ -7,17 +7,13 @@
 #include "roofkit/error.hpp"
 #include "roofkit/occupancy.hpp"
 
+#include "../core/text_util.hpp"
+
 namespace roofkit {
 
-namespace {
+using detail::trim;
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
-    s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
-    s.remove_suffix(1);
-  return s;
-}
+namespace {
 
 bool iequals(std::string_view a, std::string_view b) {
   if (a.size() != b.size())

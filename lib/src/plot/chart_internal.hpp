@@ -68,6 +68,11 @@ private:
   double x_, y_, w_;
 };
 
+/// The "Roofs" legend block: a header, one line per kind of roof present (measured and
+/// theoretical labels end with `suffix`), the ridge point marker and the unlabelled roofs.
+void legend_roofs(legend_writer& lg, const std::vector<chart_roof>& roofs,
+                  const std::string& suffix, const std::vector<const chart_roof*>& unlabelled);
+
 /// The SVG attributes of a label whose footprint is `q`.
 attributes quad_attrs(const quad &q, const std::string &cls);
 

@@ -361,4 +361,34 @@ void legend_writer::note(const std::string &text, const std::string &color, doub
   y_ += 2;
 }
 
+void legend_roofs(legend_writer& lg, const std::vector<chart_roof>& roofs,
+                  const std::string& suffix, const std::vector<const chart_roof*>& unlabelled) {
+  lg.header("Roofs");
+  bool reference = false, measured = false, theoretical = false;
+  for (const auto& r : roofs) {
+    reference |= r.reference;
+    if (!r.reference)
+      (r.source == ceiling_source::measured ? measured : theoretical) = true;
+  }
+  chart_roof sample;
+  if (measured) {
+    sample.source = ceiling_source::measured;
+    lg.stroke(roof_paint(sample), "measured" + suffix);
+  }
+  if (theoretical) {
+    sample.source = ceiling_source::theoretical;
+    lg.stroke(roof_paint(sample), "theoretical" + suffix);
+  }
+  if (reference) {
+    sample.reference = true;
+    lg.stroke(roof_paint(sample), "theoretical (reference)");
+  }
+  lg.marker(marker_shape::diamond, "ridge point");
+  if (!unlabelled.empty()) {
+    lg.note("No room on the chart for:", "#444444", 10);
+    for (const chart_roof* r : unlabelled)
+      lg.note(r->key, "#222222", 10);
+  }
+}
+
 } // namespace roofkit::chart_detail

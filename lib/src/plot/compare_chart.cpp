@@ -271,34 +271,7 @@ canvas draw_compare(const run &before, const run &after, const compare_chart_opt
   lg.note(fmt::format("Arrows join each kernel's {} points (or its highest-intensity point).",
                       label(level)));
   lg.gap(4);
-  lg.header("Roofs");
-  {
-    bool measured = false, theoretical = false, reference = false;
-    for (const auto &r : d.roofs) {
-      reference |= r.reference;
-      if (!r.reference)
-        (r.source == ceiling_source::measured ? measured : theoretical) = true;
-    }
-    chart_roof sample;
-    if (measured) {
-      sample.source = ceiling_source::measured;
-      lg.stroke(roof_paint(sample), "measured (after run)");
-    }
-    if (theoretical) {
-      sample.source = ceiling_source::theoretical;
-      lg.stroke(roof_paint(sample), "theoretical (after run)");
-    }
-    if (reference) {
-      sample.reference = true;
-      lg.stroke(roof_paint(sample), "theoretical (reference)");
-    }
-  }
-  lg.marker(marker_shape::diamond, "ridge point");
-  if (!unlabelled.empty()) {
-    lg.note("No room on the chart for:", "#444444", 10);
-    for (const chart_roof *r : unlabelled)
-      lg.note(r->key, "#222222", 10);
-  }
+  legend_roofs(lg, d.roofs, " (after run)", unlabelled);
   if (!db.excluded.empty() || !d.excluded.empty()) {
     lg.gap();
     lg.header("Not plotted", "#b00020");

@@ -40,32 +40,7 @@ double draw_legend(canvas *c, const roofline_chart_data &d, double x, double y, 
     lg.gap();
   }
   if (!d.roofs.empty()) {
-    lg.header("Roofs");
-    bool reference = false, measured = false, theoretical = false;
-    for (const auto &r : d.roofs) {
-      reference |= r.reference;
-      if (!r.reference)
-        (r.source == ceiling_source::measured ? measured : theoretical) = true;
-    }
-    chart_roof sample;
-    if (measured) {
-      sample.source = ceiling_source::measured;
-      lg.stroke(roof_paint(sample), "measured");
-    }
-    if (theoretical) {
-      sample.source = ceiling_source::theoretical;
-      lg.stroke(roof_paint(sample), "theoretical");
-    }
-    if (reference) {
-      sample.reference = true;
-      lg.stroke(roof_paint(sample), "theoretical (reference)");
-    }
-    lg.marker(marker_shape::diamond, "ridge point");
-    if (!unlabelled.empty()) {
-      lg.note("No room on the chart for:", "#444444", 10);
-      for (const chart_roof *r : unlabelled)
-        lg.note(r->key, "#222222", 10);
-    }
+    legend_roofs(lg, d.roofs, "", unlabelled);
     lg.gap();
   }
   if (d.kernels.empty() && d.excluded.empty())

@@ -7,17 +7,13 @@
 
 #include "roofkit/ncu_import.hpp"
 
+#include "../core/text_util.hpp"
+
 namespace roofkit {
 
-namespace {
+using detail::trim;
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
-    s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
-    s.remove_suffix(1);
-  return s;
-}
+namespace {
 
 std::optional<double> time_scale(std::string_view u) {
   if (u == "second" || u == "s")
