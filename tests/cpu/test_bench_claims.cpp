@@ -66,7 +66,7 @@ TEST(bench_claims, bandwidth_ratio_is_measured_from_minimal_bytes_and_time) {
   const auto& o = outcome(all, "stride-32-bandwidth");
   ASSERT_TRUE(o.value);
   EXPECT_NEAR(*o.value, 0.05, 1e-12); // (512e6 / 20e-3) / (512e6 / 1e-3)
-  EXPECT_EQ(o.verdict, "holds");       // the claim holds at or below its threshold (0.08)
+  EXPECT_EQ(o.verdict, "holds");      // the claim holds at or below its threshold (0.08)
   EXPECT_NE(o.evidence.find("32.0 sectors/load"), std::string::npos) << o.evidence;
 }
 
@@ -143,7 +143,8 @@ TEST(bench_claims, markdown_counts_verdicts_and_adds_notes) {
   const std::string md = roofkit::claims_markdown(
       r, outcomes, "run.json", {{"stride-32-bandwidth", "a reviewer's note"}}, "notes.json");
   EXPECT_NE(md.find("# Seed claims, measured"), std::string::npos);
-  EXPECT_NE(md.find(std::to_string(outcomes.size()) + " claims: 2 hold on this GPU, 0 do not"), std::string::npos)
+  EXPECT_NE(md.find(std::to_string(outcomes.size()) + " claims: 2 hold on this GPU, 0 do not"),
+            std::string::npos)
       << md.substr(0, 600);
   EXPECT_NE(md.find("- `stride-32-bandwidth` (holds): a reviewer's note"), std::string::npos);
   EXPECT_NE(md.find("--notes notes.json"), std::string::npos);

@@ -21,7 +21,8 @@ TEST(ncu_import_h100, reads_every_kernel_row_with_units) {
   EXPECT_DOUBLE_EQ(coalesced.time.max_s, 227328e-9); // "227,328" nsecond
   EXPECT_DOUBLE_EQ(coalesced.time.min_s, 223232e-9);
   EXPECT_DOUBLE_EQ(coalesced.time.median_s, (227328e-9 + 223232e-9) / 2);
-  EXPECT_DOUBLE_EQ(coalesced.bytes.at(roofkit::memory_level::dram), (539151360.0 + 520268800.0) / 2);
+  EXPECT_DOUBLE_EQ(coalesced.bytes.at(roofkit::memory_level::dram),
+                   (539151360.0 + 520268800.0) / 2);
   // 2 x 256 MiB must move; ncu ran with --cache-control none, so up to a few percent can still
   // sit in the 50 MB L2 from the previous launch.
   EXPECT_NEAR(coalesced.bytes.at(roofkit::memory_level::dram) / (2.0 * (1 << 28)), 1.0, 0.03);

@@ -6,8 +6,8 @@
 
 #include "roofkit/bench.hpp"
 #include "roofkit/data_files.hpp"
-#include "roofkit/error.hpp"
 #include "roofkit/embedded.hpp"
+#include "roofkit/error.hpp"
 #include "roofkit/main_guard.hpp"
 #include "roofkit/plot.hpp"
 #include "roofkit/progress.hpp"
@@ -42,7 +42,7 @@ int run_bench_command(const bench_cli& o, const std::string& command) {
     formats.push_back(roofkit::chart_format_for_path(p));
 
   const auto notes = o.claims_notes.empty() ? std::map<std::string, std::string>{}
-                                             : roofkit::load_claim_notes(o.claims_notes);
+                                            : roofkit::load_claim_notes(o.claims_notes);
   roofkit::bench_options opts;
   opts.kernel_regex = o.kernel;
   if (o.size_given)
@@ -96,10 +96,10 @@ int run_bench_command(const bench_cli& o, const std::string& command) {
   for (std::size_t i = 0; i < o.plots.size(); ++i)
     roofkit::write_roofline_chart(r, o.plots[i], formats[i]);
   if (!o.claims.empty())
-    roofkit::write_text_file(
-        o.claims, roofkit::claims_markdown(r, roofkit::evaluate_claims(r),
-                                           o.output.empty() ? "(not saved)" : o.output, notes,
-                                           o.claims_notes));
+    roofkit::write_text_file(o.claims,
+                             roofkit::claims_markdown(r, roofkit::evaluate_claims(r),
+                                                      o.output.empty() ? "(not saved)" : o.output,
+                                                      notes, o.claims_notes));
   if (outcome.failed > 0) {
     std::cerr << fmt::format("roofline-cuda: error: {} kernel(s) failed verification or "
                              "errored; they are marked failed in the run\n",
@@ -109,37 +109,41 @@ int run_bench_command(const bench_cli& o, const std::string& command) {
   return 0;
 }
 
-const roofkit::cli::registration reg{"bench", 50, [](CLI::App& app) -> std::function<int()> {
-  auto* cmd = app.add_subcommand(
-      "bench", "Verify, time, profile and place the bundled kernels on the roofline");
-  if (auto doc = roofkit::embedded_file("docs/cli/roofline-cuda-bench.md"))
-    cmd->footer(std::string(*doc));
-  auto o = std::make_shared<bench_cli>();
-  cmd->add_option("--kernel", o->kernel, "Only kernels whose name matches this regex");
-  cmd->add_option("--size", o->size, "Problem size for every selected kernel (default: each "
-                                     "kernel's own; see `list` for units)")
-      ->each([o](const std::string&) { o->size_given = true; });
-  cmd->add_option("--reps", o->reps, "Timed repetitions per kernel (median reported)")
-      ->check(CLI::Range(1, 100000));
-  cmd->add_option("--warmup", o->warmup, "Untimed launches before timing")
-      ->check(CLI::Range(0, 1000));
-  cmd->add_option("--device", o->device, "CUDA device ordinal");
-  cmd->add_flag("--flush-l2", o->flush_l2, "Evict the L2 cache before every timed repetition");
-  cmd->add_flag("--no-counters", o->no_counters,
-                "Do not collect CUPTI counters (analytical mode: declared FLOPs and bytes)");
-  cmd->add_flag("--no-ceilings", o->no_ceilings,
-                "Do not measure DRAM/FMA ceilings (place kernels under theoretical roofs only)");
-  cmd->add_flag("-q,--quiet", o->quiet, "No progress bar");
-  auto* json = cmd->add_flag("--json", o->json, "Print the table as JSON");
-  auto* csv = cmd->add_flag("--csv", o->csv, "Print the table as CSV");
-  json->excludes(csv);
-  cmd->add_option("-o,--output", o->output, "Write the run (roofkit.run/1 JSON) to this file");
-  cmd->add_option("--plot", o->plots, "Write the roofline chart (.svg, .html, .png, .pdf); "
-                                      "may be given several times");
-  cmd->add_option("--claims", o->claims, "Write the seed-claims Markdown to this file");
-  cmd->add_option("--claims-notes", o->claims_notes,
-                  "With --claims: a JSON object of claim id -> explanation to include");
-  return [o] { return run_bench_command(*o, roofkit::cli::command_line()); };
-}};
+const roofkit::cli::registration reg{
+    "bench", 50, [](CLI::App& app) -> std::function<int()> {
+      auto* cmd = app.add_subcommand(
+          "bench", "Verify, time, profile and place the bundled kernels on the roofline");
+      if (auto doc = roofkit::embedded_file("docs/cli/roofline-cuda-bench.md"))
+        cmd->footer(std::string(*doc));
+      auto o = std::make_shared<bench_cli>();
+      cmd->add_option("--kernel", o->kernel, "Only kernels whose name matches this regex");
+      cmd->add_option("--size", o->size,
+                      "Problem size for every selected kernel (default: each "
+                      "kernel's own; see `list` for units)")
+          ->each([o](const std::string&) { o->size_given = true; });
+      cmd->add_option("--reps", o->reps, "Timed repetitions per kernel (median reported)")
+          ->check(CLI::Range(1, 100000));
+      cmd->add_option("--warmup", o->warmup, "Untimed launches before timing")
+          ->check(CLI::Range(0, 1000));
+      cmd->add_option("--device", o->device, "CUDA device ordinal");
+      cmd->add_flag("--flush-l2", o->flush_l2, "Evict the L2 cache before every timed repetition");
+      cmd->add_flag("--no-counters", o->no_counters,
+                    "Do not collect CUPTI counters (analytical mode: declared FLOPs and bytes)");
+      cmd->add_flag(
+          "--no-ceilings", o->no_ceilings,
+          "Do not measure DRAM/FMA ceilings (place kernels under theoretical roofs only)");
+      cmd->add_flag("-q,--quiet", o->quiet, "No progress bar");
+      auto* json = cmd->add_flag("--json", o->json, "Print the table as JSON");
+      auto* csv = cmd->add_flag("--csv", o->csv, "Print the table as CSV");
+      json->excludes(csv);
+      cmd->add_option("-o,--output", o->output, "Write the run (roofkit.run/1 JSON) to this file");
+      cmd->add_option("--plot", o->plots,
+                      "Write the roofline chart (.svg, .html, .png, .pdf); "
+                      "may be given several times");
+      cmd->add_option("--claims", o->claims, "Write the seed-claims Markdown to this file");
+      cmd->add_option("--claims-notes", o->claims_notes,
+                      "With --claims: a JSON object of claim id -> explanation to include");
+      return [o] { return run_bench_command(*o, roofkit::cli::command_line()); };
+    }};
 
 } // namespace

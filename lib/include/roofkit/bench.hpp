@@ -19,21 +19,21 @@ namespace roofkit {
 struct bench_progress {
   std::size_t index = 0; ///< kernels finished so far
   std::size_t total = 0;
-  std::string kernel;    ///< the kernel being worked on
-  std::string stage;     ///< "verify", "time", "counters"
+  std::string kernel; ///< the kernel being worked on
+  std::string stage;  ///< "verify", "time", "counters"
 };
 
 /// What to run and how.
 struct bench_options {
-  std::string kernel_regex;              ///< ECMAScript regex on kernel names; "" = all
-  std::optional<problem_size> size;      ///< one size for every selected kernel; default: each kernel's
-  int repetitions = 20;                  ///< timed repetitions (median reported)
-  int warmup = 3;                        ///< untimed launches first
-  bool flush_l2 = false;                 ///< evict L2 before every timed repetition
-  bool counters = true;                  ///< collect CUPTI counters (false: analytical mode)
-  bool measure_ceilings = true;          ///< add measured DRAM/FP32/FP64 roofs (ceilings.hpp)
+  std::string kernel_regex;         ///< ECMAScript regex on kernel names; "" = all
+  std::optional<problem_size> size; ///< one size for every selected kernel; default: each kernel's
+  int repetitions = 20;             ///< timed repetitions (median reported)
+  int warmup = 3;                   ///< untimed launches first
+  bool flush_l2 = false;            ///< evict L2 before every timed repetition
+  bool counters = true;             ///< collect CUPTI counters (false: analytical mode)
+  bool measure_ceilings = true;     ///< add measured DRAM/FP32/FP64 roofs (ceilings.hpp)
   int device = 0;
-  std::string command;                   ///< the command line, recorded in the run's context
+  std::string command; ///< the command line, recorded in the run's context
   std::function<void(const bench_progress&)> progress; ///< called as work advances
   std::function<void(const std::string&)> warn;        ///< diagnostics (default: stderr)
 };
@@ -41,12 +41,12 @@ struct bench_options {
 /// The bench's answer: the run (every selected kernel, failed ones marked) and what happened.
 struct bench_outcome {
   run result;
-  std::size_t failed = 0;            ///< kernels whose verification failed or that errored
-  bool counters_used = false;        ///< false: analytical mode (declared FLOPs and bytes)
-  std::string counters_note;         ///< why counters were not used, with the hint
-  int roofline_passes = 0;           ///< replay passes per kernel, roofline set
-  int detail_passes = 0;             ///< replay passes per kernel, coalescing + claim counters
-  ceilings_result measured;          ///< the ceiling microbenchmarks, when run
+  std::size_t failed = 0;     ///< kernels whose verification failed or that errored
+  bool counters_used = false; ///< false: analytical mode (declared FLOPs and bytes)
+  std::string counters_note;  ///< why counters were not used, with the hint
+  int roofline_passes = 0;    ///< replay passes per kernel, roofline set
+  int detail_passes = 0;      ///< replay passes per kernel, coalescing + claim counters
+  ceilings_result measured;   ///< the ceiling microbenchmarks, when run
 };
 
 /// Runs the bench on the GPU. Throws no_device_error without a GPU and usage_error for a bad

@@ -13,21 +13,22 @@ namespace roofkit {
 /// How to measure.
 struct ceilings_options {
   int device = 0;
-  int repetitions = 20;         ///< timed repetitions (median reported)
-  std::size_t copy_bytes = 0;   ///< bytes per copy buffer; 0 = max(8 x L2, 1 GiB), capped by free memory
-  bool references = true;       ///< also time cudaMemcpy and cuBLAS
+  int repetitions = 20; ///< timed repetitions (median reported)
+  std::size_t copy_bytes =
+      0;                  ///< bytes per copy buffer; 0 = max(8 x L2, 1 GiB), capped by free memory
+  bool references = true; ///< also time cudaMemcpy and cuBLAS
 };
 
 /// One measured figure (a ceiling or a reference).
 struct ceiling_measurement {
-  std::string name;      ///< "dram copy kernel", "cudaMemcpy D2D", "cuBLAS SGEMM 8192^3", ...
-  std::string unit;      ///< "B/s" or "FLOP/s"
-  double value = 0;      ///< median rate
-  double best = 0;       ///< rate of the fastest repetition
-  double work = 0;       ///< bytes or FLOPs per repetition
+  std::string name; ///< "dram copy kernel", "cudaMemcpy D2D", "cuBLAS SGEMM 8192^3", ...
+  std::string unit; ///< "B/s" or "FLOP/s"
+  double value = 0; ///< median rate
+  double best = 0;  ///< rate of the fastest repetition
+  double work = 0;  ///< bytes or FLOPs per repetition
   timing time;
   double theoretical = 0; ///< the matching theoretical roof (0 when none)
-  std::string method;    ///< how it is counted
+  std::string method;     ///< how it is counted
 };
 
 /// What measure_ceilings found.

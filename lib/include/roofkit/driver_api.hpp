@@ -8,7 +8,8 @@ namespace roofkit {
 /// nullptr when the driver or the symbol is missing.
 void* driver_symbol(const char* name);
 
-/// Typed form of driver_symbol: `auto f = driver_function<decltype(&cuDeviceGetName)>("cuDeviceGetName");`
+/// Typed form of driver_symbol: `auto f =
+/// driver_function<decltype(&cuDeviceGetName)>("cuDeviceGetName");`
 template <class F> F driver_function(const char* name) {
   return reinterpret_cast<F>(driver_symbol(name));
 }

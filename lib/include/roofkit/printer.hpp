@@ -22,12 +22,12 @@ struct column {
 
 /// A table of results, the unit every printer understands.
 struct table {
-  std::string id;                    ///< key of the table in JSON output
-  std::string title;                 ///< heading in Markdown output
+  std::string id;    ///< key of the table in JSON output
+  std::string title; ///< heading in Markdown output
   std::vector<column> columns;
   std::vector<std::vector<cell>> rows;
-  std::vector<bool> highlight;       ///< per row: emphasise it in Markdown (e.g. the limiter)
-  std::vector<std::string> notes;    ///< lines printed under the table in Markdown
+  std::vector<bool> highlight;    ///< per row: emphasise it in Markdown (e.g. the limiter)
+  std::vector<std::string> notes; ///< lines printed under the table in Markdown
 };
 
 /// Output formats shared by every tool.

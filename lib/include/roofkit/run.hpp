@@ -33,13 +33,13 @@ enum class ceiling_source { theoretical, measured };
 /// One roof: a compute peak (FLOP/s) for a precision or a bandwidth (bytes/s) for a level.
 struct ceiling {
   bool is_memory = false;
-  precision prec = precision::fp32;     ///< when !is_memory
+  precision prec = precision::fp32;        ///< when !is_memory
   memory_level level = memory_level::dram; ///< when is_memory
-  double value = 0;                     ///< FLOP/s or bytes/s
+  double value = 0;                        ///< FLOP/s or bytes/s
   ceiling_source source = ceiling_source::theoretical;
-  double sm_clock_mhz = 0;              ///< the SM clock the value holds at
-  double mem_clock_mhz = 0;             ///< the memory clock the value holds at
-  std::string method;                   ///< how it was obtained ("datasheet", "copy kernel", ...)
+  double sm_clock_mhz = 0;  ///< the SM clock the value holds at
+  double mem_clock_mhz = 0; ///< the memory clock the value holds at
+  std::string method;       ///< how it was obtained ("datasheet", "copy kernel", ...)
 };
 
 /// Where a run came from; shown on every chart and table.
@@ -54,7 +54,7 @@ enum class run_origin {
 struct run_context {
   std::string tool_version;
   std::string git_revision;
-  std::string date;            ///< ISO 8601, UTC
+  std::string date; ///< ISO 8601, UTC
   std::string host;
   std::string device_name;
   int cc_major = 0;
@@ -62,10 +62,10 @@ struct run_context {
   int sm_count = 0;
   std::string driver_version;
   std::string runtime_version;
-  double sm_clock_mhz = 0;     ///< SM clock observed during the run
-  double mem_clock_mhz = 0;    ///< memory clock observed during the run
+  double sm_clock_mhz = 0;  ///< SM clock observed during the run
+  double mem_clock_mhz = 0; ///< memory clock observed during the run
   run_origin origin = run_origin::measured;
-  std::string command;         ///< the command line that produced the run
+  std::string command; ///< the command line that produced the run
   std::map<std::string, std::string> extra;
 };
 
@@ -93,20 +93,20 @@ enum class work_source { counters, analytical, imported };
 struct kernel_result {
   std::string name;
   std::string topic;
-  std::string claim;                         ///< the seed claim it illustrates, if any
-  std::string size;                          ///< problem size, e.g. "N=67108864"
+  std::string claim; ///< the seed claim it illustrates, if any
+  std::string size;  ///< problem size, e.g. "N=67108864"
   launch_config launch;
   timing time;
-  std::map<precision, double> flops;         ///< FLOPs (or ops) per precision
-  std::map<memory_level, double> bytes;      ///< bytes moved per level
-  std::optional<double> minimal_bytes;       ///< the fewest DRAM bytes the algorithm must move
-  std::optional<double> algorithmic_flops;   ///< declared FLOPs of the algorithm
+  std::map<precision, double> flops;       ///< FLOPs (or ops) per precision
+  std::map<memory_level, double> bytes;    ///< bytes moved per level
+  std::optional<double> minimal_bytes;     ///< the fewest DRAM bytes the algorithm must move
+  std::optional<double> algorithmic_flops; ///< declared FLOPs of the algorithm
   work_source source = work_source::counters;
-  std::string status = "ok";                 ///< "ok", "failed" (verification), "error"
-  std::string message;                       ///< why it failed, when it did
+  std::string status = "ok";                   ///< "ok", "failed" (verification), "error"
+  std::string message;                         ///< why it failed, when it did
   std::optional<double> occupancy_theoretical; ///< 0..1
   std::optional<double> occupancy_achieved;    ///< 0..1
-  std::map<std::string, double> counters;    ///< raw metric values by full metric name
+  std::map<std::string, double> counters;      ///< raw metric values by full metric name
 };
 
 /// A complete run: context, ceilings and kernels. A chart is a pure function of this.

@@ -172,15 +172,16 @@ std::vector<std::string> bench_detail_metrics() {
 }
 
 bench_outcome run_bench(const bench_options& options) {
-  auto warn = options.warn ? options.warn
-                           : [](const std::string& s) { std::cerr << "roofkit: warning: " << s << '\n'; };
+  auto warn = options.warn ? options.warn : [](const std::string& s) {
+    std::cerr << "roofkit: warning: " << s << '\n';
+  };
   auto progress = [&](const bench_progress& p) {
     if (options.progress)
       options.progress(p);
   };
   if (options.repetitions < 1 || options.repetitions > 100000)
-    throw usage_error(fmt::format("--reps {} is out of range (valid: 1..100000)",
-                                  options.repetitions));
+    throw usage_error(
+        fmt::format("--reps {} is out of range (valid: 1..100000)", options.repetitions));
   const auto kernels = select_kernels(options.kernel_regex);
   if (options.size)
     for (const auto* d : kernels)
@@ -200,8 +201,7 @@ bench_outcome run_bench(const bench_options& options) {
     ceilings_options co;
     co.device = options.device;
     out.measured = measure_ceilings(co, r.ceilings);
-    r.ceilings.insert(r.ceilings.end(), out.measured.ceilings.begin(),
-                      out.measured.ceilings.end());
+    r.ceilings.insert(r.ceilings.end(), out.measured.ceilings.begin(), out.measured.ceilings.end());
     for (const auto& m : out.measured.measurements)
       r.context.extra["measured: " + m.name] =
           fmt::format("{:.4g} {} ({:.1f}% of theoretical)", m.value, m.unit,
@@ -229,7 +229,8 @@ bench_outcome run_bench(const bench_options& options) {
     }
     if (!out.counters_used)
       warn("counters unavailable, running in analytical mode (declared FLOPs and bytes, "
-           "measured times): " + out.counters_note);
+           "measured times): " +
+           out.counters_note);
   } else {
     out.counters_note = "counters turned off (--no-counters)";
   }

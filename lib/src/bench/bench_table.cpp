@@ -52,9 +52,9 @@ table bench_table(const run& r, const std::vector<kernel_placement>& placements)
     std::optional<double> effective, dram_ratio, gflops;
     if (k.minimal_bytes && t_s > 0)
       effective = *k.minimal_bytes / t_s / 1e9;
-    if (auto it = k.bytes.find(memory_level::dram);
-        it != k.bytes.end() && k.minimal_bytes && *k.minimal_bytes > 0 &&
-        k.source == work_source::counters)
+    if (auto it = k.bytes.find(memory_level::dram); it != k.bytes.end() && k.minimal_bytes &&
+                                                    *k.minimal_bytes > 0 &&
+                                                    k.source == work_source::counters)
       dram_ratio = it->second / *k.minimal_bytes;
     if (p && p->total_flops > 0 && t_s > 0)
       gflops = p->achieved_flops / 1e9;
@@ -62,11 +62,13 @@ table bench_table(const run& r, const std::vector<kernel_placement>& placements)
     if (k.occupancy_theoretical)
       occupancy = fmt::format("{:.0f}", *k.occupancy_theoretical * 100);
     if (k.occupancy_achieved)
-      occupancy += fmt::format("{}{:.0f}", occupancy.empty() ? "-/" : "/", *k.occupancy_achieved * 100);
+      occupancy +=
+          fmt::format("{}{:.0f}", occupancy.empty() ? "-/" : "/", *k.occupancy_achieved * 100);
     const bool ok = k.status == "ok";
     t.rows.push_back({k.name, ok ? std::string("ok") : "FAILED: " + k.status,
-                      t_s > 0 ? cell(t_s * 1e6) : cell(std::monostate{}), number_or_empty(effective),
-                      number_or_empty(gflops), number_or_empty(dram_ratio),
+                      t_s > 0 ? cell(t_s * 1e6) : cell(std::monostate{}),
+                      number_or_empty(effective), number_or_empty(gflops),
+                      number_or_empty(dram_ratio),
                       number_or_empty(ratio(k.counters, ld_sectors, ld_requests)),
                       number_or_empty(ratio(k.counters, st_sectors, st_requests)),
                       p && ok && !k.bytes.empty() ? p->bound : std::string(),

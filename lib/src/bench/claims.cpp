@@ -47,9 +47,9 @@ std::string describe(const kernel_result& k) {
   std::string s = fmt::format("{}: {:.1f} us", k.name, k.time.median_s * 1e6);
   if (auto bw = effective_bandwidth(k))
     s += fmt::format(", {:.0f} GB/s effective", *bw / 1e9);
-  if (auto it = k.bytes.find(memory_level::dram);
-      it != k.bytes.end() && k.source == work_source::counters && k.minimal_bytes &&
-      *k.minimal_bytes > 0)
+  if (auto it = k.bytes.find(memory_level::dram); it != k.bytes.end() &&
+                                                  k.source == work_source::counters &&
+                                                  k.minimal_bytes && *k.minimal_bytes > 0)
     s += fmt::format(", DRAM {:.2f}x minimal", it->second / *k.minimal_bytes);
   auto sectors = counter(k, "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum");
   auto requests = counter(k, "smsp__sass_inst_executed_op_global_ld.sum");
@@ -181,8 +181,8 @@ table claims_table(const std::vector<claim_outcome>& outcomes) {
   table t;
   t.id = "claims";
   t.title = "Seed claims";
-  t.columns = {{"id", "Claim id"},     {"claim", "Claim"},       {"seed_figure", "Seed figure"},
-               {"value", "Ours"},      {"verdict", "Verdict"},   {"threshold", "Holds if"},
+  t.columns = {{"id", "Claim id"},      {"claim", "Claim"},     {"seed_figure", "Seed figure"},
+               {"value", "Ours"},       {"verdict", "Verdict"}, {"threshold", "Holds if"},
                {"evidence", "Evidence"}};
   for (const auto& o : outcomes) {
     const seed_claim& c = *o.claim;
@@ -205,15 +205,15 @@ std::map<std::string, std::string> load_claim_notes(const std::string& path) {
     throw usage_error(fmt::format("claim notes '{}': malformed JSON ({})", path, e.what()));
   }
   if (!j.is_object())
-    throw usage_error(fmt::format("claim notes '{}': expected an object of claim id -> text",
-                                  path));
+    throw usage_error(
+        fmt::format("claim notes '{}': expected an object of claim id -> text", path));
   std::map<std::string, std::string> notes;
   for (const auto& [id, v] : j.items()) {
     if (!find_claim(id))
       throw usage_error(fmt::format("claim notes '{}': unknown claim id '{}'", path, id));
     if (!v.is_string())
-      throw usage_error(fmt::format("claim notes '{}': the note of '{}' is not a string", path,
-                                    id));
+      throw usage_error(
+          fmt::format("claim notes '{}': the note of '{}' is not a string", path, id));
     notes[id] = v.get<std::string>();
   }
   return notes;
@@ -257,7 +257,8 @@ std::string claims_markdown(const run& r, const std::vector<claim_outcome>& outc
     if (auto it = notes.find(o.claim->id); it != notes.end()) {
       if (!any_note)
         md << "\n## Why, where the counters say more\n\nA reviewer's reading of this run's "
-              "counters (from `" << notes_file << "`), per claim:\n\n";
+              "counters (from `"
+           << notes_file << "`), per claim:\n\n";
       any_note = true;
       md << "- `" << o.claim->id << "` (" << o.verdict << "): " << it->second << "\n";
     }

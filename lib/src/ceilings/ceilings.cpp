@@ -35,8 +35,8 @@ double theoretical_value(const std::vector<ceiling>& roofs, bool memory, precisi
 }
 
 ceiling_measurement measure(const std::string& name, const std::string& unit, double work,
-                            const launch_fn& launch, const timing_options& t,
-                            double theoretical, std::string method) {
+                            const launch_fn& launch, const timing_options& t, double theoretical,
+                            std::string method) {
   ceiling_measurement m;
   m.name = name;
   m.unit = unit;
@@ -104,7 +104,8 @@ ceilings_result measure_ceilings(const ceilings_options& options,
   t.repetitions = options.repetitions;
   t.observe_clock = false;
   ceilings_result result;
-  const double dram_roof = theoretical_value(theoretical, true, precision::fp32, memory_level::dram);
+  const double dram_roof =
+      theoretical_value(theoretical, true, precision::fp32, memory_level::dram);
 
   // DRAM: a grid-stride float4 copy far past the L2; bytes counted = read + written.
   std::size_t bytes = options.copy_bytes;
@@ -154,8 +155,8 @@ ceilings_result measure_ceilings(const ceilings_options& options,
                 cudaMemcpyAsync(out.ptr, in.ptr, bytes, cudaMemcpyDeviceToDevice, s));
           },
           t, dram_roof,
-          fmt::format("cudaMemcpyAsync of {} MiB; bytes read + written, median of {}",
-                      bytes >> 20, t.repetitions)));
+          fmt::format("cudaMemcpyAsync of {} MiB; bytes read + written, median of {}", bytes >> 20,
+                      t.repetitions)));
   }
 
   // Compute: 8 independent FMA chains per thread, 8 resident blocks of 256 per SM.
@@ -190,8 +191,7 @@ ceilings_result measure_ceilings(const ceilings_options& options,
     const int n = 8192;
     const std::size_t elems = std::size_t(n) * n;
     if (3 * elems * sizeof(double) < free_bytes / 2) {
-      device_buffer a(elems * sizeof(double)), b(elems * sizeof(double)),
-          c(elems * sizeof(double));
+      device_buffer a(elems * sizeof(double)), b(elems * sizeof(double)), c(elems * sizeof(double));
       cublasHandle_t h = nullptr;
       check_cublas(cublas.create(&h), "cublasCreate");
       timing_options g = t;
@@ -204,14 +204,12 @@ ceilings_result measure_ceilings(const ceilings_options& options,
             "cuBLAS SGEMM 8192^3", "FLOP/s", 2.0 * n * double(n) * n,
             [&](cudaStream_t s) {
               check_cublas(cublas.set_stream(h, s), "cublasSetStream");
-              check_cublas(cublas.sgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha,
-                                        a.as<float>(), n, b.as<float>(), n, &beta,
-                                        c.as<float>(), n),
+              check_cublas(cublas.sgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, a.as<float>(),
+                                        n, b.as<float>(), n, &beta, c.as<float>(), n),
                            "cublasSgemm");
             },
             g, theoretical_value(theoretical, false, precision::fp32, memory_level::dram),
-            fmt::format("cublasSgemm, default math mode (no TF32), median of {}",
-                        g.repetitions)));
+            fmt::format("cublasSgemm, default math mode (no TF32), median of {}", g.repetitions)));
         const double dalpha = 1, dbeta = 0;
         result.measurements.push_back(measure(
             "cuBLAS DGEMM 8192^3", "FLOP/s", 2.0 * n * double(n) * n,
@@ -285,12 +283,11 @@ table measured_ceilings_table(const ceilings_result& result) {
   for (const auto& m : result.measurements) {
     const bool bytes = m.unit == "B/s";
     const double scale = bytes ? 1e9 : 1e12;
-    t.rows.push_back({m.name, m.value / scale, std::string(bytes ? "GB/s" : "TFLOP/s"),
-                      m.best / scale,
-                      m.theoretical > 0 ? cell(m.theoretical / scale) : cell(std::monostate{}),
-                      m.theoretical > 0 ? cell(100 * m.value / m.theoretical)
-                                        : cell(std::monostate{}),
-                      m.time.median_s * 1e6, m.method});
+    t.rows.push_back(
+        {m.name, m.value / scale, std::string(bytes ? "GB/s" : "TFLOP/s"), m.best / scale,
+         m.theoretical > 0 ? cell(m.theoretical / scale) : cell(std::monostate{}),
+         m.theoretical > 0 ? cell(100 * m.value / m.theoretical) : cell(std::monostate{}),
+         m.time.median_s * 1e6, m.method});
   }
   t.notes.push_back(fmt::format("SM clock observed after the runs: {:.0f} MHz ({}).",
                                 result.sm_clock_mhz, result.sm_clock_method));

@@ -60,8 +60,9 @@ public:
     auto line = [&](const std::vector<std::string>& cells) {
       out_ << '|';
       for (std::size_t i = 0; i < n; ++i)
-        out_ << ' ' << (right[i] ? fmt::format("{:>{}}", cells[i], width[i])
-                                 : fmt::format("{:<{}}", cells[i], width[i]))
+        out_ << ' '
+             << (right[i] ? fmt::format("{:>{}}", cells[i], width[i])
+                          : fmt::format("{:<{}}", cells[i], width[i]))
              << " |";
       out_ << '\n';
     };

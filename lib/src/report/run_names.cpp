@@ -7,46 +7,68 @@ namespace roofkit {
 
 std::string to_string(precision p) {
   switch (p) {
-  case precision::fp64: return "fp64";
-  case precision::fp32: return "fp32";
-  case precision::fp16: return "fp16";
-  case precision::tensor_fp64: return "tensor_fp64";
-  case precision::tensor_tf32: return "tensor_tf32";
-  case precision::tensor_fp16: return "tensor_fp16";
-  case precision::tensor_fp8: return "tensor_fp8";
-  case precision::tensor_int8: return "tensor_int8";
+  case precision::fp64:
+    return "fp64";
+  case precision::fp32:
+    return "fp32";
+  case precision::fp16:
+    return "fp16";
+  case precision::tensor_fp64:
+    return "tensor_fp64";
+  case precision::tensor_tf32:
+    return "tensor_tf32";
+  case precision::tensor_fp16:
+    return "tensor_fp16";
+  case precision::tensor_fp8:
+    return "tensor_fp8";
+  case precision::tensor_int8:
+    return "tensor_int8";
   }
   return "unknown";
 }
 
 std::string label(precision p) {
   switch (p) {
-  case precision::fp64: return "FP64";
-  case precision::fp32: return "FP32";
-  case precision::fp16: return "FP16";
-  case precision::tensor_fp64: return "Tensor FP64";
-  case precision::tensor_tf32: return "Tensor TF32";
-  case precision::tensor_fp16: return "Tensor FP16/BF16";
-  case precision::tensor_fp8: return "Tensor FP8";
-  case precision::tensor_int8: return "Tensor INT8";
+  case precision::fp64:
+    return "FP64";
+  case precision::fp32:
+    return "FP32";
+  case precision::fp16:
+    return "FP16";
+  case precision::tensor_fp64:
+    return "Tensor FP64";
+  case precision::tensor_tf32:
+    return "Tensor TF32";
+  case precision::tensor_fp16:
+    return "Tensor FP16/BF16";
+  case precision::tensor_fp8:
+    return "Tensor FP8";
+  case precision::tensor_int8:
+    return "Tensor INT8";
   }
   return "unknown";
 }
 
 std::string to_string(memory_level l) {
   switch (l) {
-  case memory_level::l1: return "l1";
-  case memory_level::l2: return "l2";
-  case memory_level::dram: return "dram";
+  case memory_level::l1:
+    return "l1";
+  case memory_level::l2:
+    return "l2";
+  case memory_level::dram:
+    return "dram";
   }
   return "unknown";
 }
 
 std::string label(memory_level l) {
   switch (l) {
-  case memory_level::l1: return "L1/shared";
-  case memory_level::l2: return "L2";
-  case memory_level::dram: return "DRAM";
+  case memory_level::l1:
+    return "L1/shared";
+  case memory_level::l2:
+    return "L2";
+  case memory_level::dram:
+    return "DRAM";
   }
   return "unknown";
 }
@@ -57,19 +79,26 @@ std::string to_string(ceiling_source s) {
 
 std::string to_string(run_origin o) {
   switch (o) {
-  case run_origin::measured: return "measured";
-  case run_origin::analytical: return "analytical";
-  case run_origin::imported: return "imported";
-  case run_origin::recorded: return "recorded";
+  case run_origin::measured:
+    return "measured";
+  case run_origin::analytical:
+    return "analytical";
+  case run_origin::imported:
+    return "imported";
+  case run_origin::recorded:
+    return "recorded";
   }
   return "unknown";
 }
 
 std::string to_string(work_source s) {
   switch (s) {
-  case work_source::counters: return "counters";
-  case work_source::analytical: return "analytical";
-  case work_source::imported: return "imported";
+  case work_source::counters:
+    return "counters";
+  case work_source::analytical:
+    return "analytical";
+  case work_source::imported:
+    return "imported";
   }
   return "unknown";
 }
