@@ -1,5 +1,6 @@
-// The occupancy engine, cliffs and suggestions on the cases documented in
-// the team's occupancy brief (shared/reference/occupancy-brief.md) (A100, H100, Ada figures, several measured on an H100).
+// The occupancy engine, cliffs and suggestions on the cases documented in the team's occupancy
+// brief (shared/reference/occupancy-brief.md): A100, H100 and Ada figures, several measured on
+// an H100.
 #include <gtest/gtest.h>
 
 #include "roofkit/error.hpp"
