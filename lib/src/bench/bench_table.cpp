@@ -2,16 +2,14 @@
 
 #include <fmt/format.h>
 
+#include "coalescing_counters.hpp"
 #include "roofkit/bench.hpp"
 
 namespace roofkit {
 
 namespace {
 
-constexpr const char* ld_sectors = "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum";
-constexpr const char* ld_requests = "smsp__sass_inst_executed_op_global_ld.sum";
-constexpr const char* st_sectors = "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_st.sum";
-constexpr const char* st_requests = "smsp__sass_inst_executed_op_global_st.sum";
+using namespace bench_counters;
 
 cell number_or_empty(std::optional<double> v) {
   if (!v || !std::isfinite(*v))

@@ -8,6 +8,7 @@
 #include "roofkit/data_files.hpp"
 #include "roofkit/error.hpp"
 
+#include "coalescing_counters.hpp"
 #include "roofkit/bench.hpp"
 #include "roofkit/results.hpp"
 
@@ -51,8 +52,8 @@ std::string describe(const kernel_result& k) {
                                                   k.source == work_source::counters &&
                                                   k.minimal_bytes && *k.minimal_bytes > 0)
     s += fmt::format(", DRAM {:.2f}x minimal", it->second / *k.minimal_bytes);
-  auto sectors = counter(k, "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum");
-  auto requests = counter(k, "smsp__sass_inst_executed_op_global_ld.sum");
+  auto sectors = counter(k, bench_counters::ld_sectors);
+  auto requests = counter(k, bench_counters::ld_requests);
   if (sectors && requests && *requests > 0)
     s += fmt::format(", {:.1f} sectors/load", *sectors / *requests);
   if (k.occupancy_achieved)

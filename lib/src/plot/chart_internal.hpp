@@ -48,6 +48,14 @@ void draw_title(canvas &c, const roofline_chart_data &d, double left, double rig
 double draw_footer(canvas &c, const roofline_chart_data &d, double left, double top, double width);
 /// The footer height for the given width.
 double footer_height(const roofline_chart_data &d, double width);
+/// The plot frame left of the legend column (x from 84 to legend_x - 24, y from `top` down to
+/// the footer area of a canvas `height` high), with the data's log axes.
+chart_frame plot_frame(const roofline_chart_data &d, double legend_x, double top, double height,
+                       double footer_h);
+/// A canvas with the background, title and axes drawn, the "plot-area" group opened (with the
+/// frame and axis ranges as data attributes) and the roofs drawn as obstacles in `placer`.
+canvas open_plot(const roofline_chart_data &d, const chart_frame &f, double width, double height,
+                 label_placer &placer);
 /// The legend column at the right of a chart. With a null canvas it only measures.
 class legend_writer {
 public:

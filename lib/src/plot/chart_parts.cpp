@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "chart_internal.hpp"
+#include "plot_util.hpp"
 
 namespace roofkit::chart_detail {
 
@@ -292,6 +293,38 @@ std::vector<std::pair<std::string, std::string>> footer_lines(const roofline_cha
 }
 
 } // namespace
+
+chart_frame plot_frame(const roofline_chart_data &d, double legend_x, double top, double height,
+                       double footer_h) {
+  chart_frame f;
+  f.left = 84;
+  f.top = top;
+  f.width = legend_x - 24 - f.left;
+  f.height = height - footer_h - 56 - f.top;
+  f.x = log_axis{d.x_min, d.x_max, f.left, f.left + f.width};
+  f.y = log_axis{d.y_min, d.y_max, f.top + f.height, f.top};
+  return f;
+}
+
+canvas open_plot(const roofline_chart_data &d, const chart_frame &f, double width, double height,
+                 label_placer &placer) {
+  canvas c(width, height);
+  // The background reaches past the bottom, which may move down if the legend grows.
+  c.rect(0, 0, width, 2 * height, paint{"none", "#ffffff"}, {{"class", "background"}});
+  draw_title(c, d, f.left, width - 16);
+  draw_axes(c, f);
+  c.begin({{"id", "plot-area"},
+           {"data-left", num(f.left)},
+           {"data-top", num(f.top)},
+           {"data-width", num(f.width)},
+           {"data-height", num(f.height)},
+           {"data-x-min", fmt::format("{:g}", d.x_min)},
+           {"data-x-max", fmt::format("{:g}", d.x_max)},
+           {"data-y-min", fmt::format("{:g}", d.y_min)},
+           {"data-y-max", fmt::format("{:g}", d.y_max)}});
+  draw_roofs(c, d, f, placer);
+  return c;
+}
 
 double footer_height(const roofline_chart_data &d, double width) {
   return static_cast<double>(footer_lines(d, width).size()) * 14 + 6;

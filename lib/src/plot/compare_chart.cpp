@@ -149,31 +149,11 @@ canvas draw_compare(const run &before, const run &after, const compare_chart_opt
   const double legend_h =
       18 + 16 * static_cast<double>(pairs.size()) + 8 + 18 + 16 * 3 + 8 + 18 + 16 * 3 + 60;
   double H = std::max(co.height, top + legend_h + 60 + fh);
-  chart_frame f;
-  f.left = 84;
-  f.top = top;
-  f.width = legend_x - 24 - f.left;
-  f.height = H - fh - 56 - f.top;
-  f.x = log_axis{d.x_min, d.x_max, f.left, f.left + f.width};
-  f.y = log_axis{d.y_min, d.y_max, f.top + f.height, f.top};
+  const chart_frame f = plot_frame(d, legend_x, top, H, fh);
   if (frame_out)
     *frame_out = f;
-
-  canvas c(W, H);
-  c.rect(0, 0, W, 2 * H, paint{"none", "#ffffff"}, {{"class", "background"}});
-  draw_title(c, d, f.left, W - 16);
-  draw_axes(c, f);
-  c.begin({{"id", "plot-area"},
-           {"data-left", num(f.left)},
-           {"data-top", num(f.top)},
-           {"data-width", num(f.width)},
-           {"data-height", num(f.height)},
-           {"data-x-min", fmt::format("{:g}", d.x_min)},
-           {"data-x-max", fmt::format("{:g}", d.x_max)},
-           {"data-y-min", fmt::format("{:g}", d.y_min)},
-           {"data-y-max", fmt::format("{:g}", d.y_max)}});
   label_placer placer(f.left + 2, f.top + 2, f.left + f.width - 2, f.top + f.height - 2);
-  draw_roofs(c, d, f, placer);
+  canvas c = open_plot(d, f, W, H, placer);
 
   const double ms = 9;
   std::vector<std::pair<point2, const pair_point *>> anchors;
