@@ -66,6 +66,12 @@ struct run_context {
   double mem_clock_mhz = 0; ///< memory clock observed during the run
   run_origin origin = run_origin::measured;
   std::string command; ///< the command line that produced the run
+  /// Cache control of the profiled passes: "all" (each pass starts with an L2 holding no data
+  /// of the run and no dirty lines) or "none"; empty when unknown (older runs, imports).
+  std::string cache_control;
+  /// Clock control: "base" (locked to the base clock) or "none" (each kernel's own clock from
+  /// its counters); empty when unknown.
+  std::string clock_control;
   std::map<std::string, std::string> extra;
 };
 
@@ -107,6 +113,12 @@ struct kernel_result {
   std::optional<double> occupancy_theoretical; ///< 0..1
   std::optional<double> occupancy_achieved;    ///< 0..1
   std::map<std::string, double> counters;      ///< raw metric values by full metric name
+  std::optional<double> sm_clock_mhz;  ///< SM clock the kernel ran at (its own counters)
+  std::optional<double> mem_clock_mhz; ///< DRAM clock the kernel ran at (its own counters)
+  std::optional<double> gpu_time_s;    ///< GPU duration of one launch from the counters
+  /// Launch overhead still dominates the timed interval (time per launch near the empty-launch
+  /// cost): the time, and so the achieved rates, are upper and lower bounds only.
+  bool overhead_dominated = false;
 };
 
 /// A complete run: context, ceilings and kernels. A chart is a pure function of this.

@@ -183,6 +183,8 @@ run_context parse_context(const reader& rd, const json& j) {
     c.mem_clock_mhz = rd.number(*clocks, "context.clocks", "mem_mhz", false);
   }
   c.command = rd.text(j, w, "command", false);
+  c.cache_control = rd.text(j, w, "cache_control", false);
+  c.clock_control = rd.text(j, w, "clock_control", false);
   if (const json* extra = rd.object(j, w, "extra", false))
     for (const auto& [key, value] : extra->items())
       c.extra[key] = value.is_string() ? value.get<std::string>() : value.dump();
@@ -303,6 +305,16 @@ kernel_result parse_kernel(const reader& rd, const json& j, const std::string& w
   k.time.min_s = rd.number(*time, tw, "min", false, k.time.median_s);
   k.time.max_s = rd.number(*time, tw, "max", false, k.time.median_s);
   k.time.repetitions = static_cast<int>(rd.count(*time, tw, "n"));
+  k.gpu_time_s = rd.optional_number(j, w, "gpu_time_s");
+  if (const auto it = j.find("overhead_dominated"); it != j.end()) {
+    if (!it->is_boolean())
+      rd.fail(w + ".overhead_dominated", "expected true or false");
+    k.overhead_dominated = it->get<bool>();
+  }
+  if (const json* clocks = rd.object(j, w, "clocks", false)) {
+    k.sm_clock_mhz = rd.optional_number(*clocks, w + ".clocks", "sm_mhz");
+    k.mem_clock_mhz = rd.optional_number(*clocks, w + ".clocks", "mem_mhz");
+  }
   k.flops = parse_amounts<precision>(rd, j, w, "flops", parse_precision, valid_precisions);
   k.bytes = parse_amounts<memory_level>(rd, j, w, "bytes", parse_memory_level, valid_levels);
   k.algorithmic_flops = rd.optional_number(j, w, "algorithmic_flops");

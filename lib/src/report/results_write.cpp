@@ -37,6 +37,8 @@ json context_json(const run_context& c) {
   put_if(j, "runtime", c.runtime_version);
   j["clocks"] = {{"sm_mhz", number(c.sm_clock_mhz)}, {"mem_mhz", number(c.mem_clock_mhz)}};
   put_if(j, "command", c.command);
+  put_if(j, "cache_control", c.cache_control);
+  put_if(j, "clock_control", c.clock_control);
   if (!c.extra.empty())
     j["extra"] = c.extra;
   return j;
@@ -115,6 +117,18 @@ json kernel_json(const kernel_result& k, const kernel_placement& pl) {
                  {"min", number(k.time.min_s)},
                  {"max", number(k.time.max_s)},
                  {"n", k.time.repetitions}};
+  if (k.gpu_time_s)
+    j["gpu_time_s"] = number(*k.gpu_time_s);
+  if (k.overhead_dominated)
+    j["overhead_dominated"] = true;
+  if (k.sm_clock_mhz || k.mem_clock_mhz) {
+    json clocks = json::object();
+    if (k.sm_clock_mhz)
+      clocks["sm_mhz"] = number(*k.sm_clock_mhz);
+    if (k.mem_clock_mhz)
+      clocks["mem_mhz"] = number(*k.mem_clock_mhz);
+    j["clocks"] = clocks;
+  }
   json flops = json::object();
   for (const auto& [p, f] : k.flops)
     flops[to_string(p)] = number(f);
