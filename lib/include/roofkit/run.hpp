@@ -48,6 +48,7 @@ enum class run_origin {
   analytical, ///< declared FLOPs and bytes with measured times (no counter access)
   imported,   ///< built from an Nsight Compute CSV export
   recorded,   ///< a run recorded earlier on another machine and replayed from data/
+  timing_only, ///< verified and timed, no counters (no access): kernels are not placed
 };
 
 /// The context block of a results file (google/benchmark style).

@@ -67,11 +67,11 @@ void throw_cupti_error(int status, const char* call, const char* file, int line)
                  "'options nvidia NVreg_RestrictProfilingToAdminUsers=0'; timings are still "
                  "produced without counters");
   case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
-    throw runtime_error(message, "another profiler (ncu, nsys, a framework profiler) is attached "
-                                 "to this process; run without it");
+    throw no_device_error(message, "another profiler (ncu, nsys, a framework profiler) is "
+                                   "attached to this process; run without it");
   case CUPTI_ERROR_HARDWARE_BUSY:
-    throw runtime_error(message, "the GPU's performance-monitor hardware is in use by another "
-                                 "profiling client; try again when it has finished");
+    throw no_device_error(message, "the GPU's performance-monitor hardware is in use by another "
+                                   "profiling client; try again when it has finished");
   case CUPTI_ERROR_NOT_SUPPORTED:
     throw no_device_error(message, "this device or configuration does not support counter "
                                    "profiling (needs compute capability 7.5 or later, no MIG, "

@@ -126,6 +126,8 @@ std::string origin_sentence(run_origin o) {
     return "IMPORTED: built from an Nsight Compute CSV export.";
   case run_origin::recorded:
     return "RECORDED: a run replayed from a file, not measured on this machine.";
+  case run_origin::timing_only:
+    return "TIMING ONLY: no hardware counters could be read; kernels are timed but not placed.";
   }
   return {};
 }

@@ -14,6 +14,7 @@
 #include "roofkit/error.hpp"
 #include "roofkit/profiler.hpp"
 #include "roofkit/profiler_host.hpp"
+#include "roofkit/timing.hpp"
 
 namespace roofkit {
 
@@ -214,6 +215,16 @@ void default_warning(const std::string& text) { std::cerr << "roofkit: warning: 
 
 } // namespace
 
+std::string to_string(cache_control c) { return c == cache_control::all ? "all" : "none"; }
+
+cache_control parse_cache_control(const std::string& text) {
+  if (text == "all")
+    return cache_control::all;
+  if (text == "none")
+    return cache_control::none;
+  throw usage_error(fmt::format("unknown cache control '{}' (valid: all, none)", text));
+}
+
 std::string device_chip_name(int device) {
   current_context(device);
   profiler_ref ref;
@@ -260,6 +271,19 @@ struct profiler_session::impl {
   std::unique_ptr<cupti_catalog> catalog;
   resolved_set set;
   std::vector<std::uint8_t> config;
+  std::unique_ptr<l2_flusher> flusher;
+
+  // Runs before a pass, outside any range: the caller's preparation, then cache control.
+  void prepare_pass(const std::function<void()>& before_pass) {
+    if (before_pass)
+      before_pass();
+    if (options.cache == cache_control::all) {
+      if (!flusher)
+        flusher = std::make_unique<l2_flusher>(device);
+      flusher->flush(nullptr);
+    }
+    ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+  }
 
   void warn(const std::string& text) const {
     if (options.warn)
@@ -270,6 +294,23 @@ struct profiler_session::impl {
 
   std::vector<double> evaluate(const std::vector<std::uint8_t>& data, std::size_t range) const {
     return catalog->evaluate(data, range, set.names());
+  }
+
+  // Decodes an auto-range image: one entry per kernel launch, in launch order.
+  std::vector<range_values> collect(const enabled_profiler& rp, const std::vector<std::uint8_t>& data,
+                                    std::size_t capacity) const {
+    const auto dropped = rp.decode();
+    const auto names = cupti_catalog::range_names(data);
+    // CUPTI drops launches beyond the image silently (DecodeData reports none in auto range),
+    // so a full image is how we know that some were lost.
+    if (dropped > 0 || names.size() >= capacity)
+      warn(fmt::format("the counter image filled up with {} ranges: any kernel launch after "
+                       "those was not profiled; raise profiler_options::max_ranges",
+                       names.size()));
+    std::vector<range_values> out;
+    for (std::size_t i = 0; i < names.size(); ++i)
+      out.push_back(to_values(names[i], evaluate(data, i)));
+    return out;
   }
 
   range_values to_values(const std::string& name, const std::vector<double>& v) const {
@@ -311,9 +352,9 @@ std::vector<range_values> profiler_session::profile(const std::function<void()>&
   auto& s = *impl_;
   ROOFKIT_CUDA_CHECK(cudaSetDevice(s.device));
   ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
-  // One range more than asked: CUPTI drops launches beyond the image silently (DecodeData
-  // reports none in auto range), so a full image is how we know that some were lost.
+  // One range more than asked, to know when launches were lost (see collect()).
   const std::size_t capacity = s.options.max_ranges + 1;
+  s.prepare_pass({});
   enabled_profiler rp(s.ctx);
   auto data = rp.counter_data(s.set.names(), capacity);
   rp.set_config(s.config, data, CUPTI_AutoRange, CUPTI_KernelReplay, capacity);
@@ -321,16 +362,29 @@ std::vector<range_values> profiler_session::profile(const std::function<void()>&
   work();
   ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
   rp.stop();
-  const auto dropped = rp.decode();
-  const auto names = cupti_catalog::range_names(data);
-  if (dropped > 0 || names.size() >= capacity)
-    s.warn(fmt::format("profile() filled its counter image with {} ranges: any kernel launch "
-                       "after those was not profiled; raise profiler_options::max_ranges",
-                       names.size()));
-  std::vector<range_values> out;
-  for (std::size_t i = 0; i < names.size(); ++i)
-    out.push_back(s.to_values(names[i], s.evaluate(data, i)));
-  return out;
+  return s.collect(rp, data, capacity);
+}
+
+std::vector<range_values> profiler_session::profile_launches(
+    const std::function<void()>& work, const std::function<void()>& before_pass) {
+  auto& s = *impl_;
+  ROOFKIT_CUDA_CHECK(cudaSetDevice(s.device));
+  ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+  const std::size_t capacity = s.options.max_ranges + 1;
+  enabled_profiler rp(s.ctx);
+  auto data = rp.counter_data(s.set.names(), capacity);
+  rp.set_config(s.config, data, CUPTI_AutoRange, CUPTI_UserReplay, capacity);
+  bool done = false;
+  for (int pass = 0; !done; ++pass) {
+    if (pass > s.set.passes + 1)
+      throw runtime_error(fmt::format("the profiled work did not complete in {} passes", pass));
+    s.prepare_pass(before_pass);
+    rp.start();
+    work();
+    ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+    done = rp.stop();
+  }
+  return s.collect(rp, data, capacity);
 }
 
 range_values profiler_session::profile_range(const std::string& name,
@@ -346,10 +400,7 @@ range_values profiler_session::profile_range(const std::string& name,
   for (int pass = 0; !done; ++pass) {
     if (pass > s.set.passes + 1)
       throw runtime_error(fmt::format("range '{}' did not complete in {} passes", name, pass));
-    if (before_pass) {
-      before_pass();
-      ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
-    }
+    s.prepare_pass(before_pass);
     rp.start();
     rp.push(name);
     work();

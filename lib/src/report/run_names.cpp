@@ -87,6 +87,8 @@ std::string to_string(run_origin o) {
     return "imported";
   case run_origin::recorded:
     return "recorded";
+  case run_origin::timing_only:
+    return "timing-only";
   }
   return "unknown";
 }

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Compares roofkit-suite's per-launch counter values with Nsight Compute's for the same
+launches (scripts/ncu-suite-compare.sh runs both) and writes the validation JSON files.
+
+usage: ncu_suite_compare.py LOGDIR OUTDIR
+LOGDIR holds ours-{all,none}.json, ncu-{all,none}.csv, ncu-{all,none}.cmd, wall.json."""
+import csv, json, os, re, sys
+
+log, out = sys.argv[1], sys.argv[2]
+KIB64 = 64 * 1024
+
+EQUAL_PARTS = ("sass_thread_inst", "sass_inst_executed", "sectors", "requests", "ops_path_tensor",
+               "wavefronts", "bank_conflicts", "lsu_writeback_active", "lts2xbar_cycles_active")
+
+
+def rule(metric):
+    if metric.startswith("dram__bytes_"):
+        return "dram_within_1pct_or_64KiB"
+    if any(p in metric for p in EQUAL_PARTS):
+        return "equal"
+    return "informational"
+
+
+def ncu_rows(path):
+    lines = [l for l in open(path) if l.startswith('"')]
+    launches, order = {}, []
+    for r in csv.DictReader(lines):
+        launch = int(r["ID"])
+        if launch not in launches:
+            launches[launch] = {"kernel": r["Kernel Name"]}
+            order.append(launch)
+        try:
+            launches[launch][r["Metric Name"]] = float(r["Metric Value"].replace(",", ""))
+        except ValueError:
+            pass
+    return [launches[i] for i in order]
+
+
+summary = {}
+for cache in ("all", "none"):
+    try:
+        ours = json.load(open(f"{log}/ours-{cache}.json"))
+        theirs = ncu_rows(f"{log}/ncu-{cache}.csv")
+    except OSError as e:
+        print(f"cache-control {cache}: missing input ({e})")
+        continue
+    flat = [(k["name"], i, v) for k in ours["kernels"] for i, v in enumerate(k["launches"])]
+    rows, fails, checked = [], 0, 0
+    worst = {}
+    for n, (name, idx, values) in enumerate(flat):
+        other = theirs[n] if n < len(theirs) else {}
+        for metric, v in values.items():
+            if metric == "kernel":
+                continue
+            r = rule(metric)
+            t = other.get(metric)
+            ok = None
+            if t is not None and r == "equal":
+                ok = v == t
+            elif t is not None and r.startswith("dram"):
+                ok = abs(v - t) <= max(0.01 * abs(t), KIB64)
+            if ok is not None:
+                checked += 1
+                fails += not ok
+                if r.startswith("dram") and t:
+                    rel = abs(v - t) / max(abs(t), 1)
+                    if rel > worst.get(metric, (0, ""))[0]:
+                        worst[metric] = (rel, name)
+            rows.append({"kernel": name, "launch": idx, "ncu_kernel": other.get("kernel"),
+                         "metric": metric, "roofkit": v, "ncu": t, "rule": r, "ok": ok})
+    doc = {
+        "schema": "roofkit.validation/1",
+        "what": "roofkit's profiler (bench metric set) vs Nsight Compute, every bundled kernel, "
+                "launch by launch, cache control " + cache + " on both sides",
+        "chip": ours["chip"],
+        "passes": ours["passes"],
+        "commands": {"roofkit": f"roofkit-suite profile {cache} ours-{cache}.json",
+                     "ncu": open(f"{log}/ncu-{cache}.cmd").read().strip(),
+                     "script": "scripts/ncu-suite-compare.sh"},
+        "rules": {
+            "equal": "instruction, request, sector, wavefront, bank-conflict and tensor-op "
+                     "counts; the L1 (LSU writeback cycles) and L2 (L2-to-crossbar cycles) "
+                     "counters of the level definitions",
+            "dram_within_1pct_or_64KiB": "DRAM read bytes and write bytes, each",
+            "informational": "time, clocks, occupancy, other definitions' byte counters"},
+        "launches": {"roofkit": len(flat), "ncu": len(theirs)},
+        "checked": checked,
+        "failures": fails,
+        "worst_dram": {m: {"rel_diff": w[0], "kernel": w[1]} for m, w in worst.items()},
+        "rows": rows,
+    }
+    chip = ours["chip"].lower()
+    json.dump(doc, open(f"{out}/ncu-compare-suite-{cache}-{chip}.json", "w"), indent=1)
+    summary[cache] = {k: doc[k] for k in ("launches", "checked", "failures", "worst_dram")}
+    bad = [r for r in rows if r["ok"] is False]
+    print(f"cache-control {cache}: {len(flat)} launches ours, {len(theirs)} ncu; "
+          f"{checked} checked, {fails} failed")
+    for r in bad[:25]:
+        print(f"  {r['kernel']:28} {r['metric']:58} ours {r['roofkit']:.6g} ncu {r['ncu']:.6g}")
+
+try:
+    wall = json.load(open(f"{log}/wall.json"))
+    ours_all = json.load(open(f"{log}/ours-all.json"))
+    passes = [int(p) for p in re.findall(r"- (\d+) pass", open(f"{log}/ncu-set-roofline.log").read())]
+    wall["passes_per_kernel"] = {"roofkit": ours_all["passes"],
+                                 "ncu_set_roofline": sorted(set(passes))}
+    wall["roofkit_profile_calls_s"] = ours_all["profile_s"]
+    wall["ratio_roofkit_over_ncu"] = wall["wall_s"]["roofkit"] / wall["wall_s"]["ncu_set_roofline"]
+    wall["ratio_net_of_plain_run"] = ((wall["wall_s"]["roofkit"] - wall["wall_s"]["plain"]) /
+                                      max(wall["wall_s"]["ncu_set_roofline"] - wall["wall_s"]["plain"], 1e-9))
+    json.dump(wall, open(f"{out}/ncu-walltime-suite-{ours_all['chip'].lower()}.json", "w"), indent=1)
+    summary["wall"] = {k: wall[k] for k in ("wall_s", "ratio_roofkit_over_ncu", "ratio_net_of_plain_run",
+                                             "passes_per_kernel")}
+except (OSError, KeyError) as e:
+    print(f"wall time: missing input ({e})")
+print(json.dumps(summary, indent=1))
