@@ -38,6 +38,7 @@ RC="$BUILD/tools/roofline-cuda"
 if [[ " $steps " == *" tests "* ]]; then
   t0=$(now)
   ROOFKIT_KERNELS_REPORT="$OUT/h100-verify.json" timeout 400 ctest --test-dir "$BUILD" -L gpu \
+    ${ROOFKIT_GPU_TESTS:+-R "$ROOFKIT_GPU_TESTS"} \
     --output-on-failure --output-junit "$OUT/gpu-tests.xml" >"$LOG/gpu-tests.log" 2>&1
   step "gpu tests rc=$? in $(since "$t0") s: $(grep -E 'tests passed|tests failed' "$LOG/gpu-tests.log")"
   grep -E '^(cache control|shared loads|coalesced|copy|user range|roofline set)' "$LOG/gpu-tests.log" | head -20
@@ -48,7 +49,8 @@ fi
 
 if [[ " $steps " == *" sections "* ]] && command -v ncu >/dev/null; then
   # The hierarchical roofline's level definitions, from this ncu's own section files.
-  sec_dir="$(dirname "$(readlink -f "$(command -v ncu)")")/sections"
+  sec_file="$(find / -name SpeedOfLight_HierarchicalSingleRooflineChart.section -not -path '/proc/*' 2>/dev/null | head -1)"
+  sec_dir="$(dirname "${sec_file:-/nonexistent/x}")"
   { ncu --version | tail -1; ncu --list-sections; } >"$LOG/ncu-sections.txt" 2>&1
   for f in "$sec_dir"/SpeedOfLight_Hierarchical*.section; do
     echo "=== $(basename "$f")"; grep -E 'Name:|Expression:|MinArch|MaxArch' "$f"

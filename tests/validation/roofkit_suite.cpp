@@ -66,12 +66,13 @@ int profile(const std::string& cache, const std::string& out_path, const std::st
     const auto t0 = steady::now();
     const auto ranges = session.profile_launches([&] { inst->run(stream); },
                                                  [&] { inst->reset(stream); });
-    profile_s += since(t0);
+    const double dt = since(t0);
+    profile_s += dt;
     inst->teardown();
     nlohmann::json launches = nlohmann::json::array();
     for (const auto& r : ranges)
       launches.push_back(r.values);
-    kernels.push_back({{"name", d->name}, {"launches", launches}});
+    kernels.push_back({{"name", d->name}, {"profile_s", dt}, {"launches", launches}});
     std::cerr << "roofkit-suite: " << d->name << ": " << ranges.size() << " launch(es)\n";
   }
   nlohmann::json doc;
@@ -81,6 +82,10 @@ int profile(const std::string& cache, const std::string& out_path, const std::st
   doc["metrics"] = session.metrics().names();
   doc["cache_control"] = cache;
   doc["profile_s"] = profile_s;
+  const auto& st = session.stats();
+  doc["profile_breakdown_s"] = {{"setup", st.setup_s}, {"passes", st.passes_s},
+                                {"decode", st.decode_s}, {"calls", st.calls},
+                                {"passes_total", st.passes}};
   doc["total_s"] = since(t_start);
   doc["kernels"] = kernels;
   std::ofstream(out_path) << doc.dump(1) << '\n';

@@ -81,6 +81,15 @@ struct profiler_options {
   std::function<void(const std::string&)> warn;
 };
 
+/// Where a session's wall time went (profile_launches calls), for overhead reports.
+struct profiler_stats {
+  int calls = 0;         ///< profile_launches() calls
+  int passes = 0;        ///< replay passes over all calls
+  double setup_s = 0;    ///< enabling the profiler, counter-data image, configuration
+  double passes_s = 0;   ///< the passes: preparation, cache control, the work, start/stop
+  double decode_s = 0;   ///< decoding and evaluating the counter data
+};
+
 /// A counter session on one device for one metric set. Usage (bench runner):
 ///   roofkit::profiler_session s(0, "roofline");
 ///   s.passes();                                   // replay passes per kernel, known up front
@@ -106,6 +115,8 @@ public:
   const resolved_set& metrics() const;
   /// The chip ("GH100").
   const std::string& chip() const;
+  /// Cumulative timings of profile_launches() calls.
+  const profiler_stats& stats() const;
 
   /// Auto range + kernel replay: runs `work` once; CUPTI replays each kernel it launches
   /// passes() times, restoring device memory in between, and synchronises after each kernel.

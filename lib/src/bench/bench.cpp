@@ -186,7 +186,7 @@ metric_set_def bench_metric_set() {
   // budget only ever drops optional extras.
   std::stable_partition(s.metrics.begin(), s.metrics.end(),
                         [](const metric_spec& m) { return !m.optional; });
-  s.pass_budget = 0;
+  s.pass_budget = 1; // optional extras only where they fit in the passes required anyway
   return s;
 }
 
@@ -412,6 +412,10 @@ bench_outcome run_bench(const bench_options& options) {
   c.extra["clock_control"] = out.clock_note;
   if (out.counters_used) {
     c.extra["counter_passes"] = std::to_string(out.passes);
+    const auto& st = session->stats();
+    c.extra["profiling_wall_s"] =
+        fmt::format("{:.2f} ({} kernels: set-up {:.2f}, passes {:.2f}, decode {:.2f})",
+                    out.profile_seconds, st.calls, st.setup_s, st.passes_s, st.decode_s);
   } else {
     c.extra["counters"] = out.counters_note;
   }

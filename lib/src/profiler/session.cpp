@@ -7,6 +7,7 @@
 #include <cupti_target.h>
 #include <fmt/format.h>
 
+#include <chrono>
 #include <iostream>
 #include <mutex>
 
@@ -272,6 +273,7 @@ struct profiler_session::impl {
   resolved_set set;
   std::vector<std::uint8_t> config;
   std::unique_ptr<l2_flusher> flusher;
+  profiler_stats stats;
 
   // Runs before a pass, outside any range: the caller's preparation, then cache control.
   void prepare_pass(const std::function<void()>& before_pass) {
@@ -370,22 +372,47 @@ std::vector<range_values> profiler_session::profile_launches(
   auto& s = *impl_;
   ROOFKIT_CUDA_CHECK(cudaSetDevice(s.device));
   ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
-  const std::size_t capacity = s.options.max_ranges + 1;
+  const bool flush = s.options.cache == cache_control::all;
+  if (flush && !s.flusher)
+    s.flusher = std::make_unique<l2_flusher>(s.device);
+  // With cache control the flush runs inside each pass, after the profiler has started (whose
+  // own set-up writes device memory), as the first launch: its range is dropped below.
+  const std::size_t capacity = s.options.max_ranges + 1 + (flush ? 1 : 0);
+  const auto t0 = std::chrono::steady_clock::now();
   enabled_profiler rp(s.ctx);
   auto data = rp.counter_data(s.set.names(), capacity);
   rp.set_config(s.config, data, CUPTI_AutoRange, CUPTI_UserReplay, capacity);
+  const auto t1 = std::chrono::steady_clock::now();
   bool done = false;
-  for (int pass = 0; !done; ++pass) {
+  int pass = 0;
+  for (; !done; ++pass) {
     if (pass > s.set.passes + 1)
       throw runtime_error(fmt::format("the profiled work did not complete in {} passes", pass));
-    s.prepare_pass(before_pass);
+    if (before_pass)
+      before_pass();
+    ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
     rp.start();
+    if (flush)
+      s.flusher->flush(nullptr);
     work();
     ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
     done = rp.stop();
   }
-  return s.collect(rp, data, capacity);
+  const auto t2 = std::chrono::steady_clock::now();
+  auto out = s.collect(rp, data, capacity);
+  if (flush && !out.empty())
+    out.erase(out.begin());
+  const auto t3 = std::chrono::steady_clock::now();
+  auto seconds = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
+  s.stats.calls += 1;
+  s.stats.passes += pass;
+  s.stats.setup_s += seconds(t0, t1);
+  s.stats.passes_s += seconds(t1, t2);
+  s.stats.decode_s += seconds(t2, t3);
+  return out;
 }
+
+const profiler_stats& profiler_session::stats() const { return impl_->stats; }
 
 range_values profiler_session::profile_range(const std::string& name,
                                              const std::function<void()>& work,
