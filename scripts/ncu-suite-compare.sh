@@ -28,6 +28,9 @@ for cache in all none; do
   t=$(now)
   timeout 300 "${cmd[@]}" >"$LOG/ncu-$cache.csv" 2>"$LOG/ncu-$cache.err"
   echo "ncu-suite: ncu $cache rc=$? in $(since "$t") s"
+  # A second ncu run: its run-to-run spread is the yardstick for hardware event counters.
+  timeout 300 "${cmd[@]}" >"$LOG/ncu-$cache-2.csv" 2>"$LOG/ncu-$cache-2.err"
+  echo "ncu-suite: ncu $cache (second run) rc=$?"
 done
 
 # Wall time, same run: the suite plainly, under roofkit, under ncu --set roofline (cache on).

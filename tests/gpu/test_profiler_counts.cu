@@ -141,7 +141,7 @@ TEST_F(profiler_counts, roofline_instruction_counts_tensor_flops_and_dram_bytes)
   EXPECT_LE(coalesced_l1, 1.02 * 2.0 * 4.0 * rv::vector_n);
 }
 
-namespace {
+namespace cache_kernels {
 // Reads n floats (a working set that fits in the L2) and writes one sum per block.
 __global__ void read_small(const float* __restrict__ x, std::size_t n, float* out) {
   float acc = 0;
@@ -164,7 +164,9 @@ __global__ void shared_loads(int loads, float* out) {
   if (acc == -1.0f)
     out[blockIdx.x] = acc;
 }
-} // namespace
+} // namespace cache_kernels
+using cache_kernels::read_small;
+using cache_kernels::shared_loads;
 
 // Cache control: the same small read profiled after a large memset left the L2 full of dirty
 // lines. With `all` every pass starts clean: the reads come from DRAM and nothing is written

@@ -7,6 +7,8 @@
 #include <chrono>
 #include <fstream>
 #include <iostream>
+#include <memory>
+#include <vector>
 
 #include <cuda_profiler_api.h>
 #include <cuda_runtime_api.h>
@@ -57,24 +59,51 @@ int profile(const std::string& cache, const std::string& out_path, const std::st
   double profile_s = 0;
   cudaStream_t stream = nullptr;
   nlohmann::json kernels = nlohmann::json::array();
+  // As the bench: kernels set up in batches of up to half the free device memory, each batch
+  // profiled in one pass set.
+  std::size_t free_bytes = 0, total_bytes = 0;
+  ROOFKIT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  std::vector<const roofkit::kernel_descriptor*> batch;
+  std::vector<std::unique_ptr<roofkit::kernel_instance>> instances;
+  double batch_bytes = 0;
+  auto flush_batch = [&] {
+    if (batch.empty())
+      return;
+    std::vector<roofkit::batch_work> works;
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      auto* inst = instances[i].get();
+      works.push_back({[inst, stream] { inst->run(stream); },
+                       static_cast<std::size_t>(std::max(1, batch[i]->kernels_per_run))});
+    }
+    const auto t0 = steady::now();
+    const auto ranges = session.profile_batch(works);
+    const double dt = since(t0);
+    profile_s += dt;
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      nlohmann::json launches = nlohmann::json::array();
+      for (const auto& r : ranges[i])
+        launches.push_back(r.values);
+      kernels.push_back({{"name", batch[i]->name}, {"launches", launches}});
+      instances[i]->teardown();
+    }
+    std::cerr << "roofkit-suite: " << batch.size() << " kernels profiled in " << dt << " s\n";
+    batch.clear();
+    instances.clear();
+    batch_bytes = 0;
+  };
   for (const auto* d : roofkit::select_kernels(regex)) {
     if (!suite_member(*d))
       continue;
     auto inst = d->make();
     inst->setup(d->default_size);
     ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
-    const auto t0 = steady::now();
-    const auto ranges = session.profile_launches([&] { inst->run(stream); },
-                                                 [&] { inst->reset(stream); });
-    const double dt = since(t0);
-    profile_s += dt;
-    inst->teardown();
-    nlohmann::json launches = nlohmann::json::array();
-    for (const auto& r : ranges)
-      launches.push_back(r.values);
-    kernels.push_back({{"name", d->name}, {"profile_s", dt}, {"launches", launches}});
-    std::cerr << "roofkit-suite: " << d->name << ": " << ranges.size() << " launch(es)\n";
+    batch.push_back(d);
+    instances.push_back(std::move(inst));
+    batch_bytes += d->device_bytes(d->default_size);
+    if (batch_bytes > 0.5 * double(free_bytes))
+      flush_batch();
   }
+  flush_batch();
   nlohmann::json doc;
   doc["tool"] = "roofkit-suite";
   doc["chip"] = session.chip();

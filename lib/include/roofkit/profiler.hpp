@@ -81,9 +81,15 @@ struct profiler_options {
   std::function<void(const std::string&)> warn;
 };
 
+/// One piece of work of a profiled batch and the number of kernels it launches.
+struct batch_work {
+  std::function<void()> work;
+  std::size_t launches = 1;
+};
+
 /// Where a session's wall time went (profile_launches calls), for overhead reports.
 struct profiler_stats {
-  int calls = 0;         ///< profile_launches() calls
+  int calls = 0;         ///< profile_launches() and profile_batch() calls
   int passes = 0;        ///< replay passes over all calls
   double setup_s = 0;    ///< enabling the profiler, counter-data image, configuration
   double passes_s = 0;   ///< the passes: preparation, cache control, the work, start/stop
@@ -130,6 +136,13 @@ public:
   /// must launch the same kernels in the same order on every call.
   std::vector<range_values> profile_launches(const std::function<void()>& work,
                                              const std::function<void()>& before_pass = {});
+
+  /// profile_launches() for several works at once: each pass runs every work in turn, each
+  /// after its own cache control, so each work's counters are as if profiled alone while the
+  /// profiler's per-pass cost is paid once for the batch. Returns, per work, one entry per
+  /// kernel launch; throws when a work launches another number of kernels than it declares.
+  std::vector<std::vector<range_values>>
+  profile_batch(const std::vector<batch_work>& works, const std::function<void()>& before_pass = {});
 
   /// User range + user replay: calls `work` passes() times inside one range named `name` and
   /// returns the totals of everything it launched. `work` must give the same GPU work on every

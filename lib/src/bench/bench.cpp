@@ -285,6 +285,75 @@ bench_outcome run_bench(const bench_options& options) {
   stream_guard guard;
   const cudaStream_t stream = guard.stream;
   std::size_t done = 0;
+  // Kernels to profile wait, set up, until their device memory reaches half of what was free;
+  // then the batch is profiled in one pass set (each kernel after its own cache control).
+  struct pending_kernel {
+    const kernel_descriptor* d;
+    problem_size size;
+    std::unique_ptr<kernel_instance> inst;
+    std::size_t index; // in r.kernels
+  };
+  std::vector<pending_kernel> pending;
+  double pending_bytes = 0;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  ROOFKIT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const double batch_budget = 0.5 * double(free_bytes);
+  auto profile_pending = [&] {
+    if (pending.empty())
+      return;
+    progress({done, kernels.size(), fmt::format("{} kernels", pending.size()), "counters"});
+    std::vector<batch_work> works;
+    for (auto& p : pending) {
+      kernel_instance* inst = p.inst.get();
+      works.push_back({[inst, stream] { inst->run(stream); },
+                       static_cast<std::size_t>(std::max(1, p.d->kernels_per_run))});
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<std::vector<range_values>> ranges;
+    try {
+      ranges = session->profile_batch(works);
+    } catch (const error& e) {
+      if (e.code() == exit_code::usage)
+        throw;
+      // One kernel at a time then, so that one kernel's failure stays its own.
+      warn(fmt::format("profiling a batch of {} kernels failed ({}); profiling them one by one",
+                       pending.size(), e.what()));
+      cudaGetLastError();
+      ranges.clear();
+      for (auto& w : works) {
+        try {
+          ranges.push_back(session->profile_launches(w.work));
+        } catch (const error& e2) {
+          if (e2.code() == exit_code::usage)
+            throw;
+          ranges.emplace_back();
+          cudaGetLastError();
+        }
+      }
+    }
+    out.profile_seconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    for (std::size_t i = 0; i < ranges.size(); ++i) {
+      auto& p = pending[i];
+      kernel_result& k = r.kernels[p.index];
+      if (ranges[i].empty()) {
+        k.status = "error";
+        k.message = "counters: the profiler saw no kernel launch";
+        k.source = work_source::analytical;
+        ++out.failed;
+        continue;
+      }
+      const auto values = combine_ranges(ranges[i], session->metrics());
+      apply_counts(derive_roofline_counts(session->metrics(), values), values, k);
+      reconcile_flops(k, p.d->flops(p.size));
+      k.overhead_dominated = overhead_dominated(k);
+    }
+    for (auto& p : pending)
+      p.inst->teardown();
+    pending.clear();
+    pending_bytes = 0;
+  };
+
   for (const kernel_descriptor* d : kernels) {
     kernel_result k;
     k.name = d->name;
@@ -333,20 +402,18 @@ bench_outcome run_bench(const bench_options& options) {
       const bool profile = session && d->counter_profiled && d->kind == measurement::kernel &&
                            k.status == "ok";
       if (profile) {
-        progress({done, kernels.size(), d->name, "counters"});
-        const auto t0 = std::chrono::steady_clock::now();
-        auto ranges = session->profile_launches([&] { inst->run(stream); }, [&] {
-          if (d->reset_before_each_run)
-            inst->reset(stream);
-        });
-        out.profile_seconds +=
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        if (ranges.empty())
-          throw runtime_error(fmt::format("{}: the profiler saw no kernel launch", d->name));
-        const auto values = combine_ranges(ranges, session->metrics());
-        apply_counts(derive_roofline_counts(session->metrics(), values), values, k);
-        reconcile_flops(k, d->flops(size));
+        // Profiled later, in a batch with the kernels around it (one pass set per batch).
         k.source = work_source::counters;
+        for (const auto& [key, value] : inst->facts())
+          if (key == "registers" || key == "local_bytes_per_thread")
+            k.counters["roofkit__" + key] = std::strtod(value.c_str(), nullptr);
+        pending_bytes += d->device_bytes(size);
+        pending.push_back({d, size, std::move(inst), r.kernels.size()});
+        r.kernels.push_back(std::move(k));
+        ++done;
+        if (pending_bytes > batch_budget)
+          profile_pending();
+        continue;
       } else if (d->kind != measurement::transfer && !options.counters) {
         k.flops = d->flops(size);
         k.bytes[memory_level::dram] = d->minimal_bytes(size);
@@ -380,6 +447,7 @@ bench_outcome run_bench(const bench_options& options) {
     ++done;
     progress({done, kernels.size(), d->name, "done"});
   }
+  profile_pending();
 
   const clock_reading clock = observe_sm_clock(options.device, stream);
   run_context& c = r.context;

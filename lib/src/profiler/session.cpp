@@ -275,6 +275,11 @@ struct profiler_session::impl {
   std::unique_ptr<l2_flusher> flusher;
   profiler_stats stats;
 
+  std::vector<range_values> user_replay(const std::function<void()>& body,
+                                        const std::function<void()>& before,
+                                        std::size_t capacity);
+  void flush_in_pass();
+
   // Runs before a pass, outside any range: the caller's preparation, then cache control.
   void prepare_pass(const std::function<void()>& before_pass) {
     if (before_pass)
@@ -367,48 +372,96 @@ std::vector<range_values> profiler_session::profile(const std::function<void()>&
   return s.collect(rp, data, capacity);
 }
 
-std::vector<range_values> profiler_session::profile_launches(
-    const std::function<void()>& work, const std::function<void()>& before_pass) {
-  auto& s = *impl_;
-  ROOFKIT_CUDA_CHECK(cudaSetDevice(s.device));
+// Auto range + user replay: `body` is one pass's GPU work, run between start and stop until
+// CUPTI has every pass; returns one entry per kernel launch of a pass.
+std::vector<range_values> profiler_session::impl::user_replay(const std::function<void()>& body,
+                                                              const std::function<void()>& before,
+                                                              std::size_t capacity) {
+  ROOFKIT_CUDA_CHECK(cudaSetDevice(device));
   ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
-  const bool flush = s.options.cache == cache_control::all;
-  if (flush && !s.flusher)
-    s.flusher = std::make_unique<l2_flusher>(s.device);
-  // With cache control the flush runs inside each pass, after the profiler has started (whose
-  // own set-up writes device memory), as the first launch: its range is dropped below.
-  const std::size_t capacity = s.options.max_ranges + 1 + (flush ? 1 : 0);
   const auto t0 = std::chrono::steady_clock::now();
-  enabled_profiler rp(s.ctx);
-  auto data = rp.counter_data(s.set.names(), capacity);
-  rp.set_config(s.config, data, CUPTI_AutoRange, CUPTI_UserReplay, capacity);
+  enabled_profiler rp(ctx);
+  auto data = rp.counter_data(set.names(), capacity);
+  rp.set_config(config, data, CUPTI_AutoRange, CUPTI_UserReplay, capacity);
   const auto t1 = std::chrono::steady_clock::now();
   bool done = false;
   int pass = 0;
   for (; !done; ++pass) {
-    if (pass > s.set.passes + 1)
+    if (pass > set.passes + 1)
       throw runtime_error(fmt::format("the profiled work did not complete in {} passes", pass));
-    if (before_pass)
-      before_pass();
+    if (before)
+      before();
     ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
     rp.start();
-    if (flush)
-      s.flusher->flush(nullptr);
-    work();
+    body();
     ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
     done = rp.stop();
   }
   const auto t2 = std::chrono::steady_clock::now();
-  auto out = s.collect(rp, data, capacity);
-  if (flush && !out.empty())
-    out.erase(out.begin());
+  auto out = collect(rp, data, capacity);
   const auto t3 = std::chrono::steady_clock::now();
   auto seconds = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
-  s.stats.calls += 1;
-  s.stats.passes += pass;
-  s.stats.setup_s += seconds(t0, t1);
-  s.stats.passes_s += seconds(t1, t2);
-  s.stats.decode_s += seconds(t2, t3);
+  stats.calls += 1;
+  stats.passes += pass;
+  stats.setup_s += seconds(t0, t1);
+  stats.passes_s += seconds(t1, t2);
+  stats.decode_s += seconds(t2, t3);
+  return out;
+}
+
+// With cache control each work's flush runs inside the pass, after the profiler has started
+// (its own set-up writes device memory), as a launch of its own whose range is dropped.
+void profiler_session::impl::flush_in_pass() {
+  if (!flusher)
+    flusher = std::make_unique<l2_flusher>(device);
+  flusher->flush(nullptr);
+}
+
+std::vector<range_values> profiler_session::profile_launches(
+    const std::function<void()>& work, const std::function<void()>& before_pass) {
+  auto& s = *impl_;
+  const bool flush = s.options.cache == cache_control::all;
+  auto out = s.user_replay(
+      [&] {
+        if (flush)
+          s.flush_in_pass();
+        work();
+      },
+      before_pass, s.options.max_ranges + 1 + (flush ? 1 : 0));
+  if (flush && !out.empty())
+    out.erase(out.begin());
+  return out;
+}
+
+std::vector<std::vector<range_values>>
+profiler_session::profile_batch(const std::vector<batch_work>& works,
+                                const std::function<void()>& before_pass) {
+  auto& s = *impl_;
+  const bool flush = s.options.cache == cache_control::all;
+  std::size_t expected = 0;
+  for (const auto& w : works)
+    expected += w.launches + (flush ? 1 : 0);
+  auto ranges = s.user_replay(
+      [&] {
+        for (const auto& w : works) {
+          if (flush)
+            s.flush_in_pass();
+          w.work();
+        }
+      },
+      before_pass, expected + 1);
+  if (ranges.size() != expected)
+    throw runtime_error(fmt::format("the batch launched {} kernels per pass, {} expected from "
+                                    "the works' launch counts",
+                                    ranges.size(), expected));
+  std::vector<std::vector<range_values>> out;
+  std::size_t next = 0;
+  for (const auto& w : works) {
+    next += flush ? 1 : 0;
+    out.emplace_back(ranges.begin() + std::ptrdiff_t(next),
+                     ranges.begin() + std::ptrdiff_t(next + w.launches));
+    next += w.launches;
+  }
   return out;
 }
 
