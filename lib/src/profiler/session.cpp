@@ -279,6 +279,7 @@ struct profiler_session::impl {
                                         const std::function<void()>& before,
                                         std::size_t capacity);
   void flush_in_pass();
+  void prepare_flusher();
 
   // Runs before a pass, outside any range: the caller's preparation, then cache control.
   void prepare_pass(const std::function<void()>& before_pass) {
@@ -410,17 +411,22 @@ std::vector<range_values> profiler_session::impl::user_replay(const std::functio
 }
 
 // With cache control each work's flush runs inside the pass, after the profiler has started
-// (its own set-up writes device memory), as a launch of its own whose range is dropped.
-void profiler_session::impl::flush_in_pass() {
-  if (!flusher)
+// (its own set-up writes device memory), as a launch of its own whose range is dropped. The
+// flusher is made before any pass: making it launches work of its own.
+void profiler_session::impl::flush_in_pass() { flusher->flush(nullptr); }
+
+void profiler_session::impl::prepare_flusher() {
+  if (options.cache == cache_control::all && !flusher) {
+    ROOFKIT_CUDA_CHECK(cudaSetDevice(device));
     flusher = std::make_unique<l2_flusher>(device);
-  flusher->flush(nullptr);
+  }
 }
 
 std::vector<range_values> profiler_session::profile_launches(
     const std::function<void()>& work, const std::function<void()>& before_pass) {
   auto& s = *impl_;
   const bool flush = s.options.cache == cache_control::all;
+  s.prepare_flusher();
   auto out = s.user_replay(
       [&] {
         if (flush)
@@ -438,6 +444,7 @@ profiler_session::profile_batch(const std::vector<batch_work>& works,
                                 const std::function<void()>& before_pass) {
   auto& s = *impl_;
   const bool flush = s.options.cache == cache_control::all;
+  s.prepare_flusher();
   std::size_t expected = 0;
   for (const auto& w : works)
     expected += w.launches + (flush ? 1 : 0);
