@@ -71,12 +71,34 @@ double draw_legend(canvas* c, const roofline_chart_data& d, double x, double y, 
       others.push_back(&e);
   }
   if (!others.empty()) {
+    // One line per kernel when few; otherwise one line per reason with a count and an example.
     lg.header("Not plotted", "#b00020");
-    const std::size_t shown = others.size() <= 4 ? others.size() : 3;
-    for (std::size_t i = 0; i < shown; ++i)
-      lg.note(short_name(others[i]->name, 40) + ": " + others[i]->reason, "#7a0016");
-    if (shown < others.size())
-      lg.note(fmt::format("and {} more (see the table)", others.size() - shown), "#7a0016");
+    if (others.size() <= 4) {
+      for (const auto* e : others)
+        lg.note(short_name(e->name, 40) + ": " + e->reason, "#7a0016");
+    } else {
+      std::vector<std::pair<std::string, std::vector<const chart_excluded*>>> by_reason;
+      for (const auto* e : others) {
+        auto it = std::find_if(by_reason.begin(), by_reason.end(),
+                               [&](const auto& g) { return g.first == e->reason; });
+        if (it == by_reason.end())
+          by_reason.push_back({e->reason, {e}});
+        else
+          it->second.push_back(e);
+      }
+      std::size_t shown = 0;
+      for (const auto& [reason, list] : by_reason) {
+        if (shown == 3) {
+          lg.note("and more (see the table)", "#7a0016");
+          break;
+        }
+        lg.note(list.size() == 1 ? short_name(list[0]->name, 40) + ": " + reason
+                                 : fmt::format("{} kernels ({}, ...): {}", list.size(),
+                                               short_name(list[0]->name, 32), reason),
+                "#7a0016");
+        ++shown;
+      }
+    }
   }
   return lg.bottom();
 }

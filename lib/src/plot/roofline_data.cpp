@@ -526,6 +526,16 @@ roofline_chart_data make_roofline_data(const run& r, const chart_options& option
     ymin = ymax / 1000;
   chart_detail::nice_log_range(xmin, xmax, 0.2, 4, d.x_min, d.x_max);
   chart_detail::nice_log_range(ymin, ymax, 0.12, 3, d.y_min, d.y_max);
+  // Room above the highest roof for its label (a quarter decade).
+  double top_roof = 0;
+  for (const auto& roof : d.roofs)
+    if (!roof.is_memory)
+      top_roof = std::max(top_roof, roof.value);
+  if (top_roof > 0 && std::log10(d.y_max / top_roof) < 0.25) {
+    double lo = 0, hi = 0;
+    chart_detail::nice_log_range(ymin, top_roof * std::pow(10.0, 0.25), 0, 3, lo, hi);
+    d.y_max = std::max(d.y_max, hi);
+  }
 
   // Footer: device and clocks, origin, versions.
   std::vector<std::string> device;
