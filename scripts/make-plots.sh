@@ -9,6 +9,8 @@ run=data/runs/h100-sxm.json
 "$rc" plot "$run" -o plots/roofline-h100-sxm.svg
 "$rc" plot "$run" -o plots/roofline-h100-sxm.html
 "$rc" plot "$run" --term --color never > plots/roofline-h100-sxm.txt
+"$rc" plot "$run" --bandwidth -o plots/bandwidth-h100-sxm.svg
+"$rc" plot "$run" --bandwidth --term > plots/bandwidth-h100-sxm.txt
 topics=("global:^global/" "memory:^(vector|layout|vadd|readonly|unified)/"
         "compute:^(gemm|transpose|reduce|stencil)/"
         "smem-divergence-registers:^(smem|divergence|registers)/")

@@ -13,6 +13,7 @@
 
 #include "roofkit/build_info.hpp"
 #include "roofkit/device.hpp"
+#include "roofkit/device_check.hpp"
 #include "roofkit/driver_api.hpp"
 #include "roofkit/error.hpp"
 #include "roofkit/profiler.hpp"
@@ -218,6 +219,7 @@ bench_outcome run_bench(const bench_options& options) {
     throw no_device_error("no CUDA GPU visible: bench needs one",
                           "to see a recorded H100 run instead: roofline-cuda report "
                           "data/runs/h100-sxm.json");
+  require_device(options.device);
   ROOFKIT_CUDA_CHECK(cudaSetDevice(options.device));
   const device_model model = query_device(options.device);
 

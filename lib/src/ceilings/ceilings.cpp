@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "ceiling_kernels.hpp"
+#include "roofkit/device_check.hpp"
 #include "roofkit/driver_api.hpp"
 #include "roofkit/error.hpp"
 #include "roofkit/timing.hpp"
@@ -93,6 +94,7 @@ ceilings_result measure_ceilings(const ceilings_options& options,
                                  const std::vector<ceiling>& theoretical) {
   if (visible_device_count() == 0)
     throw no_device_error("no CUDA GPU visible: ceilings are measured on a GPU");
+  require_device(options.device);
   ROOFKIT_CUDA_CHECK(cudaSetDevice(options.device));
   cudaDeviceProp prop{};
   ROOFKIT_CUDA_CHECK(cudaGetDeviceProperties(&prop, options.device));
