@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "roofkit/ceilings.hpp"
 #include "roofkit/embedded.hpp"
 #include "roofkit/error.hpp"
 #include "roofkit/main_guard.hpp"
@@ -25,6 +26,7 @@ struct plot_args {
   std::string output;
   std::string format;
   std::string save_run;
+  std::string machine_file;
   bool term = false;
   std::string color = "auto";
   int columns = 80;
@@ -40,9 +42,9 @@ struct plot_args {
   double height = 660;
 };
 
-std::vector<roofkit::memory_level> parse_levels(const std::vector<std::string> &names) {
+std::vector<roofkit::memory_level> parse_levels(const std::vector<std::string>& names) {
   std::vector<roofkit::memory_level> out;
-  for (const auto &n : names) {
+  for (const auto& n : names) {
     const auto l = roofkit::parse_memory_level(n);
     if (!l)
       throw roofkit::usage_error("unknown memory level '" + n + "' (valid: dram, l2, l1)");
@@ -51,7 +53,7 @@ std::vector<roofkit::memory_level> parse_levels(const std::vector<std::string> &
   return out;
 }
 
-int run_plot(const plot_args &a) {
+int run_plot(const plot_args& a) {
   using namespace roofkit;
   const bool compare = !a.before.empty() || !a.after.empty();
   const int inputs = (a.run_file.empty() ? 0 : 1) + (a.ncu_csv.empty() ? 0 : 1) + (compare ? 1 : 0);
@@ -105,8 +107,13 @@ int run_plot(const plot_args &a) {
     const auto level = parse_memory_level(a.arrow_level);
     if (!level)
       throw usage_error("unknown memory level '" + a.arrow_level + "' (valid: dram, l2, l1)");
-    const run before = load_run(a.before);
-    const run after = load_run(a.after);
+    run before = load_run(a.before);
+    run after = load_run(a.after);
+    if (!a.machine_file.empty()) {
+      const auto measured = load_machine_ceilings(a.machine_file);
+      apply_measured_ceilings(before.ceilings, measured);
+      apply_measured_ceilings(after.ceilings, measured);
+    }
     compare_chart_options co;
     co.chart = options;
     co.level = *level;
@@ -124,6 +131,8 @@ int run_plot(const plot_args &a) {
   } else {
     r = load_run(a.run_file);
   }
+  if (!a.machine_file.empty())
+    apply_measured_ceilings(r.ceilings, load_machine_ceilings(a.machine_file));
   if (!a.kernel.empty())
     r.kernels = select_run_kernels(r, a.kernel);
   if (to_file)
@@ -138,9 +147,9 @@ int run_plot(const plot_args &a) {
   return 0;
 }
 
-std::function<int()> add_plot(CLI::App &app) {
+std::function<int()> add_plot(CLI::App& app) {
   auto a = std::make_shared<plot_args>();
-  auto *sub = app.add_subcommand(
+  auto* sub = app.add_subcommand(
       "plot",
       "Roofline chart of a saved run or an ncu CSV export: SVG, HTML, PNG, PDF or terminal");
   sub->add_option("run", a->run_file, "results file (roofkit.run/1 JSON)");
@@ -152,14 +161,16 @@ std::function<int()> add_plot(CLI::App &app) {
   sub->add_flag("--ncu-half-scalar", a->ncu_half_scalar,
                 "count FP16 instructions as scalar halves (NERSC) instead of half2 (ncu)");
   sub->add_option("--save-run", a->save_run, "with --import-ncu: also save the run as JSON");
+  sub->add_option("--ceilings", a->machine_file,
+                  "machine file from 'roofline-cuda ceilings --save': its measured roofs "
+                  "replace the run's");
   sub->add_option("--before", a->before, "before/after chart: the first run");
   sub->add_option("--after", a->after, "before/after chart: the second run");
   sub->add_option("--arrow-level", a->arrow_level,
                   "memory level whose points the before/after arrows join")
       ->default_str("dram");
   sub->add_option("--levels", a->levels, "memory levels to draw (default: all)")->delimiter(',');
-  sub->add_option("--kernel", a->kernel,
-                  "only kernels whose name matches this regex (ECMAScript)");
+  sub->add_option("--kernel", a->kernel, "only kernels whose name matches this regex (ECMAScript)");
   sub->add_flag("--all-roofs", a->all_roofs,
                 "draw every compute roof, not only those of the kernels' precisions");
   sub->add_flag("--recorded", a->recorded,
