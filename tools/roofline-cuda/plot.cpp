@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "roofkit/ceilings.hpp"
 #include "roofkit/embedded.hpp"
 #include "roofkit/error.hpp"
 #include "roofkit/main_guard.hpp"
@@ -25,6 +26,7 @@ struct plot_args {
   std::string output;
   std::string format;
   std::string save_run;
+  std::string machine_file;
   bool term = false;
   std::string color = "auto";
   int columns = 80;
@@ -112,8 +114,13 @@ int run_plot(const plot_args& a) {
     const auto level = parse_memory_level(a.arrow_level);
     if (!level)
       throw usage_error("unknown memory level '" + a.arrow_level + "' (valid: dram, l2, l1)");
-    const run before = load_run(a.before);
-    const run after = load_run(a.after);
+    run before = load_run(a.before);
+    run after = load_run(a.after);
+    if (!a.machine_file.empty()) {
+      const auto measured = load_machine_ceilings(a.machine_file);
+      apply_measured_ceilings(before.ceilings, measured);
+      apply_measured_ceilings(after.ceilings, measured);
+    }
     compare_chart_options co;
     co.chart = options;
     co.level = *level;
@@ -131,6 +138,8 @@ int run_plot(const plot_args& a) {
   } else {
     r = load_run(a.run_file);
   }
+  if (!a.machine_file.empty())
+    apply_measured_ceilings(r.ceilings, load_machine_ceilings(a.machine_file));
   if (!a.kernel.empty())
     r.kernels = select_run_kernels(r, a.kernel);
   if (a.bandwidth) {
@@ -168,6 +177,9 @@ std::function<int()> add_plot(CLI::App& app) {
   sub->add_flag("--ncu-half-scalar", a->ncu_half_scalar,
                 "count FP16 instructions as scalar halves (NERSC) instead of half2 (ncu)");
   sub->add_option("--save-run", a->save_run, "with --import-ncu: also save the run as JSON");
+  sub->add_option("--ceilings", a->machine_file,
+                  "machine file from 'roofline-cuda ceilings --save': its measured roofs "
+                  "replace the run's");
   sub->add_option("--before", a->before, "before/after chart: the first run");
   sub->add_option("--after", a->after, "before/after chart: the second run");
   sub->add_option("--arrow-level", a->arrow_level,

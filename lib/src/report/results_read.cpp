@@ -23,7 +23,7 @@ namespace {
 using json = nlohmann::json;
 
 const char* valid_precisions =
-    "fp64, fp32, fp16, tensor_fp64, tensor_tf32, tensor_fp16, tensor_fp8, tensor_int8";
+    "fp64, fp32, fp16, bf16, tensor_fp64, tensor_tf32, tensor_fp16, tensor_fp8, tensor_int8";
 const char* valid_levels = "l1, l2, dram";
 
 class reader {
