@@ -281,10 +281,8 @@ struct profiler_session::impl {
   void flush_in_pass();
   void prepare_flusher();
 
-  // Runs before a pass, outside any range: the caller's preparation, then cache control.
-  void prepare_pass(const std::function<void()>& before_pass) {
-    if (before_pass)
-      before_pass();
+  // Cache control before profile()'s kernel replay, which has no hook between its passes.
+  void prepare_pass() {
     if (options.cache == cache_control::all) {
       if (!flusher)
         flusher = std::make_unique<l2_flusher>(device);
@@ -362,7 +360,7 @@ std::vector<range_values> profiler_session::profile(const std::function<void()>&
   ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
   // One range more than asked, to know when launches were lost (see collect()).
   const std::size_t capacity = s.options.max_ranges + 1;
-  s.prepare_pass({});
+  s.prepare_pass();
   enabled_profiler rp(s.ctx);
   auto data = rp.counter_data(s.set.names(), capacity);
   rp.set_config(s.config, data, CUPTI_AutoRange, CUPTI_KernelReplay, capacity);
@@ -478,6 +476,7 @@ range_values profiler_session::profile_range(const std::string& name,
                                              const std::function<void()>& work,
                                              const std::function<void()>& before_pass) {
   auto& s = *impl_;
+  s.prepare_flusher();
   ROOFKIT_CUDA_CHECK(cudaSetDevice(s.device));
   ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
   enabled_profiler rp(s.ctx);
@@ -487,8 +486,15 @@ range_values profiler_session::profile_range(const std::string& name,
   for (int pass = 0; !done; ++pass) {
     if (pass > s.set.passes + 1)
       throw runtime_error(fmt::format("range '{}' did not complete in {} passes", name, pass));
-    s.prepare_pass(before_pass);
+    if (before_pass)
+      before_pass();
+    ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
     rp.start();
+    // Cache control after the profiler's own set-up, outside the range: not counted.
+    if (s.flusher) {
+      s.flush_in_pass();
+      ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+    }
     rp.push(name);
     work();
     ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
