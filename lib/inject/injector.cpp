@@ -34,6 +34,7 @@ using NV::Cupti::Checkpoint::cuptiCheckpointSave;
 #include "launch_args.hpp"
 #include "launch_timer.hpp"
 #include "roofkit/app_profile.hpp"
+#include "roofkit/bench.hpp"
 #include "roofkit/error.hpp"
 #include "roofkit/occupancy_ptxas.hpp"
 #include "roofkit/profiler.hpp"
@@ -58,7 +59,6 @@ void say(const std::string& text) { std::fprintf(stderr, "roofkit-inject: %s\n",
 struct device_state {
   bool failed = false;
   std::unique_ptr<profiler_session> session;
-  std::unique_ptr<l2_flusher> flusher;
   CUcontext primary = nullptr;
 };
 
@@ -349,9 +349,10 @@ private:
     }
     profiler_options po;
     po.warn = [](const std::string& w) { say("warning: " + w); };
-    s.session = std::make_unique<profiler_session>(ordinal, "roofline", po);
-    if (options_.cache_control == "all")
-      s.flusher = std::make_unique<l2_flusher>(ordinal);
+    // The bench's metric set and cache control: the session flushes the L2 after the
+    // profiler has started each pass, outside the range (profile_range).
+    po.cache = parse_cache_control(options_.cache_control);
+    s.session = std::make_unique<profiler_session>(ordinal, bench_metric_set(), po);
     cuDevicePrimaryCtxRetain(&s.primary, dev);
     cuCtxSetCurrent(ctx);
     write_start(ordinal, *s.session);
@@ -436,11 +437,7 @@ private:
           launch_error = text ? text : "launch failed";
         }
       };
-      auto before_pass = [&] {
-        ROOFKIT_CUPTI_CHECK(cuptiCheckpointRestore(&cp));
-        if (s->flusher)
-          s->flusher->flush(nullptr);
-      };
+      auto before_pass = [&] { ROOFKIT_CUPTI_CHECK(cuptiCheckpointRestore(&cp)); };
       const range_values values = s->session->profile_range("launch", work, before_pass);
       cuCtxSetCurrent(ctx);
       ROOFKIT_CUPTI_CHECK(cuptiCheckpointRestore(&cp));

@@ -29,6 +29,7 @@ struct bench_cli {
   std::string clock_control = "none";
   bool no_counters = false;
   bool no_ceilings = false;
+  std::string machine_file;
   bool quiet = false;
   bool json = false;
   bool csv = false;
@@ -58,6 +59,8 @@ int run_bench_command(const bench_cli& o, const std::string& command) {
   opts.flush_l2 = o.cold || (!o.warm && opts.cache == roofkit::cache_control::all);
   opts.counters = !o.no_counters;
   opts.measure_ceilings = !o.no_ceilings;
+  if (!o.machine_file.empty())
+    opts.machine_ceilings = roofkit::load_machine_ceilings(o.machine_file);
   opts.device = o.device;
   opts.command = command;
   roofkit::progress_bar bar(!o.quiet && roofkit::stderr_is_terminal());
@@ -159,9 +162,13 @@ const roofkit::cli::registration reg{
       cold->excludes(warm);
       cmd->add_flag("--no-counters", o->no_counters,
                     "Do not collect CUPTI counters (analytical mode: declared FLOPs and bytes)");
-      cmd->add_flag(
+      auto* no_ceilings = cmd->add_flag(
           "--no-ceilings", o->no_ceilings,
           "Do not measure DRAM/FMA ceilings (place kernels under theoretical roofs only)");
+      cmd->add_option("--ceilings", o->machine_file,
+                      "Measured roofs from a machine file (`ceilings --save`) instead of "
+                      "measuring them")
+          ->excludes(no_ceilings);
       cmd->add_flag("-q,--quiet", o->quiet, "No progress bar");
       auto* json = cmd->add_flag("--json", o->json, "Print the table as JSON");
       auto* csv = cmd->add_flag("--csv", o->csv, "Print the table as CSV");

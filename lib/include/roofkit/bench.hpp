@@ -37,7 +37,9 @@ struct bench_options {
   /// SM clock to the base clock for the run (needs the right to set clocks; refused otherwise).
   std::string clock_control = "none";
   bool counters = true; ///< collect CUPTI counters (false: analytical placement, asked for)
-  bool measure_ceilings = true;     ///< add measured DRAM/FP32/FP64 roofs (ceilings.hpp)
+  bool measure_ceilings = true;     ///< add measured roofs (ceilings.hpp, quick run)
+  /// Measured roofs from a machine file (load_machine_ceilings): used instead of measuring.
+  std::vector<ceiling> machine_ceilings;
   int device = 0;
   std::string command; ///< the command line, recorded in the run's context
   std::function<void(const bench_progress&)> progress; ///< called as work advances

@@ -226,7 +226,9 @@ bench_outcome run_bench(const bench_options& options) {
   bench_outcome out;
   run& r = out.result;
   r.ceilings = theoretical_ceilings(model);
-  if (options.measure_ceilings) {
+  if (!options.machine_ceilings.empty()) {
+    apply_measured_ceilings(r.ceilings, options.machine_ceilings);
+  } else if (options.measure_ceilings) {
     progress({0, kernels.size(), "ceilings", "measure"});
     ceilings_options co;
     co.device = options.device;
