@@ -75,6 +75,7 @@ const roofkit::cli::registration reg{
         roofs.notes = {"Each roof holds at the SM clock sampled during its own measurement."};
         auto printer = roofkit::make_printer(format, std::cout);
         printer->print(roofs);
+        printer->print(roofkit::comparison_table(result));
         printer->print(roofkit::measured_ceilings_table(result));
         printer->print(roofkit::plateaus_table(result));
         printer->finish();
