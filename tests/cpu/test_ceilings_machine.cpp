@@ -154,3 +154,33 @@ TEST(machine_file, measured_roofs_replace_measured_and_keep_theoretical) {
   EXPECT_DOUBLE_EQ(roofs[2].value, 8.4e12);
   EXPECT_EQ(roofs[2].source, ceiling_source::measured);
 }
+
+TEST(ceilings_tables, comparison_scales_theory_to_the_measured_clock_and_divides_by_the_reference) {
+  ceilings_result r;
+  auto fp32 = compute("FP32 FMA 16 chains", precision::fp32, 64e12, 1900);
+  fp32.theoretical = 66.9e12;
+  fp32.theoretical_clock_mhz = 1980;
+  auto wg = compute("wgmma BF16", precision::tensor_fp16, 800e12, 1700);
+  wg.theoretical = 989.4e12;
+  wg.theoretical_clock_mhz = 1830;
+  auto gemm = compute("cuBLAS BF16 GEMM", precision::tensor_fp16, 780e12, 1600);
+  gemm.reference = true;
+  r.measurements = {fp32, wg, gemm};
+  r.ceilings = best_ceilings(r.measurements, 2619);
+  const table t = comparison_table(r);
+  ASSERT_EQ(t.rows.size(), 2u);
+  for (const auto& row : t.rows) {
+    const std::string roof = std::get<std::string>(row[0]);
+    if (roof == "fp32") {
+      EXPECT_NEAR(std::get<double>(row[4]), 100 * 64e12 / (66.9e12 * 1900 / 1980), 1e-9);
+      EXPECT_TRUE(std::holds_alternative<std::monostate>(row[5]));
+    } else {
+      EXPECT_EQ(roof, "tensor_fp16");
+      EXPECT_NEAR(std::get<double>(row[4]), 100 * 800e12 / (989.4e12 * 1700 / 1830), 1e-9);
+      EXPECT_EQ(std::get<std::string>(row[5]), "cuBLAS BF16 GEMM");
+      EXPECT_NEAR(std::get<double>(row[8]), 800.0 / 780.0, 1e-12);
+    }
+  }
+  const table m = measured_ceilings_table(r);
+  EXPECT_EQ(m.rows.size(), 3u);
+}

@@ -35,9 +35,10 @@ TEST(ceilings_gpu, roofs_carry_their_clock_and_stay_under_the_peak_at_that_clock
       continue;
     EXPECT_GT(m.sm_clock_mhz, 100) << m.name;
     EXPECT_LT(m.sm_clock_mhz, 4000) << m.name;
-    if (m.theoretical > 0 && m.theoretical_clock_mhz > 0 && !(m.level == memory_level::dram))
+    if (m.theoretical > 0 && m.theoretical_clock_mhz > 0 && !(m.level == memory_level::dram)) {
       EXPECT_LE(m.value, 1.02 * m.theoretical * m.sm_clock_mhz / m.theoretical_clock_mhz)
           << m.name << " exceeds the theoretical peak at its own clock";
+    }
   }
 }
 

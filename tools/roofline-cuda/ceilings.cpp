@@ -1,9 +1,11 @@
 // roofline-cuda ceilings: measures this GPU's roofs beside cudaMemcpy and cuBLAS (arguments only).
+#include <filesystem>
 #include <iostream>
 
 #include "roofkit/ceilings.hpp"
 #include "roofkit/device.hpp"
 #include "roofkit/embedded.hpp"
+#include "roofkit/error.hpp"
 #include "roofkit/main_guard.hpp"
 #include "roofkit/progress.hpp"
 #include "subcommand.hpp"
@@ -46,6 +48,12 @@ const roofkit::cli::registration reg{
       auto* csv = cmd->add_flag("--csv", o->csv, "Print CSV");
       json->excludes(csv);
       return [o] {
+        if (!o->save.empty()) { // fail before minutes of measuring, not after
+          const auto dir = std::filesystem::path(o->save).parent_path();
+          if (!dir.empty() && !std::filesystem::is_directory(dir))
+            throw roofkit::usage_error("--save '" + o->save + "': directory '" + dir.string() +
+                                       "' does not exist");
+        }
         const auto model = roofkit::query_device(o->device);
         roofkit::ceilings_options co;
         co.device = o->device;
@@ -75,6 +83,7 @@ const roofkit::cli::registration reg{
         roofs.notes = {"Each roof holds at the SM clock sampled during its own measurement."};
         auto printer = roofkit::make_printer(format, std::cout);
         printer->print(roofs);
+        printer->print(roofkit::comparison_table(result));
         printer->print(roofkit::measured_ceilings_table(result));
         printer->print(roofkit::plateaus_table(result));
         printer->finish();

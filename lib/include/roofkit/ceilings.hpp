@@ -109,6 +109,10 @@ std::vector<ceiling> best_ceilings(const std::vector<ceiling_measurement>& measu
 table measured_ceilings_table(const ceilings_result& result);
 /// The plateaus of the sweeps (id "ceilings_plateaus").
 table plateaus_table(const ceilings_result& result);
+/// Each measured roof beside theory at its own clock and the reference it must match or beat
+/// (DRAM: cudaMemcpy; tensor: the cuBLAS or cuBLASLt GEMM of that precision), id
+/// "ceilings_vs_references".
+table comparison_table(const ceilings_result& result);
 
 /// A machine file: the measured ceilings of one GPU (`roofline-cuda ceilings --save`).
 struct machine_ceilings {

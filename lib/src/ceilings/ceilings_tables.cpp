@@ -82,4 +82,50 @@ table plateaus_table(const ceilings_result& result) {
   return t;
 }
 
+table comparison_table(const ceilings_result& result) {
+  table t;
+  t.id = "ceilings_vs_references";
+  t.title = "Measured roofs against theory at their own clock and against the references";
+  t.columns = {{"roof", "Roof"},
+               {"value", "Measured", "", 1},
+               {"unit", "Unit"},
+               {"sm_clock_mhz", "SM clock", "MHz", 0},
+               {"pct_at_clock", "% of theoretical at this clock", "%", 1},
+               {"reference", "Reference"},
+               {"reference_value", "Reference rate", "", 1},
+               {"reference_sm_clock_mhz", "Ref. clock", "MHz", 0},
+               {"ratio", "Roof / reference", "", 3}};
+  for (const auto& c : result.ceilings) {
+    const double scale = c.is_memory ? 1e9 : 1e12;
+    const std::string unit =
+        c.is_memory ? "GB/s" : (c.prec == precision::tensor_int8 ? "TOP/s" : "TFLOP/s");
+    double at_clock = 0;
+    const ceiling_measurement* ref = nullptr;
+    for (const auto& m : result.measurements) {
+      const bool same =
+          c.is_memory ? (m.level && *m.level == c.level) : (m.prec && *m.prec == c.prec);
+      if (!same || m.check != "ok")
+        continue;
+      if (m.reference) {
+        if (!ref || m.value > ref->value)
+          ref = &m;
+      } else if (at_clock == 0 && m.theoretical > 0 && m.theoretical_clock_mhz > 0 &&
+                 c.sm_clock_mhz > 0 && !(c.is_memory && c.level == memory_level::dram)) {
+        at_clock = m.theoretical * c.sm_clock_mhz / m.theoretical_clock_mhz;
+      }
+    }
+    t.rows.push_back({c.is_memory ? to_string(c.level) : to_string(c.prec), c.value / scale, unit,
+                      optional_number(c.sm_clock_mhz),
+                      at_clock > 0 ? cell(100 * c.value / at_clock) : cell(std::monostate{}),
+                      ref ? cell(ref->name) : cell(std::monostate{}),
+                      ref ? cell(ref->value / scale) : cell(std::monostate{}),
+                      ref ? optional_number(ref->sm_clock_mhz) : cell(std::monostate{}),
+                      ref && ref->value > 0 ? cell(c.value / ref->value) : cell(std::monostate{})});
+  }
+  t.notes.push_back("Targets on an H100 (issue 11): DRAM >= 3200 GB/s and >= cudaMemcpy; L2 >= "
+                    "8.0 TB/s; L1/shared >= 32 TB/s; FMA >= 97% at its clock; tensor roofs >= "
+                    "the GEMM of the same precision (reference clocks: probe right after).");
+  return t;
+}
+
 } // namespace roofkit

@@ -40,6 +40,7 @@ public:
   const cudaDeviceProp& prop() const { return prop_; }
   int sms() const { return prop_.multiProcessorCount; }
   int repetitions() const { return repetitions_; }
+  int device() const { return options_.device; }
   bool quick() const { return options_.quick; }
   double sustained_s() const { return sustained_s_; }
 
