@@ -1,4 +1,6 @@
 // The timing harness's statistics and argument checks (no GPU needed).
+#include <dlfcn.h>
+
 #include <gtest/gtest.h>
 
 #include "roofkit/error.hpp"
@@ -40,8 +42,6 @@ TEST(timing, bad_counts_are_usage_errors) {
 }
 
 } // namespace
-
-#include <dlfcn.h>
 
 // Clock control "base" without NVML (CI, laptops): refused with a reason, never thrown. Where
 // NVML loads the test is skipped: it would lock a real GPU's clocks.
