@@ -33,6 +33,14 @@ for cache in all none; do
   echo "ncu-suite: ncu $cache (second run) rc=$?"
 done
 
+# DRAM bytes under ncu's application replay (no save and restore of device memory between
+# passes): tells ncu's own replay traffic apart from the kernels'.
+timeout 200 "$NCU" --replay-mode application --cache-control all --clock-control none \
+  --profile-from-start off --print-units base --csv \
+  --metrics dram__bytes_read.sum,dram__bytes_write.sum "$S" plain >"$LOG/ncu-app-replay.csv" \
+  2>"$LOG/ncu-app-replay.err"
+echo "ncu-suite: ncu application replay (DRAM bytes) rc=$?"
+
 # Wall time, same run: the suite plainly, under roofkit, under ncu --set roofline (cache on).
 t=$(now); "$S" plain >/dev/null 2>&1; plain=$(since "$t")
 t=$(now); "$S" profile all "$LOG/wall-ours.json" 2>/dev/null; ours=$(since "$t")

@@ -116,6 +116,42 @@ for cache in ("all", "none"):
     for r in bad[:25]:
         print(f"  {r['kernel']:28} {r['metric']:58} ours {r['roofkit']:.6g} ncu {r['ncu']:.6g}")
 
+# DRAM bytes against ncu's application replay, which neither saves nor restores memory.
+try:
+    ours = json.load(open(f"{log}/ours-all.json"))
+    app = ncu_rows(f"{log}/ncu-app-replay.csv")
+    flat = [(k["name"], v) for k in ours["kernels"] for v in k["launches"]]
+    rows, fails = [], 0
+    for n, (name, values) in enumerate(flat):
+        other = app[n] if n < len(app) else {}
+        for metric in ("dram__bytes_read.sum", "dram__bytes_write.sum"):
+            v, t = values.get(metric), other.get(metric)
+            ok = None if v is None or t is None else abs(v - t) <= max(0.01 * abs(t), KIB64)
+            fails += ok is False
+            rows.append({"kernel": name, "metric": metric, "roofkit": v, "ncu_application_replay": t,
+                         "ok": ok})
+    doc = {"schema": "roofkit.validation/1",
+           "what": "DRAM read and write bytes of every bundled kernel launch: roofkit (cache "
+                   "control all) vs ncu --replay-mode application --cache-control all, which "
+                   "replays the whole process instead of saving and restoring device memory",
+           "chip": ours["chip"],
+           "commands": {"roofkit": "roofkit-suite profile all ours-all.json",
+                        "ncu": "ncu --replay-mode application --cache-control all --clock-control none "
+                               "--profile-from-start off --print-units base --csv --metrics "
+                               "dram__bytes_read.sum,dram__bytes_write.sum roofkit-suite plain",
+                        "script": "scripts/ncu-suite-compare.sh"},
+           "rule": "each within 1% or 64 KiB, whichever is larger",
+           "launches": {"roofkit": len(flat), "ncu": len(app)},
+           "failures": fails, "rows": rows}
+    json.dump(doc, open(f"{out}/ncu-compare-suite-dram-app-replay-{ours['chip'].lower()}.json", "w"),
+              indent=1)
+    summary["dram_vs_application_replay"] = {"launches": doc["launches"], "failures": fails}
+    for r in [r for r in rows if r["ok"] is False][:15]:
+        print(f"  app replay {r['kernel']:28} {r['metric']:22} ours {r['roofkit']:.6g} "
+              f"ncu {r['ncu_application_replay']:.6g}")
+except (OSError, KeyError) as e:
+    print(f"application replay: missing input ({e})")
+
 try:
     wall = json.load(open(f"{log}/wall.json"))
     ours_all = json.load(open(f"{log}/ours-all.json"))
