@@ -266,6 +266,16 @@ TEST(chart_overview, bandwidth_view_puts_each_copy_against_each_level_roof) {
     EXPECT_EQ(l->attr("stroke-dasharray"), l->attr("data-source") == "measured" ? "" : "7 4");
 
   const std::string term = render_bandwidth_terminal(r);
+  // Every line fits 80 columns (counted in characters).
+  std::size_t chars = 0;
+  for (unsigned char ch : term) {
+    if (ch == '\n') {
+      EXPECT_LE(chars, 80u) << term;
+      chars = 0;
+    } else if ((ch & 0xC0) != 0x80) {
+      ++chars;
+    }
+  }
   EXPECT_NE(term.find("global/copy"), std::string::npos);
   EXPECT_NE(term.find("global/copy  DRAM        2.00 TB/s  66% \u2588"), std::string::npos) << term;
   EXPECT_NE(term.find("L2          3.00 TB/s  62%"), std::string::npos) << term;

@@ -263,13 +263,29 @@ std::string render_bandwidth_terminal(const run& r, const chart_options& options
   for (const auto& roof : d.roofs)
     if (roof.is_memory && !roof.reference)
       roofs.push_back(roof.short_label + " " + to_string(roof.source));
-  out += "Roofs: " + fmt::format("{}", fmt::join(roofs, ", ")) + "\n";
+  // Roofs on as many lines as `columns` needs, continuation lines indented under the first.
+  std::string line = "Roofs:";
+  for (std::size_t i = 0; i < roofs.size(); ++i) {
+    const std::string item = roofs[i] + (i + 1 < roofs.size() ? "," : "");
+    if (line.size() > 6 && line.size() + 1 + item.size() > static_cast<std::size_t>(columns)) {
+      out += line + "\n";
+      line = "      ";
+    }
+    line += " " + item;
+  }
+  out += line + "\n";
   std::size_t name_w = 8;
   for (const auto& k : d.data_only)
     name_w = std::max(name_w, k.label.size());
   name_w = std::min<std::size_t>(name_w, 28);
   // name, level (9), rate (11), pct (5), bar
-  const int bar_w = std::max(10, columns - static_cast<int>(name_w) - 2 - 10 - 12 - 6);
+  bool any_overhead = false;
+  for (const auto& k : d.data_only)
+    any_overhead |= k.overhead_dominated;
+  if (any_overhead)
+    out += "overhead: launch overhead dominates the kernel's time (its rates are bounds)\n";
+  const int bar_w =
+      std::max(10, columns - static_cast<int>(name_w) - 2 - 10 - 12 - 6 - (any_overhead ? 9 : 0));
   for (const auto& k : d.data_only) {
     bool first = true;
     for (const auto& b : k.bars) {
@@ -292,7 +308,7 @@ std::string render_bandwidth_terminal(const run& r, const chart_options& options
         chars += (ch & 0xC0) != 0x80 ? 1 : 0;
       out += name + std::string(name_w - std::min(name_w, chars) + 2, ' ');
       out += fmt::format("{:<10}{:>11} {} {}{}\n", label(b.level), format_si(b.achieved, "B/s"),
-                         pct, bar, k.overhead_dominated && first ? " (launch overhead)" : "");
+                         pct, bar, k.overhead_dominated && first ? " overhead" : "");
       first = false;
     }
   }
