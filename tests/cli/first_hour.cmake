@@ -37,3 +37,9 @@ add_test(NAME cli.first_hour.setup_skips_optional_fast
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(cli.first_hour.setup_skips_optional_fast PROPERTIES LABELS "cpu;cli"
                      PASS_REGULAR_EXPRESSION "^1\ntook [0-5]\n$")
+# scripts/run.sh builds the tool it runs and nothing else: no test, no other tool.
+add_test(NAME cli.first_hour.run_builds_only_roofline_cuda
+  COMMAND sh -c "ROOFKIT_RUN_BUILD_DIR='${fh_dir}/run-build' '${PROJECT_SOURCE_DIR}/scripts/run.sh' --dry-run 2>/dev/null > '${fh_dir}/run-plan.txt' && grep -c -- '-o tools/roofline-cuda ' '${fh_dir}/run-plan.txt' && grep -c -e '/tests/cpu/' -e '/tests/gpu/' -e 'occupancy-calc' -e gtest '${fh_dir}/run-plan.txt'"
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(cli.first_hour.run_builds_only_roofline_cuda PROPERTIES LABELS "cpu;cli"
+                     PASS_REGULAR_EXPRESSION "^1\n0\n$" TIMEOUT 300)
