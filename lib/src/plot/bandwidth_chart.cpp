@@ -113,8 +113,12 @@ canvas draw_bandwidth(const roofline_chart_data& d, const chart_options& options
   roofline_chart_data titled = d;
   titled.title = bandwidth_title(d, options);
   draw_title(c, titled, 16, W - 16);
-  c.text({16, 50},
-         "Achieved bandwidth per memory level against the level's roof; the % is of that roof.",
+  std::string subtitle =
+      "Achieved bandwidth per memory level against the level's roof; the % is of that roof.";
+  if (d.no_flops > d.data_only.size())
+    subtitle += fmt::format(" {} more without bytes at these levels (host transfers?) not shown.",
+                            d.no_flops - d.data_only.size());
+  c.text({16, 50}, fit_text(subtitle, 11, W - 32),
          text_style{11, false, text_anchor::start, "#444444"});
 
   if (rows == 0) {
@@ -257,8 +261,14 @@ std::string render_bandwidth_svg(const run& r, const chart_options& options) {
 std::string render_bandwidth_terminal(const run& r, const chart_options& options, int columns) {
   const roofline_chart_data d = make_roofline_data(r, options);
   std::string out = bandwidth_title(d, options) + "\n";
+  const std::size_t no_bytes = d.no_flops - d.data_only.size();
+  const std::string no_bytes_note =
+      no_bytes == 0 ? std::string()
+                    : fmt::format("{} more kernel{} without FLOPs move{} no bytes at the memory "
+                                  "levels drawn.\n",
+                                  no_bytes, no_bytes == 1 ? "" : "s", no_bytes == 1 ? "s" : "");
   if (d.data_only.empty())
-    return out + "No kernels without FLOPs in this run.\n";
+    return out + "No kernels without FLOPs in this run.\n" + no_bytes_note;
   std::vector<std::string> roofs;
   for (const auto& roof : d.roofs)
     if (roof.is_memory && !roof.reference)
@@ -312,7 +322,7 @@ std::string render_bandwidth_terminal(const run& r, const chart_options& options
       first = false;
     }
   }
-  return out;
+  return out + no_bytes_note;
 }
 
 } // namespace roofkit
