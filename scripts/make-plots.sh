@@ -15,7 +15,7 @@ topics=("global:^global/" "memory:^(vector|layout|vadd|readonly|unified)/"
         "compute:^(gemm|transpose|reduce|stencil)/"
         "smem-divergence-registers:^(smem|divergence|registers)/")
 for t in "${topics[@]}"; do
-  "$rc" plot "$run" --kernel "${t#*:}" --title "H100 SXM: ${t%%:*} kernels" \
+  "$rc" plot "$run" --kernel "${t#*:}" --colour-by kernel --title "H100 SXM: ${t%%:*} kernels" \
     -o "plots/roofline-h100-sxm-${t%%:*}.svg"
 done
 seed=data/runs/sample-seed

@@ -5,16 +5,22 @@
 # Without a GPU: prints the same report from the H100 run recorded in data/, labelled as such.
 # Ends with the time from the start to the first result.
 # Usage: scripts/run.sh [extra roofline-cuda bench options...]
+#        scripts/run.sh --dry-run   configure only and print what the build would compile
+#   ROOFKIT_RUN_BUILD_DIR=DIR       build there instead of build/run
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
 ROOFKIT_SETUP_OPTIONAL=0 scripts/setup.sh
 source scripts/cuda-env.sh
-build=build/run
+build="${ROOFKIT_RUN_BUILD_DIR:-build/run}"
 # Only what this script runs: the tool and the library and kernels it links.
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DROOFKIT_BUILD_TESTS=OFF \
   -DROOFKIT_BUILD_BENCHMARKS=OFF -DCMAKE_CUDA_ARCHITECTURES="${ROOFKIT_CUDA_ARCH:-90}" \
   -DCMAKE_CUDA_COMPILER="$CUDA_HOME/bin/nvcc" >/dev/null
+if [ "${1:-}" = "--dry-run" ]; then
+  ninja -C "$build" -t commands roofline-cuda
+  exit 0
+fi
 cmake --build "$build" --target roofline-cuda -j "${ROOFKIT_JOBS:-$(nproc)}" >&2
 built=$(date +%s)
 tool="$build/tools/roofline-cuda/roofline-cuda"

@@ -6,10 +6,15 @@
 set -euo pipefail
 shopt -u patsub_replacement 2>/dev/null || true
 tool="$1" run="$2" work="$3"
+# ROOFKIT_CHROMIUM names the browser to use (a path that does not exist: behave as without one).
 browser=""
-for b in chromium chromium-browser google-chrome google-chrome-stable; do
-  if command -v "$b" >/dev/null 2>&1; then browser="$(command -v "$b")"; break; fi
-done
+if [ -n "${ROOFKIT_CHROMIUM:-}" ]; then
+  [ -x "$ROOFKIT_CHROMIUM" ] && browser="$ROOFKIT_CHROMIUM"
+else
+  for b in chromium chromium-browser google-chrome google-chrome-stable; do
+    if command -v "$b" >/dev/null 2>&1; then browser="$(command -v "$b")"; break; fi
+  done
+fi
 if [ -z "$browser" ]; then
   echo "SKIPPED: no Chromium found (Debian: apt-get install chromium)"
   exit 77

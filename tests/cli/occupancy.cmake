@@ -90,7 +90,7 @@ roofkit_cli_test(NAME occupancy.suggest_registers
   COMMAND occupancy-calc --arch sm_90 -t 256 -r 64 suggest --target-occupancy 100%
   STDOUT "__launch_bounds__[(]256, 8[)].*-maxrregcount=32")
 roofkit_cli_test(NAME occupancy.suggest_smem_for_blocks
-  COMMAND occupancy-calc --arch sm_90 -t 256 -r 32 --smem-static 256 suggest --blocks 2 --csv
+  COMMAND occupancy-calc --arch sm_90 -t 256 -r 32 --smem-static 256 suggest --blocks 2 --csv --table smem_for_blocks
   STDOUT "blocks,max_dynamic_smem,occupancy,runtime_reported,runtime_overreports\n2,115456,0.25,116480,true\n")
 roofkit_cli_test(NAME occupancy.suggest_clusters
   COMMAND occupancy-calc --arch sm_90 --sms 132 -t 1024 -r 32 suggest

@@ -58,6 +58,12 @@ run topic_run() {
     copy.topic = t;
     r.kernels.push_back(copy);
   }
+  // A host transfer: no FLOPs and no bytes at any device memory level.
+  auto transfer = chart_test::kernel("transfer/h2d", precision::fp32, 0, 0, 1e-3);
+  transfer.flops.clear();
+  transfer.bytes.clear();
+  transfer.topic = "transfer";
+  r.kernels.push_back(transfer);
   return r;
 }
 
@@ -89,10 +95,13 @@ TEST(chart_overview, many_kernels_are_coloured_by_topic_with_a_topic_legend) {
   EXPECT_TRUE(
       root->find_all([](const xml_element& e) { return e.has_class("legend-kernel"); }).empty());
   // Kernels without FLOPs: one line, not a list.
-  EXPECT_NE(text.find("3 kernels move data only (no FLOPs): see the bandwidth view."),
+  EXPECT_NE(text.find("4 kernels move data only (no FLOPs): see the bandwidth view."),
             std::string::npos)
       << text;
   EXPECT_EQ(text.find("global/copy"), std::string::npos);
+  EXPECT_EQ(text.find("transfer/h2d"), std::string::npos);
+  EXPECT_EQ(text.find("Not plotted"), std::string::npos);
+  EXPECT_EQ(d.no_flops, 4u);
   // Each kernel group names its topic.
   for (const auto* g : root->find_all([](const xml_element& e) { return e.has_class("kernel"); }))
     EXPECT_EQ(g->attr("data-name").substr(0, g->attr("data-topic").size()), g->attr("data-topic"));
@@ -226,8 +235,10 @@ TEST(chart_overview, point_hover_text_has_every_number) {
 
 TEST(chart_overview, bandwidth_view_puts_each_copy_against_each_level_roof) {
   run r = topic_run();
-  r.kernels.back().bytes[memory_level::l2] = 3e9;
-  r.kernels.back().overhead_dominated = true;
+  auto& reduce_copy = r.kernels[r.kernels.size() - 2];
+  ASSERT_EQ(reduce_copy.name, "reduce/copy");
+  reduce_copy.bytes[memory_level::l2] = 3e9;
+  reduce_copy.overhead_dominated = true;
   const auto d = make_roofline_data(r);
   ASSERT_EQ(d.data_only.size(), 3u);
   const auto root = parse_xml(render_bandwidth_svg(r));
@@ -266,6 +277,19 @@ TEST(chart_overview, bandwidth_view_puts_each_copy_against_each_level_roof) {
     EXPECT_EQ(l->attr("stroke-dasharray"), l->attr("data-source") == "measured" ? "" : "7 4");
 
   const std::string term = render_bandwidth_terminal(r);
+  EXPECT_NE(term.find("1 more kernel without FLOPs moves no bytes at the memory levels drawn"),
+            std::string::npos)
+      << term;
+  // Every line fits 80 columns (counted in characters).
+  std::size_t chars = 0;
+  for (unsigned char ch : term) {
+    if (ch == '\n') {
+      EXPECT_LE(chars, 80u) << term;
+      chars = 0;
+    } else if ((ch & 0xC0) != 0x80) {
+      ++chars;
+    }
+  }
   EXPECT_NE(term.find("global/copy"), std::string::npos);
   EXPECT_NE(term.find("global/copy  DRAM        2.00 TB/s  66% \u2588"), std::string::npos) << term;
   EXPECT_NE(term.find("L2          3.00 TB/s  62%"), std::string::npos) << term;
@@ -274,8 +298,9 @@ TEST(chart_overview, bandwidth_view_puts_each_copy_against_each_level_roof) {
 TEST(chart_overview, terminal_chart_sums_up_data_only_kernels_in_one_line) {
   terminal_options t{80, 20, false, "see --bandwidth"};
   const std::string text = render_roofline_terminal(topic_run(), {}, t);
-  EXPECT_NE(text.find("3 kernels move data only (no FLOPs): see --bandwidth"), std::string::npos)
+  EXPECT_NE(text.find("4 kernels move data only (no FLOPs): see --bandwidth"), std::string::npos)
       << text;
+  EXPECT_EQ(text.find("transfer/h2d"), std::string::npos);
   EXPECT_EQ(text.find("global/copy"), std::string::npos);
   EXPECT_EQ(text.find("Not plotted"), std::string::npos);
 }

@@ -156,8 +156,7 @@ int run_plot(const plot_args& a) {
     t.columns = a.columns;
     t.rows = a.rows;
     t.color = a.color == "always" || (a.color == "auto" && stdout_is_terminal());
-    t.bandwidth_hint =
-        "see `roofline-cuda plot " + (a.run_file.empty() ? "RUN" : a.run_file) + " --bandwidth`";
+    t.bandwidth_hint = "see --bandwidth";
     std::cout << render_roofline_terminal(r, options, t) << std::flush;
   }
   return 0;

@@ -122,6 +122,7 @@ struct chart_excluded {
   std::size_t run_index = 0;
   std::string name;
   std::string reason;
+  bool no_flops = false; ///< moves data only: counted in one line, not listed
 };
 
 /// Everything a roofline chart shows, computed from a run.
@@ -132,8 +133,9 @@ struct roofline_chart_data {
   std::vector<chart_kernel> kernels;
   std::vector<chart_excluded> excluded;          ///< not in the roofline chart (data-only ones too)
   std::vector<chart_bandwidth_kernel> data_only; ///< kernels without FLOPs: the bandwidth view
-  std::vector<chart_topic> topics;               ///< in the order of the run
-  bool by_topic = false;                         ///< colours (and the legend) are per topic
+  std::size_t no_flops = 0; ///< every kernel without FLOPs (data_only and those without bytes)
+  std::vector<chart_topic> topics;   ///< in the order of the run
+  bool by_topic = false;             ///< colours (and the legend) are per topic
   double x_min = 0.01, x_max = 1000; ///< intensity range, FLOP/byte (ends: 1, 2 or 5 x 10^k)
   double y_min = 1e9, y_max = 1e15;  ///< performance range, FLOP/s (ends: 1, 2 or 5 x 10^k)
   std::vector<std::string> footer;   ///< device and clocks, origin, tool version

@@ -113,8 +113,12 @@ canvas draw_bandwidth(const roofline_chart_data& d, const chart_options& options
   roofline_chart_data titled = d;
   titled.title = bandwidth_title(d, options);
   draw_title(c, titled, 16, W - 16);
-  c.text({16, 50},
-         "Achieved bandwidth per memory level against the level's roof; the % is of that roof.",
+  std::string subtitle =
+      "Achieved bandwidth per memory level against the level's roof; the % is of that roof.";
+  if (d.no_flops > d.data_only.size())
+    subtitle += fmt::format(" {} more without bytes at these levels (host transfers?) not shown.",
+                            d.no_flops - d.data_only.size());
+  c.text({16, 50}, fit_text(subtitle, 11, W - 32),
          text_style{11, false, text_anchor::start, "#444444"});
 
   if (rows == 0) {
@@ -257,19 +261,41 @@ std::string render_bandwidth_svg(const run& r, const chart_options& options) {
 std::string render_bandwidth_terminal(const run& r, const chart_options& options, int columns) {
   const roofline_chart_data d = make_roofline_data(r, options);
   std::string out = bandwidth_title(d, options) + "\n";
+  const std::size_t no_bytes = d.no_flops - d.data_only.size();
+  const std::string no_bytes_note =
+      no_bytes == 0 ? std::string()
+                    : fmt::format("{} more kernel{} without FLOPs move{} no bytes at the memory "
+                                  "levels drawn.\n",
+                                  no_bytes, no_bytes == 1 ? "" : "s", no_bytes == 1 ? "s" : "");
   if (d.data_only.empty())
-    return out + "No kernels without FLOPs in this run.\n";
+    return out + "No kernels without FLOPs in this run.\n" + no_bytes_note;
   std::vector<std::string> roofs;
   for (const auto& roof : d.roofs)
     if (roof.is_memory && !roof.reference)
       roofs.push_back(roof.short_label + " " + to_string(roof.source));
-  out += "Roofs: " + fmt::format("{}", fmt::join(roofs, ", ")) + "\n";
+  // Roofs on as many lines as `columns` needs, continuation lines indented under the first.
+  std::string line = "Roofs:";
+  for (std::size_t i = 0; i < roofs.size(); ++i) {
+    const std::string item = roofs[i] + (i + 1 < roofs.size() ? "," : "");
+    if (line.size() > 6 && line.size() + 1 + item.size() > static_cast<std::size_t>(columns)) {
+      out += line + "\n";
+      line = "      ";
+    }
+    line += " " + item;
+  }
+  out += line + "\n";
   std::size_t name_w = 8;
   for (const auto& k : d.data_only)
     name_w = std::max(name_w, k.label.size());
   name_w = std::min<std::size_t>(name_w, 28);
   // name, level (9), rate (11), pct (5), bar
-  const int bar_w = std::max(10, columns - static_cast<int>(name_w) - 2 - 10 - 12 - 6);
+  bool any_overhead = false;
+  for (const auto& k : d.data_only)
+    any_overhead |= k.overhead_dominated;
+  if (any_overhead)
+    out += "overhead: launch overhead dominates the kernel's time (its rates are bounds)\n";
+  const int bar_w =
+      std::max(10, columns - static_cast<int>(name_w) - 2 - 10 - 12 - 6 - (any_overhead ? 9 : 0));
   for (const auto& k : d.data_only) {
     bool first = true;
     for (const auto& b : k.bars) {
@@ -292,11 +318,11 @@ std::string render_bandwidth_terminal(const run& r, const chart_options& options
         chars += (ch & 0xC0) != 0x80 ? 1 : 0;
       out += name + std::string(name_w - std::min(name_w, chars) + 2, ' ');
       out += fmt::format("{:<10}{:>11} {} {}{}\n", label(b.level), format_si(b.achieved, "B/s"),
-                         pct, bar, k.overhead_dominated && first ? " (launch overhead)" : "");
+                         pct, bar, k.overhead_dominated && first ? " overhead" : "");
       first = false;
     }
   }
-  return out;
+  return out + no_bytes_note;
 }
 
 } // namespace roofkit

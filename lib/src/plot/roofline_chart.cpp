@@ -57,19 +57,14 @@ double draw_legend(canvas* c, const roofline_chart_data& d, double x, double y, 
   }
   if (d.kernels.empty() && d.excluded.empty())
     lg.note("No kernels in this run.");
-  if (!d.data_only.empty())
+  if (d.no_flops > 0)
     lg.note(fmt::format("{} kernel{} move{} data only (no FLOPs): see the bandwidth view.",
-                        d.data_only.size(), d.data_only.size() == 1 ? "" : "s",
-                        d.data_only.size() == 1 ? "s" : ""),
+                        d.no_flops, d.no_flops == 1 ? "" : "s", d.no_flops == 1 ? "s" : ""),
             "#444444");
   std::vector<const chart_excluded*> others;
-  for (const auto& e : d.excluded) {
-    bool data_only = false;
-    for (const auto& b : d.data_only)
-      data_only |= b.run_index == e.run_index;
-    if (!data_only)
+  for (const auto& e : d.excluded)
+    if (!e.no_flops)
       others.push_back(&e);
-  }
   if (!others.empty()) {
     // One line per kernel when few; otherwise one line per reason with a count and an example.
     lg.header("Not plotted", "#b00020");

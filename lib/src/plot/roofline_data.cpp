@@ -263,6 +263,8 @@ roofline_chart_data make_roofline_data(const run& r, const chart_options& option
     }
     if (!pl.has_flops) {
       exclude(excluded_reason_no_flops(pl));
+      d.excluded.back().no_flops = true;
+      ++d.no_flops;
       chart_bandwidth_kernel bk;
       bk.run_index = i;
       bk.name = k.name;

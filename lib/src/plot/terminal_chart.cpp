@@ -3,6 +3,7 @@
 #include <array>
 #include <cmath>
 #include <cstdlib>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -246,8 +247,15 @@ std::string render_roofline_terminal(const run& r, const chart_options& options,
     for (const auto& p : k.points)
       g.put(dx(p.intensity) / 2, dy(k.flops_per_s) / 4, {level_glyph(p.level)}, c, true);
   }
+  // Key letters for the labelled kernels only (all of them unless the chart colours by topic).
+  std::vector<std::size_t> key_index(d.kernels.size(), 0);
+  std::size_t keyed = 0;
+  for (std::size_t i = 0; i < d.kernels.size(); ++i)
+    key_index[i] = d.kernels[i].labelled ? keyed++ : 0;
   for (std::size_t i = 0; i < d.kernels.size(); ++i) {
     const auto& k = d.kernels[i];
+    if (!k.labelled)
+      continue;
     const int c = col ? ansi_color(k.color) : -1;
     const int pc = dx(k.points.back().intensity) / 2, pr = dy(k.flops_per_s) / 4;
     const std::array<std::pair<int, int>, 12> tries{{{1, 0},
@@ -263,7 +271,7 @@ std::string render_roofline_terminal(const run& r, const chart_options& options,
                                                      {2, -1},
                                                      {2, 1}}};
     for (const auto& [ox, oy] : tries)
-      if (g.put(pc + ox, pr + oy, {key_of(i)}, c, false, true))
+      if (g.put(pc + ox, pr + oy, {key_of(key_index[i])}, c, false, true))
         break;
   }
 
@@ -401,6 +409,8 @@ std::string render_roofline_terminal(const run& r, const chart_options& options,
   name_w = std::min<std::size_t>(name_w, 28);
   for (std::size_t i = 0; i < d.kernels.size(); ++i) {
     const auto& k = d.kernels[i];
+    if (!k.labelled)
+      continue;
     const chart_point& p = k.points.back();
     const std::string name = short_name(k.name, name_w);
     std::size_t name_cols = 0;
@@ -418,22 +428,32 @@ std::string render_roofline_terminal(const run& r, const chart_options& options,
     }
     if (k.overhead_dominated && line.size() + 10 <= width)
       line += " overhead";
-    out.push_back(paint_text(key_of(i), col ? ansi_color(k.color) : -1, col, true) + " " + line);
+    out.push_back(paint_text(key_of(key_index[i]), col ? ansi_color(k.color) : -1, col, true) +
+                  " " + line);
   }
+  std::set<std::string> unkeyed_topics;
+  for (const auto& k : d.kernels)
+    if (!k.labelled)
+      unkeyed_topics.insert(k.topic);
+  if (keyed < d.kernels.size())
+    for (const auto& l :
+         wrap_words(fmt::format("and {} more kernel{} in {} topic{} (the points without a letter; "
+                                "the report lists every kernel)",
+                                d.kernels.size() - keyed, d.kernels.size() - keyed == 1 ? "" : "s",
+                                unkeyed_topics.size(), unkeyed_topics.size() == 1 ? "" : "s"),
+                    width))
+      out.push_back(l);
   // Kernels without FLOPs: one line (the bandwidth view lists them); other exclusions each.
-  if (!d.data_only.empty())
-    for (const auto& l : wrap_words(
-             fmt::format("{} kernel{} move{} data only (no FLOPs): {}", d.data_only.size(),
-                         d.data_only.size() == 1 ? "" : "s", d.data_only.size() == 1 ? "s" : "",
-                         t.bandwidth_hint.empty() ? std::string("see the bandwidth view")
-                                                  : t.bandwidth_hint),
-             width))
+  if (d.no_flops > 0)
+    for (const auto& l :
+         wrap_words(fmt::format("{} kernel{} move{} data only (no FLOPs): {}", d.no_flops,
+                                d.no_flops == 1 ? "" : "s", d.no_flops == 1 ? "s" : "",
+                                t.bandwidth_hint.empty() ? std::string("see the bandwidth view")
+                                                         : t.bandwidth_hint),
+                    width))
       out.push_back(l);
   for (const auto& e : d.excluded) {
-    bool data_only = false;
-    for (const auto& b : d.data_only)
-      data_only |= b.run_index == e.run_index;
-    if (data_only)
+    if (e.no_flops)
       continue;
     for (const auto& l :
          wrap_words("Not plotted: " + short_name(e.name, 40) + ": " + e.reason, width))

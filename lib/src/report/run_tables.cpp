@@ -188,7 +188,7 @@ table narrow_ceilings_table(const table& wide) {
   table t = wide;
   // Drop the method (the wide table and the JSON keep it).
   for (std::size_t i = 0; i < t.columns.size(); ++i)
-    if (t.columns[i].key == "method" || t.columns[i].key == "kind") {
+    if (t.columns[i].key == "method") {
       t.columns.erase(t.columns.begin() + static_cast<std::ptrdiff_t>(i));
       for (auto& row : t.rows)
         if (i < row.size())
