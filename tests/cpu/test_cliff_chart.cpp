@@ -101,9 +101,8 @@ TEST(CliffChart, SvgMarksEveryStepChangeAndPoint) {
 
 TEST(CliffChart, PointsAreOrderedAlongX) {
   const auto doc = chart_test::parse_xml(render_cliff_svg(sample()));
-  const auto markers = doc->find_all([](const chart_test::xml_element& e) {
-    return e.has_class("achieved-point");
-  });
+  const auto markers =
+      doc->find_all([](const chart_test::xml_element& e) { return e.has_class("achieved-point"); });
   ASSERT_EQ(markers.size(), 7u);
   EXPECT_EQ(markers.front()->attr("data-value"), "128");
   EXPECT_EQ(markers.back()->attr("data-value"), "896");

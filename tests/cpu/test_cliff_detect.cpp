@@ -92,9 +92,9 @@ TEST(CliffDetect, UnmeasuredPointsAreSkipped) {
 }
 
 TEST(CliffDetect, PredictedSteps) {
-  const std::vector<predicted_point> p = {
-      {1.0, 4, "warps"}, {1.0, 4, "warps"}, {0.75, 3, "registers"}, {0.75, 3, "registers"},
-      {0.5, 2, "registers"}, {1.0, 4, "warps"}};
+  const std::vector<predicted_point> p = {{1.0, 4, "warps"},      {1.0, 4, "warps"},
+                                          {0.75, 3, "registers"}, {0.75, 3, "registers"},
+                                          {0.5, 2, "registers"},  {1.0, 4, "warps"}};
   const auto s = find_steps(p);
   ASSERT_EQ(s.size(), 3u);
   EXPECT_EQ(s[0].at, 2u);
@@ -113,8 +113,8 @@ TEST(CliffDetect, MatchingVerdicts) {
   steps[1] = {4, 5, 0.75, 0.5, 3, 2, "registers"};
   steps[2] = {6, 7, 0.5, 1.0, 2, 4, "shared_memory"};
   std::vector<measured_change> changes(3);
-  changes[0] = {1, 2, 100, 80, -0.2};  // with steps[0], same direction
-  changes[1] = {6, 7, 80, 60, -0.25};  // with steps[2] (a rise): opposite
+  changes[0] = {1, 2, 100, 80, -0.2};    // with steps[0], same direction
+  changes[1] = {6, 7, 80, 60, -0.25};    // with steps[2] (a rise): opposite
   changes[2] = {8, 9, 60, 40, -1.0 / 3}; // no step
   const auto e = match_cliffs(steps, changes);
   ASSERT_EQ(e.size(), 4u);
@@ -230,8 +230,7 @@ TEST(CliffDetect, ExplainsSpillsCacheLevelsAndWaves) {
     p.time_median_s = 1e-3;
     w.points.push_back(p);
   }
-  EXPECT_NE(explain_change(w, {0, 1, 1, 0.7, -0.3}).find("waves 1.00 -> 1.20"),
-            std::string::npos);
+  EXPECT_NE(explain_change(w, {0, 1, 1, 0.7, -0.3}).find("waves 1.00 -> 1.20"), std::string::npos);
   w.points[1].waves = 1.0;
   EXPECT_EQ(explain_change(w, {0, 1, 1, 0.7, -0.3}), "not explained by the recorded data");
 }

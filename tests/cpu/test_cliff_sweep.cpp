@@ -70,8 +70,9 @@ TEST(CliffSweep, MalformedRangesNameTheText) {
     const auto m = usage_message([&] { parse_sweep_range(bad, sweep_axis::block); });
     EXPECT_NE(m.find(std::string("'") + bad + "'"), std::string::npos) << m;
   }
-  EXPECT_NE(usage_message([] { parse_sweep_range("1024:64:64", sweep_axis::block); })
-                .find("first 1024 is above last 64"),
+  EXPECT_NE(usage_message([] {
+              parse_sweep_range("1024:64:64", sweep_axis::block);
+            }).find("first 1024 is above last 64"),
             std::string::npos);
   EXPECT_NE(usage_message([] { parse_sweep_range("0:10:x2", sweep_axis::size); }).find("at 0"),
             std::string::npos);
