@@ -133,7 +133,8 @@ std::string cliff_markdown(const cliff_result& r, const std::string& source_file
                     "only, {} measured only, {} opposite.\n\n",
                     r.steps.size(), r.changes.size(), agree, predicted_only, measured_only,
                     opposite);
-  auto print = [&](const table& t) {
+  auto print = [&](table t) {
+    t.title.clear(); // the section's own heading names it
     std::ostringstream os;
     auto p = make_printer(output_format::markdown, os);
     p->print(t);
