@@ -112,10 +112,9 @@ TEST(kernel_registry, holds_every_kernel_of_the_suite_once) {
 }
 
 TEST(kernel_registry, every_kernel_has_a_topic_a_claim_and_a_seed) {
-  const std::set<std::string> topics = {"global",    "vector",  "layout",   "vadd",    "gemm",
-                                        "transpose", "reduce",  "stencil",  "smem",    "divergence",
-                                        "registers", "unified", "transfer", "readonly",
-                                        "cliff"};
+  const std::set<std::string> topics = {
+      "global", "vector",     "layout",    "vadd",    "gemm",     "transpose", "reduce", "stencil",
+      "smem",   "divergence", "registers", "unified", "transfer", "readonly",  "cliff"};
   const std::string seeds[] = {"global-memory-coalescing.txt", "vectorized-memory-access.txt",
                                "memory-model-global-to-shared.txt", "cuda-memory-management.txt",
                                "cuda-notes-warps-occupancy-roofline-gemm.txt"};
