@@ -11,9 +11,10 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/cuda-env.sh
 OUT="$(mkdir -p "${OUT:-out/gpu-cliff}" && cd "${OUT:-out/gpu-cliff}" && pwd)"
-LOG="$OUT/logs"
+WORK="$(mktemp -d)" # logs stay out of $OUT (few files come back): they go into the archive
+LOG="$WORK/logs"
 mkdir -p "$LOG" data/cliffs plots
-BUILD=build/gpu
+BUILD="${BUILD:-build/gpu}" # BUILD=build/ci SKIP_BUILD=1: a dry run of the script elsewhere
 start=$(date +%s)
 elapsed() { echo $(($(date +%s) - start)); }
 step() { echo "gpu-cliff: [$(elapsed) s] $*" | tee -a "$LOG/steps.log"; }
@@ -25,15 +26,19 @@ step "device: $(nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,
 nvcc -std=c++17 -O3 -arch=sm_90 -lineinfo -Xptxas -v -I kernels -I lib/include \
   -c kernels/cliff/cliff_regs.cu -o /dev/null >"$LOG/fold-cap-ptxas.log" 2>&1 &
 ptxas_pid=$!
-cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DCMAKE_CUDA_COMPILER="$CUDA_HOME/bin/nvcc" >"$LOG/configure.log" 2>&1 &&
-  cmake --build "$BUILD" -j 16 --target roofline-cuda >"$LOG/build.log" 2>&1
-rc=$?
+if [ -n "${SKIP_BUILD:-}" ]; then
+  rc=0
+else
+  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DCMAKE_CUDA_COMPILER="$CUDA_HOME/bin/nvcc" >"$LOG/configure.log" 2>&1 &&
+    cmake --build "$BUILD" -j 16 --target roofline-cuda >"$LOG/build.log" 2>&1
+  rc=$?
+fi
 wait $ptxas_pid
 step "build rc=$rc; ptxas log: $(grep -c 'Compiling entry' "$LOG/fold-cap-ptxas.log") entries"
 if [ $rc -ne 0 ]; then
   grep -B2 -A20 -m3 "error" "$LOG/build.log"
-  tar czf "$OUT/cliff.tgz" -C "$OUT" logs
+  tar czf "$OUT/cliff.tgz" -C "$WORK" logs
   exit 1
 fi
 RC="$BUILD/tools/roofline-cuda"
@@ -63,12 +68,14 @@ for s in "${sweeps[@]}"; do
     >"$LOG/$name.md" 2>"$LOG/$name.err"
   rc=$?
   step "$name rc=$rc in $(($(date +%s) - t0)) s ($(grep -c . "$LOG/$name.err") stderr lines)"
-  [ $rc -eq 0 ] && done_list+=("$name")
+  [ -f "data/cliffs/$name.json" ] && done_list+=("$name")
   head -c 1500 "$LOG/$name.err"
 done
 
-tar czf "$OUT/cliff.tgz" data/cliffs plots/cliff-* -C "$OUT" logs
+# shellcheck disable=SC2046
+tar czf "$OUT/cliff.tgz" data/cliffs $(ls plots/cliff-* 2>/dev/null) -C "$WORK" logs
 step "packed $OUT/cliff.tgz ($(du -h "$OUT/cliff.tgz" | cut -f1))"
+{
 echo
 echo "== summary =="
 for name in "${done_list[@]}"; do
@@ -77,3 +84,4 @@ for name in "${done_list[@]}"; do
       ev && NF { v[$4]++ } END { printf "%-22s", n; for (k in v) printf "  %s: %d", k, v[k]; print "" }'
 done
 echo "total $(elapsed) s"
+} | tee "$OUT/summary.txt"

@@ -88,6 +88,17 @@ TEST(CliffSweep, ValuesOutsideTheAxisAreRejected) {
   EXPECT_NO_THROW(parse_sweep_range("0:227K:1K", sweep_axis::smem));
 }
 
+TEST(CliffSweep, CountsTakeSuffixes) {
+  EXPECT_EQ(parse_count("32M", "--size"), std::int64_t{32} << 20);
+  EXPECT_EQ(parse_count("1G", "--size"), std::int64_t{1} << 30);
+  EXPECT_EQ(parse_count("48KiB", "--size"), 48 * 1024);
+  EXPECT_EQ(parse_count("1000", "--size"), 1000);
+  for (const char* bad : {"3Q", "-1", "", "1.5M", "M"}) {
+    const auto m = usage_message([&] { parse_count(bad, "--size"); });
+    EXPECT_NE(m.find(std::string("--size '") + bad + "'"), std::string::npos) << m;
+  }
+}
+
 TEST(CliffSweep, TooManyPoints) {
   const auto m = usage_message([] { parse_sweep_range("0:1G:1", sweep_axis::smem); });
   EXPECT_NE(m.find("at most 4096"), std::string::npos) << m;
