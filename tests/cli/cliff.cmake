@@ -46,6 +46,11 @@ roofkit_cli_test(NAME cliff.exec_regs_sweep COMMAND roofline-cuda cliff --exec "
   EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "valid: block, smem")
 roofkit_cli_test(NAME cliff.from COMMAND roofline-cuda cliff --from ${cliff_sample}
   STDOUT "320.*50% -> 47% \\(4 -> 3 blocks/SM\\).*-50.0%.*agree")
+roofkit_cli_test(NAME cliff.from_rethreshold COMMAND roofline-cuda cliff --from ${cliff_sample}
+  --threshold 60 STDOUT "320 .*predicted only")
+roofkit_cli_test(NAME cliff.from_markdown COMMAND roofline-cuda cliff --from ${cliff_sample}
+  --markdown cliff-findings.md --plot cliff-chart.svg --plot cliff-chart.html
+  STDOUT "Predicted steps")
 roofkit_cli_test(NAME cliff.from_with_range COMMAND roofline-cuda cliff --from ${cliff_sample}
   --sweep block EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "--from replays")
 roofkit_cli_test(NAME cliff.from_missing COMMAND roofline-cuda cliff --from no-such.json
