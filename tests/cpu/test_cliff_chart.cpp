@@ -108,6 +108,35 @@ TEST(CliffChart, PointsAreOrderedAlongX) {
   EXPECT_EQ(markers.back()->attr("data-value"), "896");
 }
 
+TEST(CliffChart, SizeSweepsMarkTheCacheLevels) {
+  cliff_result r;
+  r.kernel = "cliff/chase";
+  r.axis = sweep_axis::size;
+  r.range = {1024, std::int64_t{1} << 26, 4, true};
+  r.l1_bytes = 256 * 1024;
+  r.l2_bytes = 50 << 20;
+  for (std::int64_t n = 1024; n <= (std::int64_t{1} << 26); n *= 4) {
+    cliff_point p;
+    p.value = n;
+    p.working_set_bytes = 4.0 * double(n);
+    p.rate = n < (1 << 18) ? 4e12 : n < (1 << 24) ? 2e12 : 0.5e12;
+    p.time_median_s = 1e-3;
+    p.occupancy_theoretical = 1;
+    r.points.push_back(p);
+  }
+  analyze_cliffs(r);
+  const auto doc = chart_test::parse_xml(render_cliff_svg(r));
+  const auto levels =
+      doc->find_all([](const chart_test::xml_element& e) { return e.has_class("cache-level"); });
+  ASSERT_EQ(levels.size(), 2u);
+  EXPECT_EQ(levels[0]->attr("data-level"), "L1");
+  EXPECT_EQ(levels[1]->attr("data-level"), "L2");
+  // Both drops are measured only, explained by the cache level the working set left.
+  ASSERT_EQ(r.events.size(), 2u);
+  EXPECT_NE(r.events[0].cause.find("crosses the L1"), std::string::npos) << r.events[0].cause;
+  EXPECT_NE(r.events[1].cause.find("crosses the L2"), std::string::npos) << r.events[1].cause;
+}
+
 TEST(CliffChart, EmptySweepStillDraws) {
   cliff_result r;
   r.kernel = "k";
