@@ -17,6 +17,9 @@ namespace roofkit::kernels {
 namespace {
 
 constexpr const char* notes_seed = "cuda-notes-warps-occupancy-roofline-gemm.txt";
+// The seeds' performance-cliff sentence: measured by `roofline-cuda cliff`, not by a bench claim.
+constexpr const char* cliff_claim = "A slight increase in a resource's use can cut occupancy, and "
+                                    "with it performance, significantly (the performance cliff)";
 constexpr std::size_t fully_checked = 1 << 16;
 constexpr int fold_items_per_thread = 8;
 constexpr unsigned fold_block = 512;
@@ -46,6 +49,7 @@ kernel_descriptor triad() {
       [](problem_size n) { return 2.0 * double(n); }, "2 N",
       [](problem_size n) { return 12.0 * double(n); }, "12 N", "bitwise: a = b + 3 c");
   d.family = "cliff";
+  d.claim = cliff_claim;
   d.max_size = problem_size{1} << 30;
   return sweepable(std::move(d), [](const launch_shape& s) {
     array_kernel k;
@@ -84,6 +88,7 @@ kernel_descriptor chase() {
       "bitwise against the same chain on the CPU; the first 65536 threads and 65536 random "
       "others");
   d.family = "cliff";
+  d.claim = cliff_claim;
   d.max_size = problem_size{1} << 30;
   return sweepable(std::move(d), [](const launch_shape& s) {
     array_kernel k;
@@ -118,6 +123,7 @@ kernel_descriptor fma() {
       cat(2 * fma_chains * fma_iterations, " N"), [](problem_size n) { return 8.0 * double(n); },
       "8 N", "bitwise against std::fma on the CPU; the first 65536 and 65536 random others");
   d.family = "cliff";
+  d.claim = cliff_claim;
   d.max_size = problem_size{1} << 30;
   return sweepable(std::move(d), [](const launch_shape& s) {
     array_kernel k;

@@ -22,7 +22,7 @@ namespace {
 struct cliff_cli {
   std::string kernel, from, exec;
   std::string sweep, range;
-  long long size = 0;
+  std::string size;
   int reps = 20, warmup = 3, device = 0;
   std::string threshold = "5";
   double spread_factor = 2.0;
@@ -122,7 +122,7 @@ int run_cliff(const cliff_cli& o, CLI::App* cmd) {
         if (axis == roofkit::sweep_axis::size)
           throw roofkit::usage_error("--size fixes the problem size: it cannot go with --sweep "
                                      "size");
-        ro.size = o.size;
+        ro.size = roofkit::parse_count(o.size, "--size");
       }
       ro.repetitions = o.reps;
       ro.warmup = o.warmup;
@@ -156,13 +156,15 @@ int run_cliff(const cliff_cli& o, CLI::App* cmd) {
                              roofkit::cliff_markdown(r, !o.from.empty()     ? o.from
                                                         : !o.output.empty() ? o.output
                                                                             : "(not saved)"));
-  std::size_t failed = 0;
-  for (const auto& p : r.points)
+  std::size_t failed = 0, errors = 0;
+  for (const auto& p : r.points) {
     failed += p.status == "failed";
-  if (failed > 0) {
-    std::cerr << fmt::format("roofline-cuda: error: {} point(s) failed verification; they are "
-                             "marked failed in the results\n",
-                             failed);
+    errors += p.status == "error";
+  }
+  if (failed + errors > 0) {
+    std::cerr << fmt::format("roofline-cuda: error: {} point(s) failed verification and {} "
+                             "errored; they are marked in the results\n",
+                             failed, errors);
     return 1;
   }
   return 0;
@@ -181,7 +183,8 @@ const roofkit::cli::registration reg{
       cmd->add_option("--from", o->from, "Replay a saved sweep (cliff JSON): tables and charts");
       cmd->add_option("--sweep", o->sweep, "What to sweep: block, smem, regs or size");
       cmd->add_option("--range", o->range, "first:last:step or first:last:xFACTOR (K/M/G allowed)");
-      cmd->add_option("--size", o->size, "Problem size for block/smem/regs sweeps");
+      cmd->add_option("--size", o->size,
+                      "Problem size for block/smem/regs sweeps (K/M/G suffixes)");
       cmd->add_option("--reps", o->reps, "Timed repetitions per point (median reported)");
       cmd->add_option("--warmup", o->warmup, "Untimed launches before timing");
       cmd->add_option("--threshold", o->threshold,

@@ -50,6 +50,10 @@ inline constexpr std::size_t max_sweep_points = 4096;
 /// values outside the axis' valid range (block 1..1024, smem 0..1 GiB, regs 1..255, size >= 1).
 sweep_range parse_sweep_range(std::string_view text, sweep_axis axis);
 
+/// Parses a count with an optional K/M/G suffix (powers of 1024: "32M" = 33554432); throws
+/// usage_error naming `what` and the text otherwise.
+std::int64_t parse_count(std::string_view text, std::string_view what);
+
 /// Every value of the range, ascending; `last` is included when the steps land on it.
 std::vector<std::int64_t> sweep_values(const sweep_range& r);
 

@@ -20,7 +20,8 @@ struct cliff_chart_options {
 /// Draws the chart. Groups: `g.predicted` (the staircase, right axis, %), `g.achieved` (achieved
 /// occupancy markers), `g.measured` (the rate, left axis, one `g.point` per point with data-value,
 /// data-rate, data-occupancy and a hover title), `g.predicted-step` and `g.measured-change` (one
-/// per event, with data-at and data-verdict), `g.events` (the list under the plot).
+/// per event, with data-at and data-verdict), `g.cache-level` (size sweeps: where the working
+/// set passes the L1 and the L2), `g.events` (the list under the plot).
 canvas draw_cliff_chart(const cliff_result& r, const cliff_chart_options& options = {});
 
 /// The chart as a standalone SVG document.

@@ -118,10 +118,16 @@ table cliff_events_table(const cliff_result& r) {
 std::string cliff_markdown(const cliff_result& r, const std::string& source_file) {
   std::ostringstream md;
   md << fmt::format("### {}: {} sweep ({})\n\n", r.kernel, to_string(r.axis), to_string(r.range));
-  md << fmt::format("{} (CC {}.{}, {} SMs), {}; SM clock {:.0f} MHz after the sweep, memory "
-                    "clock {:.0f} MHz. Source: `{}`; command: `{}`.\n\n",
-                    r.device.empty() ? "unknown device" : r.device, r.cc_major, r.cc_minor,
-                    r.sm_count, r.date, r.sm_clock_mhz, r.mem_clock_mhz, source_file, r.command);
+  auto mhz = [](double v) { return v > 0 ? fmt::format("{:.0f} MHz", v) : "not recorded"; };
+  if (r.device.empty())
+    md << fmt::format("Prediction for CC {}.{}; the program's GPU is not queried. ", r.cc_major,
+                      r.cc_minor);
+  else
+    md << fmt::format("{} (CC {}.{}, {} SMs), {}; SM clock {} after the sweep, memory clock {}. ",
+                      r.device, r.cc_major, r.cc_minor, r.sm_count,
+                      r.date.empty() ? "date not recorded" : r.date, mhz(r.sm_clock_mhz),
+                      mhz(r.mem_clock_mhz));
+  md << fmt::format("Source: `{}`; command: `{}`.\n\n", source_file, r.command);
   std::size_t agree = 0, predicted_only = 0, measured_only = 0, opposite = 0;
   for (const auto& e : r.events) {
     agree += e.verdict == cliff_verdict::agree;
@@ -133,7 +139,8 @@ std::string cliff_markdown(const cliff_result& r, const std::string& source_file
                     "only, {} measured only, {} opposite.\n\n",
                     r.steps.size(), r.changes.size(), agree, predicted_only, measured_only,
                     opposite);
-  auto print = [&](const table& t) {
+  auto print = [&](table t) {
+    t.title.clear(); // the section's own heading names it
     std::ostringstream os;
     auto p = make_printer(output_format::markdown, os);
     p->print(t);

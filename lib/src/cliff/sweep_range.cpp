@@ -46,7 +46,7 @@ bool iequal(std::string_view a, std::string_view b) {
 }
 
 // "4096", "48K", "48KB", "48KiB", "1M", "2G" (powers of 1024); nullopt when not a number.
-std::optional<std::int64_t> parse_count(std::string_view s) {
+std::optional<std::int64_t> count_of(std::string_view s) {
   std::int64_t v = 0;
   const char* end = s.data() + s.size();
   auto [after, ec] = std::from_chars(s.data(), end, v);
@@ -70,6 +70,14 @@ std::optional<std::int64_t> parse_count(std::string_view s) {
 }
 
 } // namespace
+
+std::int64_t parse_count(std::string_view text, std::string_view what) {
+  if (const auto v = count_of(text))
+    return *v;
+  throw usage_error(fmt::format("{} '{}' is not a count (valid: a number with an optional K, M "
+                                "or G suffix, e.g. 32M)",
+                                what, text));
+}
 
 std::string to_string(sweep_axis a) {
   switch (a) {
@@ -116,8 +124,8 @@ sweep_range parse_sweep_range(std::string_view text, sweep_axis axis) {
       text.find(':', c2 + 1) != std::string_view::npos)
     throw bad("is not three fields separated by ':'");
   sweep_range r;
-  const auto first = parse_count(text.substr(0, c1));
-  const auto last = parse_count(text.substr(c1 + 1, c2 - c1 - 1));
+  const auto first = count_of(text.substr(0, c1));
+  const auto last = count_of(text.substr(c1 + 1, c2 - c1 - 1));
   std::string_view step = text.substr(c2 + 1);
   if (!first)
     throw bad(fmt::format("has a first value '{}' that is not a count", text.substr(0, c1)));
@@ -130,7 +138,7 @@ sweep_range parse_sweep_range(std::string_view text, sweep_axis axis) {
     r.geometric = true;
     step.remove_prefix(1);
   }
-  const auto s = parse_count(step);
+  const auto s = count_of(step);
   if (!s)
     throw bad(fmt::format("has a step '{}' that is not a count", text.substr(c2 + 1)));
   r.step = *s;

@@ -135,8 +135,10 @@ cliff_result run_cliff_sweep(const cliff_options_run& o) {
       throw usage_error(fmt::format("ptxas log '{}' holds no entry function (expected the "
                                     "output of nvcc -Xptxas -v)",
                                     o.ptxas_log));
-    for (const auto& k : kernels)
+    for (const auto& k : kernels) { // the runtime may name a function either way
       ptxas[k.mangled_name] = k;
+      ptxas[k.name] = k;
+    }
   }
 
   if (visible_device_count() == 0)

@@ -251,6 +251,30 @@ canvas draw_cliff_chart(const cliff_result& r, const cliff_chart_options& o) {
   c.text({W - 18, (top + bottom) / 2}, "occupancy per SM (%)",
          {12, false, text_anchor::middle, occupancy_color, 90});
 
+  // Size sweeps: where the working set passes the L1 (per SM) and the L2.
+  if (r.axis == sweep_axis::size) {
+    const std::pair<double, const char*> levels[] = {{r.l1_bytes, "L1"}, {r.l2_bytes, "L2"}};
+    for (const auto& [cap, name] : levels) {
+      if (!(cap > 0))
+        continue;
+      for (std::size_t i = 1; i < pts.size(); ++i) {
+        const double a = pts[i - 1]->working_set_bytes, b = pts[i]->working_set_bytes;
+        if (!(a > 0 && b > a && a <= cap && cap < b))
+          continue;
+        const double f = std::log(cap / a) / std::log(b / a);
+        const double xa0 = xa.to_px(double(pts[i - 1]->value));
+        const double x = xa0 + f * (xa.to_px(double(pts[i]->value)) - xa0);
+        const std::string label = fmt::format("{} {}", name, value_label(r, cap));
+        c.begin({{"class", "cache-level"}, {"data-level", name}},
+                fmt::format("the working set passes the {} ({} bytes) here", name, cap));
+        c.line({x, top}, {x, bottom}, {"#9a6700", "none", 1, "2 3"});
+        c.text({x - 4, bottom - 8}, label, {10, false, text_anchor::end, "#9a6700", 0, true});
+        c.end();
+        break;
+      }
+    }
+  }
+
   // Predicted steps: vertical dashed lines between the two points.
   for (std::size_t i = 0; i < r.events.size(); ++i) {
     const auto& e = r.events[i];
