@@ -86,10 +86,14 @@ public:
     if (r != CUPTI_SUCCESS) {
       const char* text = nullptr;
       cuptiGetResultString(r, &text);
-      fail(fmt::format("cannot subscribe to CUDA callbacks: {} (another profiler or tool using "
-                       "CUPTI is attached to the application)",
-                       text ? text : "unknown CUPTI error"),
-           "run the application without the other profiler (nsys, ncu, a framework profiler)", 3);
+      const std::string what = text ? text : "unknown CUPTI error";
+      if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
+        fail("cannot subscribe to CUDA callbacks: another profiler or tool using CUPTI is "
+             "attached to the application (" +
+                 what + ")",
+             "run the application without the other profiler (nsys, ncu, a framework profiler)", 3);
+      else
+        fail("cannot subscribe to CUDA callbacks: " + what, "", 3);
       return;
     }
     for (CUpti_CallbackId id : {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
