@@ -13,7 +13,10 @@
 #   cupti    tests/apps/torch_own_cupti.py: the application loads its own CUPTI (torch.profiler)
 # Every stage appends to results/steps.log; the results are packed into $PACK (default
 # $OUT/profile-evidence.tgz) after each stage, so a stage cut short loses nothing before it.
-# Usage: OUT=dir [PACK=file.tgz] [PREBUILT=dir] scripts/profile-evidence.sh [stages...]
+# Usage: OUT=dir [PACK=file.tgz] scripts/profile-evidence.sh [stages...]
+# On the device machine through the run tool (about 4-5 minutes with the build):
+#   cd <checkout> && OUT=/tmp/ev PACK=$OUT/profile-evidence.tgz scripts/profile-evidence.sh
+# then here: tar xzf profile-evidence.tgz && scripts/profile-evidence-collect.sh results
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/cuda-env.sh
@@ -35,27 +38,15 @@ step "device: $(nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem 
 step "torch: $(python3 -c 'import torch; print(torch.__version__, "cuda", torch.version.cuda)' 2>&1 | tail -1)"
 step "ncu: $(ncu --version | tail -1)"
 
-# $PREBUILT (a folder with roofline-cuda, libroofkit_inject.so and the two test applications,
-# built elsewhere with the same toolkit) saves the build when its binaries load here; otherwise
-# build beside the first ncu run (which needs none of it), leaving 4 cores to ncu and Python.
+# Build beside the first ncu run (which needs none of it), leaving 4 cores to ncu and Python.
+# build/gpu is the folder scripts/gpu-check.sh builds: after it, this takes seconds.
 t0=$(now)
-RC="$BUILD/tools/roofline-cuda/roofline-cuda"
+RC="$BUILD/tools/roofline-cuda"
 APPS="$BUILD/tests/apps"
-if [ -n "${PREBUILT:-}" ] && export LD_LIBRARY_PATH="$CUDA_HOME/lib64:${LD_LIBRARY_PATH:-}" &&
-   "$PREBUILT/roofline-cuda" --version >/dev/null 2>&1 &&
-   ! ldd "$PREBUILT/libroofkit_inject.so" | grep -q "not found"; then
-  RC="$PREBUILT/roofline-cuda"
-  APPS="$PREBUILT"
-  export ROOFKIT_INJECT_LIBRARY="$PREBUILT/libroofkit_inject.so"
-  step "using the prebuilt binaries in $PREBUILT"
-  ( true ) &
-else
-  [ -n "${PREBUILT:-}" ] && step "prebuilt binaries do not load here: building"
-  ( cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-      -DCMAKE_CUDA_COMPILER="$CUDA_HOME/bin/nvcc" >"$R/configure.log" 2>&1 &&
-    cmake --build "$BUILD" -j 12 --target roofline-cuda roofkit_inject roofkit_app_many_kernels \
-      roofkit_app_features >"$R/build.log" 2>&1 ) &
-fi
+( cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DCMAKE_CUDA_COMPILER="$CUDA_HOME/bin/nvcc" >"$R/configure.log" 2>&1 &&
+  cmake --build "$BUILD" -j 12 --target roofline-cuda roofkit_inject roofkit_app_many_kernels \
+    roofkit_app_features >"$R/build.log" 2>&1 ) &
 build_pid=$!
 
 if [[ " $stages " == *" fixture "* ]]; then

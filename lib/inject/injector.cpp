@@ -73,6 +73,8 @@ public:
     const char* path = std::getenv("ROOFKIT_PROFILE_RECORD");
     if (path && *path)
       out_ = std::fopen(path, "a");
+    // The end record says the process reached exit, whatever happens below.
+    std::atexit([] { injector::get().finish(); });
     try {
       options_ = options_from_environment([](const char* n) -> const char* { return getenv(n); });
       selector_ = std::make_unique<launch_selector>(options_);
@@ -84,10 +86,14 @@ public:
     if (r != CUPTI_SUCCESS) {
       const char* text = nullptr;
       cuptiGetResultString(r, &text);
-      fail(fmt::format("cannot subscribe to CUDA callbacks: {} (another profiler or tool using "
-                       "CUPTI is attached to the application)",
-                       text ? text : "unknown CUPTI error"),
-           "run the application without the other profiler (nsys, ncu, a framework profiler)", 3);
+      const std::string what = text ? text : "unknown CUPTI error";
+      if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
+        fail("cannot subscribe to CUDA callbacks: another profiler or tool using CUPTI is "
+             "attached to the application (" +
+                 what + ")",
+             "run the application without the other profiler (nsys, ncu, a framework profiler)", 3);
+      else
+        fail("cannot subscribe to CUDA callbacks: " + what, "", 3);
       return;
     }
     for (CUpti_CallbackId id : {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
@@ -122,7 +128,6 @@ public:
         setenv("NVTX_INJECTION64_PATH", info.dli_fname, 1);
       cuptiEnableDomain(1, subscriber_, CUPTI_CB_DOMAIN_NVTX);
     }
-    std::atexit([] { injector::get().finish(); });
   }
 
   void finish() {
@@ -300,7 +305,7 @@ private:
     std::lock_guard lock(mutex_);
     auto it = graph_kernels_.find(exec);
     if (it == graph_kernels_.end()) {
-      ++not_profiled_[{"(kernels of a graph instantiated before roofkit was loaded)",
+      ++not_profiled_[{"(kernels of a graph whose instantiation roofkit did not see)",
                        "CUDA graph"}];
       return;
     }
@@ -316,6 +321,12 @@ private:
     std::unique_lock lock(mutex_);
     const std::string name = d->symbolName ? demangled(d->symbolName) : "(unnamed kernel)";
     const int id = kernel_id(name);
+    if (!device_written_) {
+      device_written_ = true;
+      CUdevice dev = 0;
+      if (cuCtxGetDevice(&dev) == CUDA_SUCCESS)
+        write_start(static_cast<int>(dev), "", 0);
+    }
     CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
     if (captures_ > 0 || (cuStreamIsCapturing(a.stream, &capture) == CUDA_SUCCESS &&
                           capture != CU_STREAM_CAPTURE_STATUS_NONE)) {
@@ -355,11 +366,12 @@ private:
     s.session = std::make_unique<profiler_session>(ordinal, bench_metric_set(), po);
     cuDevicePrimaryCtxRetain(&s.primary, dev);
     cuCtxSetCurrent(ctx);
-    write_start(ordinal, *s.session);
+    write_start(ordinal, s.session->chip(), s.session->passes());
     return &s;
   }
 
-  void write_start(int ordinal, const profiler_session& session) {
+  /// The device record (again, with the chip and passes, once a session exists).
+  void write_start(int ordinal, const std::string& chip, int passes) {
     std::map<std::string, std::string> dev;
     char name[256] = {};
     cuDeviceGetName(name, sizeof name, ordinal);
@@ -377,10 +389,11 @@ private:
     dev["cc"] = fmt::format("{}.{}", major, minor);
     dev["sms"] = std::to_string(sms);
     dev["ordinal"] = std::to_string(ordinal);
-    dev["chip"] = session.chip();
+    if (!chip.empty())
+      dev["chip"] = chip;
     dev["driver"] = fmt::format("{}.{}", driver / 1000, (driver % 1000) / 10);
     dev["runtime"] = fmt::format("{}.{}", runtime / 1000, (runtime % 1000) / 10);
-    write(start_line(dev, "roofline", session.passes()));
+    write(start_line(dev, passes > 0 ? "roofline" : "", passes));
   }
 
   void profile(const launch_args& a, const CUpti_CallbackData* d, const std::string& name,
@@ -481,6 +494,7 @@ private:
   std::atomic<int> captures_{0};
   bool stopped_ = false;
   bool finished_ = false;
+  bool device_written_ = false;
   std::map<int, device_state> devices_;
   std::unordered_map<std::string, std::string> demangled_;
   std::unordered_map<std::string, int> kernel_ids_;

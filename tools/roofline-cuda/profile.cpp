@@ -34,9 +34,18 @@ std::filesystem::path executable_dir() {
 }
 
 int run_profile(const profile_cli& o) {
+  // Fail on bad output paths before the application runs.
   std::vector<roofkit::chart_format> formats;
   for (const auto& p : o.plots)
     formats.push_back(roofkit::chart_format_for_path(p));
+  std::vector<std::string> outputs = o.plots;
+  outputs.push_back(o.output);
+  for (const auto& path : outputs) {
+    const auto dir = std::filesystem::path(path).parent_path();
+    if (!path.empty() && !dir.empty() && !std::filesystem::is_directory(dir))
+      throw roofkit::usage_error("cannot write '" + path + "': folder '" + dir.string() +
+                                 "' does not exist");
+  }
   auto say = [](const std::string& s) { std::cerr << "roofline-cuda profile: " << s << '\n'; };
 
   roofkit::app_profile_request req;
@@ -74,9 +83,9 @@ int run_profile(const profile_cli& o) {
   std::cerr << "\n" << table.str();
   say(fmt::format("{} kernel launches, {} profiled ({} replay passes each){}",
                   res.log.total_launches, res.log.launches.size(), res.log.passes,
-                  res.log.finished ? ""
-                                   : "; the records end early (the application did not exit "
-                                     "normally)"));
+                  res.log.finished || res.log.device.empty()
+                      ? ""
+                      : "; the records end early (the application did not exit normally)"));
   if (!o.output.empty()) {
     roofkit::write_text_file(o.output, roofkit::profile_run_json(res.result, res.log, res.inputs));
     say("run written to " + o.output);

@@ -52,8 +52,11 @@ public:
   bool exhausted() const;
 
 private:
+  bool name_matches(const std::string& kernel_name);
+
   app_profile_options options_;
   std::optional<std::regex> regex_;
+  std::map<std::string, bool> regex_matches_; ///< per kernel name: regexes are slow per launch
   std::int64_t matched_ = 0;
   std::int64_t selected_ = 0;
 };

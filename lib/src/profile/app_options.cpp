@@ -99,9 +99,18 @@ bool launch_selector::exhausted() const {
   return options_.launch_count >= 0 && selected_ >= options_.launch_count;
 }
 
+bool launch_selector::name_matches(const std::string& kernel_name) {
+  if (!regex_)
+    return true;
+  auto it = regex_matches_.find(kernel_name);
+  if (it == regex_matches_.end())
+    it = regex_matches_.emplace(kernel_name, std::regex_search(kernel_name, *regex_)).first;
+  return it->second;
+}
+
 bool launch_selector::select(const std::string& kernel_name,
                              const std::vector<std::string>& nvtx_stack) {
-  if (regex_ && !std::regex_search(kernel_name, *regex_))
+  if (!name_matches(kernel_name))
     return false;
   if (!options_.nvtx_range.empty()) {
     bool inside = false;

@@ -161,7 +161,7 @@ table profile_summary_table(const run& r, const profile_log& log) {
     std::vector<cell> row{s.name,           s.launches,    s.profiled, s.total_s * 1e6,
                           s.median_s * 1e6, s.share * 100, cell{},     cell{}};
     for (std::size_t i = 0; i < r.kernels.size(); ++i)
-      if (r.kernels[i].name.rfind(s.name, 0) == 0) {
+      if (const auto& n = r.kernels[i].name; n == s.name || n.rfind(s.name + " [grid ", 0) == 0) {
         row[6] = placements[i].bound;
         row[7] = placements[i].pct_of_roof;
         break;

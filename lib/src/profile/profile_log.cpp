@@ -125,8 +125,10 @@ profile_log parse_profile_log(std::string_view text) {
       if (type == "start") {
         for (const auto& [k, v] : j.at("device").items())
           log.device[k] = v.get<std::string>();
-        log.metric_set = j.value("metric_set", "");
-        log.passes = j.value("passes", 0);
+        if (j.value("passes", 0) > 0) { // the first record names the device only
+          log.metric_set = j.value("metric_set", "");
+          log.passes = j.value("passes", 0);
+        }
       } else if (type == "launch") {
         launch_record r;
         r.index = j.at("index").get<std::int64_t>();
