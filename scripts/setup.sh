@@ -10,8 +10,10 @@ deps=(cmake:cmake ninja-build:ninja g++:g++ pkg-config:pkg-config
       libeigen3-dev:/usr/include/eigen3/Eigen/Dense libcli11-dev:/usr/include/CLI/CLI.hpp
       nlohmann-json3-dev:/usr/include/nlohmann/json.hpp libfmt-dev:/usr/include/fmt/format.h
       libgtest-dev:/usr/include/gtest/gtest.h libbenchmark-dev:/usr/include/benchmark/benchmark.h
-      librsvg2-bin:rsvg-convert libcairo2-dev:/usr/include/cairo/cairo.h)
-optional=" libbenchmark-dev librsvg2-bin libcairo2-dev pkg-config "
+      librsvg2-bin:rsvg-convert libcairo2-dev:/usr/include/cairo/cairo.h
+      clang-format:clang-format clang:clang++ libclang-rt-dev:/usr/share/doc/libclang-rt-dev)
+# clang-format, clang and libclang-rt-dev serve scripts/test.sh: the format check, libFuzzer.
+optional=" libbenchmark-dev librsvg2-bin libcairo2-dev pkg-config clang-format clang libclang-rt-dev "
 
 missing=()
 for d in "${deps[@]}"; do
