@@ -21,7 +21,10 @@ optional=("pkg-config:pkg-config:cairo detection"
           "libcairo2-dev:/usr/include/cairo/cairo.h:PNG/PDF charts"
           "librsvg2-bin:rsvg-convert:PNG copies of the SVG charts"
           "libbenchmark-dev:/usr/include/benchmark/benchmark.h:the occupancy benchmark"
-          "chromium:chromium:the HTML chart test in a browser")
+          "chromium:chromium:the HTML chart test in a browser"
+          "clang-format:clang-format:the format check of scripts/test.sh"
+          "clang:clang++:the libFuzzer targets"
+          "libclang-rt-dev:/usr/share/doc/libclang-rt-dev:the libFuzzer runtime")
 
 present() { # package probe
   [[ " ${ROOFKIT_SETUP_ASSUME_MISSING:-} " == *" $1 "* ]] && return 1

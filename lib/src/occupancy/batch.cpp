@@ -22,9 +22,28 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+/// The length of the valid UTF-8 sequence starting at s[i], or 0 when it is not one.
+std::size_t utf8_length(std::string_view s, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = byte(i);
+  std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+  if (n == 0 || i + n > s.size() || (n == 2 && c < 0xC2) || (n == 4 && c > 0xF4))
+    return 0;
+  for (std::size_t k = 1; k < n; ++k)
+    if ((byte(i + k) >> 6) != 0x2)
+      return 0;
+  // No overlong 3/4-byte forms, no surrogates, nothing above U+10FFFF.
+  if ((n == 3 && c == 0xE0 && byte(i + 1) < 0xA0) || (n == 3 && c == 0xED && byte(i + 1) > 0x9F) ||
+      (n == 4 && c == 0xF0 && byte(i + 1) < 0x90) || (n == 4 && c == 0xF4 && byte(i + 1) > 0x8F))
+    return 0;
+  return n;
+}
+
+/// A JSON string; bytes that are not valid UTF-8 (an echoed bad field) become U+FFFD.
 void append_json_string(std::string &out, std::string_view s) {
   out += '"';
-  for (char c : s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
     switch (c) {
     case '"':
       out += "\\\"";
@@ -39,10 +58,14 @@ void append_json_string(std::string &out, std::string_view s) {
       out += "\\t";
       break;
     default:
-      if (static_cast<unsigned char>(c) < 0x20)
+      if (static_cast<unsigned char>(c) < 0x20) {
         fmt::format_to(std::back_inserter(out), "\\u{:04x}", static_cast<unsigned>(c));
-      else
-        out += c;
+      } else if (const std::size_t n = utf8_length(s, i); n == 0) {
+        out += "\\ufffd";
+      } else {
+        out.append(s.substr(i, n));
+        i += n - 1;
+      }
     }
   }
   out += '"';

@@ -1,5 +1,6 @@
 // Parser for ptxas verbose output (nvcc -Xptxas -v / --resource-usage).
 #include <charconv>
+#include <climits>
 #include <cstdlib>
 #include <memory>
 
@@ -40,6 +41,12 @@ std::string_view quoted(std::string_view line, std::size_t from) {
   return line.substr(open + 1, close - open - 1);
 }
 
+/// The name quoted before " for 'sm_XY'" in a "Compiling entry function" line, or empty (then
+/// the line is not an entry).
+std::string_view entry_name(std::string_view line, std::size_t at) {
+  return quoted(line.substr(0, line.find(" for ", at)), at);
+}
+
 } // namespace
 
 std::string demangle(const std::string &mangled) {
@@ -66,9 +73,10 @@ std::vector<ptxas_kernel> parse_ptxas_log(std::string_view log) {
     if (!line.empty() && line.back() == '\r')
       line.remove_suffix(1);
 
-    if (const auto at = line.find("Compiling entry function"); at != std::string_view::npos) {
+    if (const auto at = line.find("Compiling entry function");
+        at != std::string_view::npos && !entry_name(line, at).empty()) {
       ptxas_kernel k;
-      k.mangled_name = std::string(quoted(line, at));
+      k.mangled_name = std::string(entry_name(line, at));
       const auto for_at = line.find(" for ", at);
       if (for_at != std::string_view::npos)
         k.arch = std::string(quoted(line, for_at));
@@ -81,7 +89,9 @@ std::vector<ptxas_kernel> parse_ptxas_log(std::string_view log) {
     }
     if (line.find("Function properties for") != std::string_view::npos) {
       // A device function's properties follow; an entry's properties follow its own header.
-      std::string_view name = line.substr(line.find("Function properties for") + 24);
+      std::string_view name = line.substr(line.find("Function properties for") + 23);
+      while (!name.empty() && name.front() == ' ')
+        name.remove_prefix(1);
       if (const auto q = quoted(line, 0); !q.empty())
         name = q;
       while (!name.empty() && (name.back() == ' ' || name.back() == '\t'))
@@ -100,9 +110,9 @@ std::vector<ptxas_kernel> parse_ptxas_log(std::string_view log) {
       continue;
     }
     const auto regs = number_before(line, "registers");
-    if (regs >= 0 && !used_seen && line.find("Used") != std::string_view::npos) {
+    if (regs >= 0 && regs <= INT_MAX && !used_seen && line.find("Used") != std::string_view::npos) {
       current->registers = static_cast<int>(regs);
-      if (const auto bars = number_before(line, "barriers"); bars >= 0)
+      if (const auto bars = number_before(line, "barriers"); bars >= 0 && bars <= INT_MAX)
         current->barriers = static_cast<int>(bars);
       if (const auto smem = number_before(line, "bytes smem"); smem >= 0)
         current->static_smem = smem;
