@@ -3,9 +3,10 @@
 # the kernel-verification report), runs scripts/bench-report.sh (the H100 run, its table, the
 # seed claims and every chart, packed as report.tgz), and exports a real Nsight Compute CSV for
 # the importer. Results go to $OUT (default out/gpu-check).
-# Usage: scripts/gpu-check.sh [tests] [sections] [ceilings] [bench] [suite] [ncu]
-#        (default: all, in that order)
-#   ceilings: scripts/ceilings-check.sh (the machine file, used by bench when present);
+# Usage: scripts/gpu-check.sh [tests] [sections] [suite] [bench] [ceilings] [ncu]
+#        (default: all; they run in that order)
+#   ceilings: scripts/ceilings-check.sh, the full run and its machine file (bench measures the
+#             quick ceilings itself, or reads ROOFKIT_MACHINE_FILE when set);
 #   sections: Nsight Compute's hierarchical roofline section files and metric list (the level
 #             definitions); suite: every bundled kernel vs ncu (scripts/ncu-suite-compare.sh).
 set -uo pipefail
@@ -15,7 +16,7 @@ OUT="$(mkdir -p "${OUT:-out/gpu-check}" && cd "${OUT:-out/gpu-check}" && pwd)"
 LOG="$OUT/logs"
 mkdir -p "$LOG"
 BUILD=build/gpu
-steps="${*:-tests sections ceilings bench suite ncu}"
+steps="${*:-tests sections suite bench ceilings ncu}"
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 step() { echo "gpu-check: $*" | tee -a "$LOG/steps.log"; }
@@ -63,18 +64,11 @@ if [[ " $steps " == *" sections "* ]] && command -v ncu >/dev/null; then
 fi
 
 
-if [[ " $steps " == *" ceilings "* ]] && [ -x scripts/ceilings-check.sh ]; then
+
+if [[ " $steps " == *" suite "* ]] && command -v ncu >/dev/null; then
   t0=$(now)
-  OUT="$OUT/ceilings" timeout "${ROOFKIT_CEILINGS_TIMEOUT:-200}" scripts/ceilings-check.sh h100 \
-    >"$LOG/ceilings.log" 2>&1
-  step "ceilings rc=$? in $(since "$t0") s"
-  tail -25 "$LOG/ceilings.log"
-  # The machine file goes where it is committed, and bench reads it from there (the run records
-  # a path inside the project).
-  if [ -s "$OUT/ceilings/ceilings-h100.json" ]; then
-    cp "$OUT/ceilings/ceilings-h100.json" data/validation/ceilings-h100.json
-    export ROOFKIT_MACHINE_FILE=data/validation/ceilings-h100.json
-  fi
+  OUT="$OUT" timeout 540 scripts/ncu-suite-compare.sh "$BUILD" 2>"$LOG/ncu-suite.err" | tee "$LOG/ncu-suite.log" | tail -60
+  step "ncu suite compare rc=$? in $(since "$t0") s"
 fi
 
 if [[ " $steps " == *" bench "* ]]; then
@@ -83,13 +77,17 @@ if [[ " $steps " == *" bench "* ]]; then
   step "bench-report rc=$? in $(since "$t0") s ($(grep -c . "$LOG/bench.err") stderr lines)"
   head -c 3000 "$LOG/bench.err"
   tar czf "$OUT/report.tgz" data/runs/h100-sxm.json data/runs/h100-sxm-bench.md \
-    docs/seed-claims.md plots $(ls data/validation/ceilings-h100.json 2>/dev/null)
+    docs/seed-claims.md plots
 fi
 
-if [[ " $steps " == *" suite "* ]] && command -v ncu >/dev/null; then
+
+if [[ " $steps " == *" ceilings "* ]] && [ -x scripts/ceilings-check.sh ]; then
   t0=$(now)
-  OUT="$OUT" timeout 540 scripts/ncu-suite-compare.sh "$BUILD" 2>"$LOG/ncu-suite.err" | tee "$LOG/ncu-suite.log" | tail -60
-  step "ncu suite compare rc=$? in $(since "$t0") s"
+  OUT="$OUT/ceilings" timeout "${ROOFKIT_CEILINGS_TIMEOUT:-200}" scripts/ceilings-check.sh h100 \
+    >"$LOG/ceilings.log" 2>&1
+  step "ceilings rc=$? in $(since "$t0") s"
+  tail -25 "$LOG/ceilings.log"
+  [ -s "$OUT/ceilings/ceilings-h100.json" ] && cp "$OUT/ceilings/ceilings-h100.json" "$OUT/"
 fi
 
 if [[ " $steps " == *" ncu "* ]] && command -v ncu >/dev/null; then

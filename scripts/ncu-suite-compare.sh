@@ -29,8 +29,10 @@ for cache in all none; do
   timeout 300 "${cmd[@]}" >"$LOG/ncu-$cache.csv" 2>"$LOG/ncu-$cache.err"
   echo "ncu-suite: ncu $cache rc=$? in $(since "$t") s"
   # A second ncu run: its run-to-run spread is the yardstick for hardware event counters.
-  timeout 300 "${cmd[@]}" >"$LOG/ncu-$cache-2.csv" 2>"$LOG/ncu-$cache-2.err"
-  echo "ncu-suite: ncu $cache (second run) rc=$?"
+  if [ "$cache" = all ]; then
+    timeout 300 "${cmd[@]}" >"$LOG/ncu-$cache-2.csv" 2>"$LOG/ncu-$cache-2.err"
+    echo "ncu-suite: ncu $cache (second run) rc=$?"
+  fi
 done
 
 # DRAM bytes under ncu's application replay (no save and restore of device memory between
