@@ -43,3 +43,7 @@ add_test(NAME cli.first_hour.run_builds_only_roofline_cuda
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(cli.first_hour.run_builds_only_roofline_cuda PROPERTIES LABELS "cpu;cli"
                      PASS_REGULAR_EXPRESSION "^1\n0\n$" TIMEOUT 300)
+roofkit_cli_test(NAME first_hour.plot_bandwidth_not_with_compare
+  COMMAND roofline-cuda plot --before ${fh_run} --after ${fh_run} --bandwidth -o ${fh_dir}/c.svg
+  EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1
+  STDERR "--bandwidth draws the kernels without FLOPs of one run")

@@ -107,6 +107,9 @@ int run_plot(const plot_args& a) {
       to_file ? (format ? *format : chart_format_for_path(a.output)) : chart_format::svg;
   const bool term = a.term || !to_file;
 
+  if (compare && a.bandwidth)
+    throw usage_error("--bandwidth draws the kernels without FLOPs of one run; it does not "
+                      "combine with --before/--after");
   if (compare) {
     if (term && !to_file)
       throw usage_error("the before/after chart has no terminal form: give -o FILE.svg (or "
