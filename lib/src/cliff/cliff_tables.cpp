@@ -128,6 +128,10 @@ std::string cliff_markdown(const cliff_result& r, const std::string& source_file
                       r.date.empty() ? "date not recorded" : r.date, mhz(r.sm_clock_mhz),
                       mhz(r.mem_clock_mhz));
   md << fmt::format("Source: `{}`; command: `{}`.\n\n", source_file, r.command);
+  if (!r.kernel_description.empty())
+    md << "Kernel: " << r.kernel_description << ".\n\n";
+  if (!r.counters_note.empty())
+    md << "Achieved occupancy not measured: " << r.counters_note << ".\n\n";
   std::size_t agree = 0, predicted_only = 0, measured_only = 0, opposite = 0;
   for (const auto& e : r.events) {
     agree += e.verdict == cliff_verdict::agree;
