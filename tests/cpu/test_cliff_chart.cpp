@@ -236,7 +236,7 @@ TEST(CliffTables, EventsAndPointsAndMarkdown) {
   ASSERT_GT(dram, 0u);
   EXPECT_TRUE(std::holds_alternative<std::monostate>(pt.rows[0][dram])); // no counters
   auto with_counters = r;
-  with_counters.points[0].counted["dram_bytes"] = 2e9; // 2 GB in 10 ms: 200 GB/s
+  with_counters.points[0].counted["dram_bytes"] = 2e9; // over the median time
   EXPECT_DOUBLE_EQ(std::get<double>(cliff_points_table(with_counters).rows[0][dram]),
                    2e9 / with_counters.points[0].time_median_s * 1e-9);
   const std::string md = cliff_markdown(r, "data/cliffs/x.json");
