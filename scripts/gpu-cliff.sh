@@ -63,7 +63,7 @@ for s in "${sweeps[@]}"; do
   fi
   t0=$(date +%s)
   # shellcheck disable=SC2086
-  "$RC" cliff -q --kernel "$kernel" --sweep "$sweep" --range "$range" $extra --reps 10 \
+  timeout 100 "$RC" cliff -q --kernel "$kernel" --sweep "$sweep" --range "$range" $extra --reps 10 \
     -o "data/cliffs/$name.json" --plot "plots/cliff-$name.svg" --plot "plots/cliff-$name.html" \
     >"$LOG/$name.md" 2>"$LOG/$name.err"
   rc=$?

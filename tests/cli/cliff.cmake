@@ -34,7 +34,7 @@ set_tests_properties(cli.cliff.without_gpu PROPERTIES ENVIRONMENT "CUDA_VISIBLE_
 
 roofkit_cli_test(NAME cliff.exec COMMAND roofline-cuda cliff -q --exec "echo took {} ms"
   --metric-regex "took ([0-9]+) ms" --metric-unit ms --sweep block --range 64:256:64 --reps 2
-  STDOUT "## Predicted steps and measured changes.*\\| 128 .*measured only")
+  STDOUT "### program: echo took \\{\\} ms: block sweep.*measured changes.*\\| 128 .*measured only")
 roofkit_cli_test(NAME cliff.exec_csv COMMAND roofline-cuda cliff -q --exec "echo took {} ms"
   --metric-regex "took ([0-9]+) ms" --metric-unit ms --sweep block --range 64:128:64 --reps 1
   --csv STDOUT "^at,predicted,measured,verdict,cause\n")
@@ -50,7 +50,7 @@ roofkit_cli_test(NAME cliff.from_rethreshold COMMAND roofline-cuda cliff --from 
   --threshold 60 STDOUT "320 .*predicted only")
 roofkit_cli_test(NAME cliff.from_markdown COMMAND roofline-cuda cliff --from ${cliff_sample}
   --markdown cliff-findings.md --plot cliff-chart.svg --plot cliff-chart.html
-  STDOUT "Predicted steps")
+  STDOUT "6 predicted occupancy steps, 1 measured changes: 1 agree")
 roofkit_cli_test(NAME cliff.from_with_range COMMAND roofline-cuda cliff --from ${cliff_sample}
   --sweep block EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "--from replays")
 roofkit_cli_test(NAME cliff.from_missing COMMAND roofline-cuda cliff --from no-such.json

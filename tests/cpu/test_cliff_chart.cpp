@@ -229,6 +229,16 @@ TEST(CliffTables, EventsAndPointsAndMarkdown) {
   const auto pt = cliff_points_table(r);
   ASSERT_EQ(pt.rows.size(), 7u);
   EXPECT_EQ(to_text(pt.rows[6][1]), "skipped: no block fits");
+  std::size_t dram = 0;
+  for (std::size_t i = 0; i < pt.columns.size(); ++i)
+    if (pt.columns[i].key == "dram_bandwidth")
+      dram = i;
+  ASSERT_GT(dram, 0u);
+  EXPECT_TRUE(std::holds_alternative<std::monostate>(pt.rows[0][dram])); // no counters
+  auto with_counters = r;
+  with_counters.points[0].counted["dram_bytes"] = 2e9; // over the median time
+  EXPECT_DOUBLE_EQ(std::get<double>(cliff_points_table(with_counters).rows[0][dram]),
+                   2e9 / with_counters.points[0].time_median_s * 1e-9);
   const std::string md = cliff_markdown(r, "data/cliffs/x.json");
   EXPECT_NE(md.find("### cliff/chase: block sweep (128:896:128)"), std::string::npos);
   EXPECT_NE(md.find("2 predicted occupancy steps, 2 measured changes: 1 agree, 1 predicted "

@@ -142,10 +142,17 @@ int run_cliff(const cliff_cli& o, CLI::App* cmd) {
   const auto format = o.json  ? roofkit::output_format::json
                       : o.csv ? roofkit::output_format::csv
                               : roofkit::output_format::markdown;
-  auto printer = roofkit::make_printer(format, std::cout);
-  printer->print(roofkit::cliff_events_table(r));
-  printer->print(roofkit::cliff_points_table(r));
-  printer->finish();
+  const std::string source = !o.from.empty()     ? o.from
+                             : !o.output.empty() ? o.output
+                                                 : "(not saved)";
+  if (format == roofkit::output_format::markdown) {
+    std::cout << roofkit::cliff_markdown(r, source);
+  } else {
+    auto printer = roofkit::make_printer(format, std::cout);
+    printer->print(roofkit::cliff_events_table(r));
+    printer->print(roofkit::cliff_points_table(r));
+    printer->finish();
+  }
 
   if (!o.output.empty())
     roofkit::write_text_file(o.output, roofkit::to_json_text(r));

@@ -44,6 +44,14 @@ double rate_scale(const cliff_result& r) {
 
 std::string pct(double v) { return fmt::format("{:.0f}%", 100 * v); }
 
+// DRAM bytes from the counters over the median time, GB/s.
+cell counted_bandwidth(const cliff_point& p) {
+  const auto it = p.counted.find("dram_bytes");
+  if (it == p.counted.end() || !(p.time_median_s > 0))
+    return std::monostate{};
+  return it->second / p.time_median_s * 1e-9;
+}
+
 } // namespace
 
 table cliff_points_table(const cliff_result& r) {
@@ -66,6 +74,7 @@ table cliff_points_table(const cliff_result& r) {
                {"time_median", "time", "us", 2},
                {"spread", "spread", "%", 1},
                {"rate", rate_header(r), "", 1},
+               {"dram_bandwidth", "DRAM (counted)", "GB/s", 1},
                {"pct_of_roof", "% roof", "%", 1},
                {"bound", "bound", "", 0}};
   for (const auto& p : r.points) {
@@ -77,7 +86,7 @@ table cliff_points_table(const cliff_result& r) {
          opt(p.occupancy_achieved, 100), p.limiter, positive(p.waves),
          positive(p.time_median_s, 1e6),
          p.time_median_s > 0 ? cell{p.spread * 100} : cell{std::monostate{}},
-         positive(p.rate, rate_scale(r)), positive(p.pct_of_roof), p.bound});
+         positive(p.rate, rate_scale(r)), counted_bandwidth(p), positive(p.pct_of_roof), p.bound});
   }
   if (!r.counters_note.empty())
     t.notes.push_back("achieved occupancy not measured: " + r.counters_note);
@@ -128,6 +137,10 @@ std::string cliff_markdown(const cliff_result& r, const std::string& source_file
                       r.date.empty() ? "date not recorded" : r.date, mhz(r.sm_clock_mhz),
                       mhz(r.mem_clock_mhz));
   md << fmt::format("Source: `{}`; command: `{}`.\n\n", source_file, r.command);
+  if (!r.kernel_description.empty())
+    md << "Kernel: " << r.kernel_description << ".\n\n";
+  if (!r.counters_note.empty())
+    md << "Achieved occupancy not measured: " << r.counters_note << ".\n\n";
   std::size_t agree = 0, predicted_only = 0, measured_only = 0, opposite = 0;
   for (const auto& e : r.events) {
     agree += e.verdict == cliff_verdict::agree;
