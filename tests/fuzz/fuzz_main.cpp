@@ -3,8 +3,8 @@
 //   fuzz_x [-max_total_time=S] [-runs=N] [-seed=N] [-max_len=N] [other -flags ignored] PATH...
 // Every file under each PATH is run as is, then mutated copies (bit flips, byte edits, cut and
 // repeated ranges, splices of two inputs, tokens that parsers trip on) until S seconds or N runs
-// have passed. A finding aborts (the target's own check, or a sanitizer); the input is saved
-// beside the corpus first as crash-<hash>.
+// have passed. A finding aborts (the target's own check, a signal or a sanitizer report) and
+// leaves the failing input in <artifact_prefix>input (default ./crash-input).
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -19,6 +19,10 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <csignal>
+#include <fcntl.h>
+#include <unistd.h>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 
@@ -57,13 +61,32 @@ const char* const tokens[] = {",",
                               " "};
 
 std::string g_crash_path = "crash-input";
+const bytes* g_current = nullptr;
+
+// Writes the input being run to g_crash_path; async-signal-safe calls only.
+extern "C" void save_current_input() {
+  if (g_current == nullptr)
+    return;
+  const int fd = open(g_crash_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd >= 0) {
+    [[maybe_unused]] const auto n = write(fd, g_current->data(), g_current->size());
+    close(fd);
+  }
+  const char note[] = "fuzz: the failing input is saved (see -artifact_prefix)\n";
+  [[maybe_unused]] const auto m = write(2, note, sizeof note - 1);
+  g_current = nullptr;
+}
+
+extern "C" void on_fatal_signal(int sig) {
+  save_current_input();
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
 
 void run_one(const bytes& input) {
-  // Saved first, so an abort or a sanitizer report leaves the input behind.
-  std::ofstream(g_crash_path, std::ios::binary)
-      .write(reinterpret_cast<const char*>(input.data()),
-             static_cast<std::streamsize>(input.size()));
+  g_current = &input;
   LLVMFuzzerTestOneInput(input.data(), input.size());
+  g_current = nullptr;
 }
 
 bytes mutate(const bytes& base, const std::vector<bytes>& corpus, std::mt19937_64& rng,
@@ -148,7 +171,14 @@ bool flag(std::string_view arg, std::string_view name, long long& value) {
 
 } // namespace
 
+// Provided by the sanitizer runtimes: called before a sanitizer ends the process.
+extern "C" void __sanitizer_set_death_callback(void (*callback)()) __attribute__((weak));
+
 int main(int argc, char** argv) {
+  for (const int sig : {SIGABRT, SIGSEGV, SIGFPE, SIGILL, SIGBUS})
+    std::signal(sig, on_fatal_signal);
+  if (__sanitizer_set_death_callback != nullptr)
+    __sanitizer_set_death_callback(save_current_input);
   long long seconds = 10, runs = -1, seed = 1, max_len = 65536;
   std::vector<std::filesystem::path> paths;
   std::filesystem::path crash_dir = ".";
@@ -195,7 +225,6 @@ int main(int argc, char** argv) {
     run_one(mutate(corpus[rng() % corpus.size()], corpus, rng, static_cast<std::size_t>(max_len)));
     ++done;
   }
-  std::filesystem::remove(g_crash_path);
   std::fprintf(stderr, "fuzz: %lld mutated inputs ran (seed %lld), no finding\n", done, seed);
   return 0;
 }
