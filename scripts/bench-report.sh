@@ -8,7 +8,10 @@ cd "$(dirname "$0")/.."
 rc="${1:-build/release}/tools/roofline-cuda"
 run=data/runs/h100-sxm.json
 notes=data/runs/h100-sxm-claim-notes.json
-"$rc" bench -q -o "$run" --claims docs/seed-claims.md --claims-notes "$notes" \
+# A machine file from `roofline-cuda ceilings --save` gives the measured roofs, if named.
+ceilings=()
+[ -n "${ROOFKIT_MACHINE_FILE:-}" ] && ceilings=(--ceilings "$ROOFKIT_MACHINE_FILE")
+"$rc" bench -q "${ceilings[@]}" -o "$run" --claims docs/seed-claims.md --claims-notes "$notes" \
   --plot plots/roofline-h100-sxm.svg --plot plots/roofline-h100-sxm.html \
   > data/runs/h100-sxm-bench.md
 scripts/make-plots.sh "$rc"

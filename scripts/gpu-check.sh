@@ -3,7 +3,12 @@
 # the kernel-verification report), runs scripts/bench-report.sh (the H100 run, its table, the
 # seed claims and every chart, packed as report.tgz), and exports a real Nsight Compute CSV for
 # the importer. Results go to $OUT (default out/gpu-check).
-# Usage: scripts/gpu-check.sh [tests] [bench] [ncu]   (default: all three)
+# Usage: scripts/gpu-check.sh [tests] [sections] [suite] [bench] [ceilings] [ncu]
+#        (default: all; they run in that order)
+#   ceilings: scripts/ceilings-check.sh, the full run and its machine file (bench measures the
+#             quick ceilings itself, or reads ROOFKIT_MACHINE_FILE when set);
+#   sections: Nsight Compute's hierarchical roofline section files and metric list (the level
+#             definitions); suite: every bundled kernel vs ncu (scripts/ncu-suite-compare.sh).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/cuda-env.sh
@@ -11,37 +16,78 @@ OUT="$(mkdir -p "${OUT:-out/gpu-check}" && cd "${OUT:-out/gpu-check}" && pwd)"
 LOG="$OUT/logs"
 mkdir -p "$LOG"
 BUILD=build/gpu
-steps="${*:-tests bench ncu}"
+steps="${*:-tests sections suite bench ceilings ncu}"
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 step() { echo "gpu-check: $*" | tee -a "$LOG/steps.log"; }
 
 step "device: $(nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader)"
 t0=$(now)
+targets=()
+[[ " $steps " == *" tests "* ]] || targets=(--target roofline-cuda roofkit-suite)
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
   -DCMAKE_CUDA_COMPILER="$CUDA_HOME/bin/nvcc" >"$LOG/configure.log" 2>&1 &&
-  cmake --build "$BUILD" -j "$(nproc)" >"$LOG/build.log" 2>&1
+  cmake --build "$BUILD" -j "$(nproc)" "${targets[@]}" -- -k 0 >"$LOG/build.log" 2>&1
 rc=$?
+# A failed test target should not stop the measurements: go on when the tools were built.
+if [ $rc -ne 0 ]; then
+  grep -B2 -A12 -m4 "error" "$LOG/build.log"
+  [ -x "$BUILD/tools/roofline-cuda" ] && [ -x "$BUILD/tests/validation/roofkit-suite" ] && rc=0
+fi
 step "build rc=$rc in $(since "$t0") s"
 if [ $rc -ne 0 ]; then grep -B2 -A20 -m3 "error" "$LOG/build.log"; tar czf "$OUT/logs.tgz" -C "$OUT" logs; exit 1; fi
 RC="$BUILD/tools/roofline-cuda"
 
 if [[ " $steps " == *" tests "* ]]; then
   t0=$(now)
-  ROOFKIT_KERNELS_REPORT="$OUT/h100-verify.json" ctest --test-dir "$BUILD" -L gpu \
+  ROOFKIT_KERNELS_REPORT="$OUT/h100-verify.json" timeout 400 ctest --test-dir "$BUILD" -L gpu \
+    ${ROOFKIT_GPU_TESTS:+-R "$ROOFKIT_GPU_TESTS"} \
     --output-on-failure --output-junit "$OUT/gpu-tests.xml" >"$LOG/gpu-tests.log" 2>&1
   step "gpu tests rc=$? in $(since "$t0") s: $(grep -E 'tests passed|tests failed' "$LOG/gpu-tests.log")"
+  grep -E '^(cache control|shared loads|coalesced|copy|user range|roofline set)' "$LOG/gpu-tests.log" | head -20
+  grep -B3 -A12 'Failure' "$LOG/gpu-tests.log" | head -80
   ctest --test-dir "$BUILD" -L cpu -j "$(nproc)" >"$LOG/cpu-tests.log" 2>&1
   step "cpu tests rc=$?: $(grep -E 'tests passed|tests failed' "$LOG/cpu-tests.log")"
 fi
 
+if [[ " $steps " == *" sections "* ]] && command -v ncu >/dev/null; then
+  # The hierarchical roofline's level definitions, from this ncu's own section files.
+  sec_file="$(find / -name SpeedOfLight_HierarchicalSingleRooflineChart.section -not -path '/proc/*' 2>/dev/null | head -1)"
+  sec_dir="$(dirname "${sec_file:-/nonexistent/x}")"
+  { ncu --version | tail -1; ncu --list-sections; } >"$LOG/ncu-sections.txt" 2>&1
+  for f in "$sec_dir"/SpeedOfLight_Hierarchical*.section; do
+    echo "=== $(basename "$f")"; grep -E 'Name:|Expression:|MinArch|MaxArch' "$f"
+  done >"$LOG/ncu-hierarchical-sections.txt" 2>&1
+  ncu --query-metrics --chip gh100 >"$LOG/ncu-query-metrics.txt" 2>&1
+  step "sections: $(grep -c '===' "$LOG/ncu-hierarchical-sections.txt") hierarchical section files; L1/L2 names: $(grep -ohE '(l1tex__lsu_writeback_active_mem_lgds|lts__lts2xbar_cycles_active)' "$LOG/ncu-hierarchical-sections.txt" | sort -u | tr '\n' ' ')"
+  cp "$LOG/ncu-hierarchical-sections.txt" "$OUT/"
+fi
+
+
+
+if [[ " $steps " == *" suite "* ]] && command -v ncu >/dev/null; then
+  t0=$(now)
+  OUT="$OUT" timeout 540 scripts/ncu-suite-compare.sh "$BUILD" 2>"$LOG/ncu-suite.err" | tee "$LOG/ncu-suite.log" | tail -60
+  step "ncu suite compare rc=$? in $(since "$t0") s"
+fi
+
 if [[ " $steps " == *" bench "* ]]; then
   t0=$(now)
-  scripts/bench-report.sh "$BUILD" 2>"$LOG/bench.err"
+  timeout "${ROOFKIT_BENCH_TIMEOUT:-240}" scripts/bench-report.sh "$BUILD" 2>"$LOG/bench.err"
   step "bench-report rc=$? in $(since "$t0") s ($(grep -c . "$LOG/bench.err") stderr lines)"
   head -c 3000 "$LOG/bench.err"
   tar czf "$OUT/report.tgz" data/runs/h100-sxm.json data/runs/h100-sxm-bench.md \
     docs/seed-claims.md plots
+fi
+
+
+if [[ " $steps " == *" ceilings "* ]] && [ -x scripts/ceilings-check.sh ]; then
+  t0=$(now)
+  OUT="$OUT/ceilings" timeout "${ROOFKIT_CEILINGS_TIMEOUT:-200}" scripts/ceilings-check.sh h100 \
+    >"$LOG/ceilings.log" 2>&1
+  step "ceilings rc=$? in $(since "$t0") s"
+  tail -25 "$LOG/ceilings.log"
+  [ -s "$OUT/ceilings/ceilings-h100.json" ] && cp "$OUT/ceilings/ceilings-h100.json" "$OUT/"
 fi
 
 if [[ " $steps " == *" ncu "* ]] && command -v ncu >/dev/null; then

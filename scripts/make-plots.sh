@@ -9,11 +9,13 @@ run=data/runs/h100-sxm.json
 "$rc" plot "$run" -o plots/roofline-h100-sxm.svg
 "$rc" plot "$run" -o plots/roofline-h100-sxm.html
 "$rc" plot "$run" --term --color never > plots/roofline-h100-sxm.txt
+"$rc" plot "$run" --bandwidth -o plots/bandwidth-h100-sxm.svg
+"$rc" plot "$run" --bandwidth --term > plots/bandwidth-h100-sxm.txt
 topics=("global:^global/" "memory:^(vector|layout|vadd|readonly|unified)/"
         "compute:^(gemm|transpose|reduce|stencil)/"
         "smem-divergence-registers:^(smem|divergence|registers)/")
 for t in "${topics[@]}"; do
-  "$rc" plot "$run" --kernel "${t#*:}" --title "H100 SXM: ${t%%:*} kernels" \
+  "$rc" plot "$run" --kernel "${t#*:}" --colour-by kernel --title "H100 SXM: ${t%%:*} kernels" \
     -o "plots/roofline-h100-sxm-${t%%:*}.svg"
 done
 seed=data/runs/sample-seed

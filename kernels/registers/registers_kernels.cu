@@ -1,35 +1,12 @@
 #include "registers/registers_kernels.hpp"
 
 #include "common/launch.cuh"
+#include "registers/fold.cuh"
 #include "roofkit/error.hpp"
 
 namespace roofkit::kernels {
 
 namespace {
-
-// Rounded intrinsics (no FMA contraction) keep the CPU reference bit-exact.
-template <int K>
-__device__ __forceinline__ void fold(const float *__restrict__ in, float *__restrict__ out,
-                                     unsigned n) {
-  const unsigned threads = gridDim.x * blockDim.x;
-  float acc[K];
-#pragma unroll
-  for (int k = 0; k < K; ++k)
-    acc[k] = 0.125f * k;
-  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += threads) {
-    const float x = in[i];
-#pragma unroll
-    for (int k = 0; k < K; ++k)
-      acc[k] = __fadd_rn(__fmul_rn(acc[k], x), acc[(k + 1) % K]);
-  }
-  float s = 0.0f;
-#pragma unroll
-  for (int k = 0; k < K; ++k)
-    s = __fadd_rn(s, acc[k]);
-  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t < threads)
-    out[t] = s;
-}
 
 __global__ void __launch_bounds__(register_block)
     k22_free_kernel(const float *__restrict__ in, float *__restrict__ out, unsigned n) {

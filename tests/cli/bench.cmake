@@ -32,3 +32,13 @@ roofkit_cli_test(NAME plot.kernel_filter COMMAND roofline-cuda plot ${h100_run} 
   --kernel "^gemm/" --color never STDOUT "gemm/tiled-32")
 roofkit_cli_test(NAME plot.kernel_filter_no_match COMMAND roofline-cuda plot ${h100_run} --term
   --kernel "^nothing/" EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "no kernel of the run")
+
+# Cache and clock control: bad values name themselves and the valid choices (no GPU needed).
+roofkit_cli_test(NAME bench.bad_cache_control COMMAND roofline-cuda bench --cache-control some
+  EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "some.*(all|none)")
+roofkit_cli_test(NAME bench.bad_clock_control COMMAND roofline-cuda bench --clock-control boost
+  EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "boost.*(base|none)")
+roofkit_cli_test(NAME bench.cold_and_warm COMMAND roofline-cuda bench --cold --warm
+  EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "excludes")
+roofkit_cli_test(NAME bench.help_cache_control COMMAND roofline-cuda bench --help
+  STDOUT "--cache-control all\\|none.*--clock-control none\\|base")

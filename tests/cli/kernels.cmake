@@ -1,6 +1,6 @@
 # roofline-cuda list: the kernel registry as a table, JSON and CSV; bad regexes.
 roofkit_cli_test(NAME list.markdown COMMAND roofline-cuda list
-  STDOUT "\\| global/coalesced +\\| global +\\| +67108864 \\|.*\\(262144,1,1\\) x \\(256,1,1\\).*86 kernels"
+  STDOUT "\\| global/coalesced +\\| global +\\| +67108864 \\|.*\\(262144,1,1\\) x \\(256,1,1\\).*90 kernels"
   STDERR_LINES 0)
 roofkit_cli_test(NAME list.json COMMAND roofline-cuda list --json --kernel "^gemm/tiled-32$"
   STDOUT "^\\[.*\"name\": \"gemm/tiled-32\"")

@@ -21,12 +21,12 @@ file(WRITE ${occ_dir}/bad_header.csv "arch,threads,registers\nsm_90,256,32\n")
 
 # --- Default report: Markdown, JSON, CSV ------------------------------------------------------
 roofkit_cli_test(NAME occupancy.report_markdown
-  COMMAND occupancy-calc --arch sm_80 --threads 512 --regs 33
+  COMMAND occupancy-calc --arch sm_80 --threads 512 --regs 33 --detail
   STDOUT "Active blocks per SM +[|] 3 +[|].*[*][*]Limited by[*][*] +[|] [*][*]registers[*][*].*[|] [*][*]registers[*][*] +[|] [*][*]20480[*][*] [|]"
   STDERR_LINES 0)
 roofkit_cli_test(NAME occupancy.report_json
   COMMAND occupancy-calc --arch 9.0 -t 256 -r 48 --json
-  STDOUT "\"limits\": .*\"block_limit\": 5,.*\"limiting\": true,.*\"resource\": \"registers\".*\"occupancy\": [[].*\"active_blocks_per_sm\": 5,.*\"active_warps_per_sm\": 40,.*\"limiters\": \"registers\",.*\"occupancy\": 0.625,")
+  STDOUT "\"limits\": .*\"block_limit\": 5,.*\"limiting\": true,.*\"resource\": \"registers\".*\"occupancy\": [{].*\"active_blocks_per_sm\": 5,.*\"active_warps_per_sm\": 40,.*\"limiters\": \"registers\",.*\"occupancy\": 0.625,")
 roofkit_cli_test(NAME occupancy.report_csv
   COMMAND occupancy-calc --arch sm_90 -t 256 -r 48 --csv
   STDOUT "active_blocks_per_sm,active_warps_per_sm,max_warps_per_sm,occupancy,limiters,warps_per_block,allocated_registers_per_block,allocated_smem_per_block,smem_per_sm,optin_assumed,reason\n5,40,64,0.625,registers,8,12288,1024,233472,false,\n")
@@ -34,10 +34,10 @@ roofkit_cli_test(NAME occupancy.report_ties
   COMMAND occupancy-calc --arch sm_90 -t 256 -r 32 --csv
   STDOUT "\n8,64,64,1,\"warps, registers\",")
 roofkit_cli_test(NAME occupancy.gpu_by_name
-  COMMAND occupancy-calc --gpu "h100 sxm" -t 256 -r 32
+  COMMAND occupancy-calc --gpu "h100 sxm" -t 256 -r 32 --detail
   STDOUT "GPU +[|] H100 SXM.*SMs +[|] 132")
 roofkit_cli_test(NAME occupancy.optin_assumed
-  COMMAND occupancy-calc --arch sm_90 -t 256 -r 32 --smem-static 4K -s 96K
+  COMMAND occupancy-calc --arch sm_90 -t 256 -r 32 --smem-static 4K -s 96K --detail
   STDOUT "Opt-in shared-memory limit assumed +[|] true.*opt-in limit [(]232448 B[)] is assumed set")
 roofkit_cli_test(NAME occupancy.zero_blocks_reason
   COMMAND occupancy-calc --arch sm_90 -t 800 -r 80
@@ -49,21 +49,48 @@ roofkit_cli_test(NAME occupancy.help_is_the_doc
   COMMAND occupancy-calc --help
   STDOUT "Usage: occupancy-calc.*--smem-dynamic.*# occupancy-calc.*## Exit codes")
 
+# --- The answer first; one CSV table; JSON objects with a schema ------------------------------
+roofkit_cli_test(NAME occupancy.answer_first
+  COMMAND occupancy-calc --arch sm_80 --threads 512 --regs 33
+  STDOUT "^Occupancy 75.0% on sm_80 [(]Ampere, CC 8.0[)]: 48 of 64 warps per SM, 3 blocks of 512 threads.\nLimited by: registers.\nNearest cliffs:\n  -1 register [(]32/thread[)]: 75% -> 100%\n      measure: roofline-cuda cliff --kernel NAME --sweep regs --range 31:34:1\n  [+]8 registers [(]41/thread[)]: 75% -> 50%\n      measure: roofline-cuda cliff --kernel NAME --sweep regs --range 32:42:1\n.*Tables [(]target, launch, occupancy, limits[)]: --detail"
+  STDERR_LINES 0)
+roofkit_cli_test(NAME occupancy.json_schema_and_objects
+  COMMAND occupancy-calc --arch sm_90 -t 256 -r 48 --json
+  STDOUT "^{\n  \"launch\": {\n.*\"occupancy\": {\n    \"active_blocks_per_sm\": 5,.*\"schema\": \"roofkit.occupancy/2\",\n  \"target\": {\n")
+roofkit_cli_test(NAME occupancy.csv_is_one_table
+  COMMAND occupancy-calc --arch sm_90 -t 256 -r 48 --csv
+  STDOUT "^active_blocks_per_sm,[^\n]*\n5,40,64,0.625,registers,[^\n]*\n$")
+roofkit_cli_test(NAME occupancy.csv_table_choice
+  COMMAND occupancy-calc --arch sm_90 -t 256 -r 48 --csv --table limits
+  STDOUT "^resource,used_per_block,available_per_sm,unit,block_limit,limiting,detail\nwarps,")
+roofkit_cli_test(NAME occupancy.bad_table_unknown
+  COMMAND occupancy-calc --arch sm_90 --csv --table nope
+  EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1
+  STDERR "--table: no table 'nope' in this output [(]valid: target, launch, occupancy, limits[)]")
+roofkit_cli_test(NAME occupancy.ptxas_arch_mismatch_warns
+  COMMAND occupancy-calc --arch sm_90 --ptxas ${occ_data}/kernels_sm80_sm90.log -t 256
+  STDERR "^occupancy-calc: warning: the ptxas log compiled [0-9]+ of [0-9]+ kernels for sm_80, but the numbers are for sm_90 [(]--arch sm_90[)]"
+  STDERR_LINES 1)
+roofkit_cli_test(NAME occupancy.ptxas_answer_first
+  COMMAND occupancy-calc --ptxas ${occ_data}/kernels_sm80_sm90.log -t 256
+  STDOUT "void transpose<100>[(]float const[*], float[*], int[)]\nOccupancy 62.5% on sm_90 .*measure: roofline-cuda cliff --kernel 'transpose<100>' --sweep smem --range "
+  STDERR_LINES 0)
+
 # --- cliffs, suggest, sweep --------------------------------------------------------------------
 roofkit_cli_test(NAME occupancy.cliffs
-  COMMAND occupancy-calc --arch sm_80 -t 512 -r 33 cliffs
+  COMMAND occupancy-calc --arch sm_80 -t 512 -r 33 cliffs --detail
   STDOUT "33 registers: 3 blocks, 75%. at 32 or fewer: 4 blocks, 100%. 7 more registers before the next drop [(]at 41: 2 blocks, 50%[)]")
 roofkit_cli_test(NAME occupancy.cliffs_csv
   COMMAND occupancy-calc --arch sm_80 -t 512 -r 33 cliffs --csv
   STDOUT "^variable,value,active_blocks,occupancy,below,below_blocks,below_occupancy,above,above_blocks,above_occupancy,headroom,text\nregisters,33,3,0.75,32,4,1,41,2,0.5,7,")
 roofkit_cli_test(NAME occupancy.suggest_block_size
   COMMAND occupancy-calc --gpu "H100 SXM" -t 256 -r 72 suggest --json
-  STDOUT "\"block_size\": [[][^]]*\"block_size\": 896,.*\"min_grid_size\": 132")
+  STDOUT "\"block_size\": [{][^}]*\"block_size\": 896,.*\"min_grid_size\": 132")
 roofkit_cli_test(NAME occupancy.suggest_registers
   COMMAND occupancy-calc --arch sm_90 -t 256 -r 64 suggest --target-occupancy 100%
   STDOUT "__launch_bounds__[(]256, 8[)].*-maxrregcount=32")
 roofkit_cli_test(NAME occupancy.suggest_smem_for_blocks
-  COMMAND occupancy-calc --arch sm_90 -t 256 -r 32 --smem-static 256 suggest --blocks 2 --csv
+  COMMAND occupancy-calc --arch sm_90 -t 256 -r 32 --smem-static 256 suggest --blocks 2 --csv --table smem_for_blocks
   STDOUT "blocks,max_dynamic_smem,occupancy,runtime_reported,runtime_overreports\n2,115456,0.25,116480,true\n")
 roofkit_cli_test(NAME occupancy.suggest_clusters
   COMMAND occupancy-calc --arch sm_90 --sms 132 -t 1024 -r 32 suggest
@@ -81,7 +108,7 @@ set_tests_properties(cli.occupancy.sweep_svg PROPERTIES LABELS "cpu;cli"
 
 # --- ptxas logs (real nvcc 13.0 output) ---------------------------------------------------------
 roofkit_cli_test(NAME occupancy.ptxas_file
-  COMMAND occupancy-calc --ptxas ${occ_data}/kernels_sm80_sm90.log --threads 256
+  COMMAND occupancy-calc --ptxas ${occ_data}/kernels_sm80_sm90.log --threads 256 --detail
   STDOUT "void transpose<100>[(]float const[*], float[*], int[)] +[|] sm_90 +[|] +14 [|] +40400 [|] +1 [|] +0 [|] +5 [|] +40 [|] +0.625 [|] shared_memory")
 roofkit_cli_test(NAME occupancy.ptxas_stdin_json
   COMMAND occupancy-calc --ptxas - -t 128 --json

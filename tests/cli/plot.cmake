@@ -18,7 +18,7 @@ else()
     EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 2 STDERR "built without cairo.*hint: .*rsvg-convert")
 endif()
 roofkit_cli_test(NAME plot.term COMMAND roofline-cuda plot ${pl_runs}/sample-seed.json --term --color never
-  STDOUT "^Roofline: NVIDIA H100 80GB HBM3  \\[ANALYTICAL\\]\n +FLOP/s\n.*┤.*└┬.*FLOP/byte\nRoofs: DRAM 3\\.02 TB/s measured \\(3\\.35 TB/s theoretical\\).*A coalesced_access .*Not plotted: copy_float4_grid_stride"
+  STDOUT "^Roofline: NVIDIA H100 80GB HBM3  \\[ANALYTICAL\\]\n +FLOP/s\n.*┤.*└┬.*FLOP/byte\nRoofs: DRAM 3\\.02 TB/s @ 2619 MHz measured \\(3\\.35 TB/s @ [0-9]+ MHz[ \n]theoretical\\).*A coalesced_access .*[0-9] kernels? moves? data only [(]no FLOPs[)]: see --bandwidth"
   STDERR_LINES 0)
 roofkit_cli_test(NAME plot.term_is_default COMMAND roofline-cuda plot ${pl_runs}/sample-seed.json --columns 100 --rows 24
   STDOUT "^Roofline: NVIDIA H100 80GB HBM3" STDERR_LINES 0)

@@ -2,7 +2,7 @@
 set(rk_runs ${PROJECT_SOURCE_DIR}/tests/data/runs)
 
 roofkit_cli_test(NAME report.markdown COMMAND roofline-cuda report ${rk_runs}/sample.json
-  STDOUT "^# roofkit run: NVIDIA H100 80GB HBM3\n\n\\*\\*Analytical run for NVIDIA H100 80GB HBM3 on 2026-11-22[^\n]*not measured on this machine"
+  STDOUT "^# roofkit run: NVIDIA H100 80GB HBM3\n\n\\*\\*Analytical run for NVIDIA H100 80GB HBM3 on 2026-11-22[^#]*not measured on this machine"
   STDERR_LINES 0)
 roofkit_cli_test(NAME report.markdown_tables COMMAND roofline-cuda report ${rk_runs}/sample.json --markdown
   STDOUT "Clocks during the run: SM 1980 MHz, memory 2619 MHz.*## Ceilings.*\\| DRAM +\\| memory +\\| +3352\\.32 \\| GB/s.*## Kernels.*\\| copy_strided_32 +\\| +6400\\.00 \\|.*\\| DRAM +\\| +2\\.5 \\|.*\\| hgemm_tensor .*\\| Tensor FP16/BF16 +\\| +67\\.4 \\|")

@@ -1,6 +1,7 @@
 // The bench's CPU side: the summary table, the seed-claim evaluation and the claims document.
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -35,15 +36,15 @@ roofkit::run stride_run() {
   fp32.value = 60e12;
   r.ceilings.push_back(fp32);
   auto base = kernel("global/stride-1", 1e-3, 512e6); // 512 GB/s effective
-  base.counters["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"] = 8e6;
-  base.counters["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"] = 2e6;
+  base.counters["smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum"] = 8e6;
+  base.counters["smsp__sass_inst_executed_op_global_ld.sum"] = 2e6;
   base.counters["smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum"] = 8e6;
   base.counters["smsp__sass_inst_executed_op_global_ld.sum"] = 2e6;
   r.kernels.push_back(base);
   auto s32 = kernel("global/stride-32", 20e-3, 512e6); // 1/20 of the bandwidth
   s32.bytes[roofkit::memory_level::dram] = 8 * 512e6;
-  s32.counters["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"] = 64e6;
-  s32.counters["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"] = 2e6;
+  s32.counters["smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum"] = 64e6;
+  s32.counters["smsp__sass_inst_executed_op_global_ld.sum"] = 2e6;
   s32.counters["smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum"] = 64e6;
   s32.counters["smsp__sass_inst_executed_op_global_ld.sum"] = 2e6;
   r.kernels.push_back(s32);
@@ -173,8 +174,44 @@ TEST(bench_detail_metrics, coalescing_and_claim_counters_without_duplicates) {
   const std::set<std::string> unique(names.begin(), names.end());
   EXPECT_EQ(unique.size(), names.size());
   EXPECT_TRUE(unique.count("smsp__sass_inst_executed_op_global_ld.sum"));
-  EXPECT_TRUE(unique.count("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"));
+  EXPECT_TRUE(unique.count("smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum"));
   EXPECT_TRUE(unique.count("dram__bytes_read.sum"));
+}
+
+// One set per kernel: every roofline metric and every detail counter, each once, required
+// ones before the optional extras, which may only fill passes the required ones need anyway.
+TEST(bench_metric_set, one_consistent_pass_set) {
+  const auto s = roofkit::bench_metric_set();
+  std::set<std::string> first_names;
+  std::map<std::string, int> times;
+  bool seen_optional = false;
+  for (const auto& m : s.metrics) {
+    first_names.insert(m.names.front());
+    ++times[m.names.front()];
+    if (m.optional)
+      seen_optional = true;
+    else
+      EXPECT_FALSE(seen_optional) << m.key << " (required) after an optional metric";
+  }
+  for (const auto& m : roofkit::find_metric_set("roofline").metrics)
+    EXPECT_TRUE(first_names.count(m.names.front())) << m.key;
+  for (const auto& n : roofkit::bench_detail_metrics())
+    EXPECT_EQ(times[n], 1) << n << " must be collected exactly once";
+  EXPECT_EQ(s.pass_budget, 1);
+}
+
+TEST(bench_timing, overhead_dominated_kernels_are_flagged) {
+  roofkit::kernel_result k;
+  k.time.median_s = 4e-6;
+  EXPECT_TRUE(roofkit::overhead_dominated(k)) << "no counters: under 5 us";
+  k.time.median_s = 6e-6;
+  EXPECT_FALSE(roofkit::overhead_dominated(k));
+  k.gpu_time_s = 3e-6;
+  EXPECT_TRUE(roofkit::overhead_dominated(k)) << "6 us timed for 3 us of GPU work";
+  k.gpu_time_s = 5e-6;
+  EXPECT_FALSE(roofkit::overhead_dominated(k));
+  k.time.median_s = 0;
+  EXPECT_FALSE(roofkit::overhead_dominated(k)) << "untimed";
 }
 
 TEST(bench_flops, unplaced_precisions_and_atomic_fallback) {

@@ -23,19 +23,19 @@ TEST(chart_compare, arrows_join_before_and_after_points) {
   chart_frame f;
   const canvas c = draw_compare(before, after, {}, &f);
   const auto root = chart_test::parse_xml(to_svg(c));
-  const auto groups = root->find_all([](const xml_element &e) { return e.has_class("kernel"); });
+  const auto groups = root->find_all([](const xml_element& e) { return e.has_class("kernel"); });
   ASSERT_EQ(groups.size(), 5u); // coalesced, uncoalesced, sgemm (both), hgemm (before), new
 
   int arrows = 0;
-  for (const auto *g : groups) {
-    const auto b = g->find_all([](const xml_element &e) { return e.has_class("before"); });
-    const auto a = g->find_all([](const xml_element &e) { return e.has_class("after"); });
-    for (const auto *p : b) {
+  for (const auto* g : groups) {
+    const auto b = g->find_all([](const xml_element& e) { return e.has_class("before"); });
+    const auto a = g->find_all([](const xml_element& e) { return e.has_class("after"); });
+    for (const auto* p : b) {
       const auto at = chart_test::parse_translate(p->attr("transform"));
       EXPECT_NEAR(at.x, f.x.to_px(std::stod(p->attr("data-intensity"))), 0.006);
       EXPECT_NEAR(at.y, f.y.to_px(std::stod(p->attr("data-flops-per-s"))), 0.006);
     }
-    const auto lines = g->find_all([](const xml_element &e) { return e.has_class("arrow"); });
+    const auto lines = g->find_all([](const xml_element& e) { return e.has_class("arrow"); });
     if (b.size() == 1 && a.size() == 1) {
       const auto pb = chart_test::parse_translate(b[0]->attr("transform"));
       const auto pa = chart_test::parse_translate(a[0]->attr("transform"));
@@ -58,7 +58,7 @@ TEST(chart_compare, arrows_join_before_and_after_points) {
   }
   EXPECT_EQ(arrows, 1);
   std::string text;
-  for (const auto *t : root->find_all([](const xml_element &e) { return e.name == "text"; }))
+  for (const auto* t : root->find_all([](const xml_element& e) { return e.name == "text"; }))
     text += t->text + " ";
   EXPECT_NE(text.find("uncoalesced_access  4.29\u00d7 faster"), std::string::npos) << text;
   EXPECT_NE(text.find("coalesced_access  same time"), std::string::npos);
@@ -75,7 +75,7 @@ TEST(chart_compare, same_name_kernels_match_in_order) {
   after.kernels[1].time.median_s = 0.5e-3;
   const auto root = chart_test::parse_xml(render_compare_svg(before, after));
   std::string text;
-  for (const auto *t : root->find_all([](const xml_element &e) { return e.name == "text"; }))
+  for (const auto* t : root->find_all([](const xml_element& e) { return e.name == "text"; }))
     text += t->text + "|";
   EXPECT_NE(text.find("k  same time"), std::string::npos) << text;
   EXPECT_NE(text.find("k  2.00\u00d7 faster"), std::string::npos) << text;

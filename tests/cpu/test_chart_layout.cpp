@@ -49,7 +49,7 @@ TEST(chart_layout, placer_keeps_labels_apart_and_off_obstacles) {
   std::vector<point2> anchors;
   for (int i = 0; i < 12; ++i)
     anchors.push_back({100.0 + 3 * i, 300.0 - 1.0 * i});
-  for (const auto &a : anchors)
+  for (const auto& a : anchors)
     p.add_obstacle(box_quad(a.x - 5, a.y - 5, a.x + 5, a.y + 5));
   std::vector<double> widths(anchors.size(), 90);
   const auto column = p.place_stack(anchors, widths, 13, 6);
@@ -67,7 +67,7 @@ TEST(chart_layout, placer_keeps_labels_apart_and_off_obstacles) {
   for (std::size_t i = 0; i < placed.size(); ++i) {
     for (std::size_t j = i + 1; j < placed.size(); ++j)
       EXPECT_FALSE(intersects(placed[i], placed[j])) << i << " " << j;
-    for (const auto &a : anchors)
+    for (const auto& a : anchors)
       EXPECT_FALSE(intersects(placed[i], box_quad(a.x - 5, a.y - 5, a.x + 5, a.y + 5)));
   }
 }

@@ -26,20 +26,20 @@ using roofkit::precision;
 // B200 1860 MHz), FP32/FP64 and FP64 tensor at the boost clock.
 constexpr double tolerance = 0.03;
 
-const std::vector<roofkit::gpu_spec> &specs() {
+const std::vector<roofkit::gpu_spec>& specs() {
   static const auto s = roofkit::load_gpu_specs();
   return s;
 }
 
-const ceiling *find_compute(const std::vector<ceiling> &cs, precision p) {
-  for (const auto &c : cs)
+const ceiling* find_compute(const std::vector<ceiling>& cs, precision p) {
+  for (const auto& c : cs)
     if (!c.is_memory && c.prec == p)
       return &c;
   return nullptr;
 }
 
-const ceiling *find_memory(const std::vector<ceiling> &cs, memory_level l) {
-  for (const auto &c : cs)
+const ceiling* find_memory(const std::vector<ceiling>& cs, memory_level l) {
+  for (const auto& c : cs)
     if (c.is_memory && c.level == l)
       return &c;
   return nullptr;
@@ -48,20 +48,20 @@ const ceiling *find_memory(const std::vector<ceiling> &cs, memory_level l) {
 TEST(derivation, matches_every_datasheet_number) {
   std::size_t checked = 0;
   std::size_t expected = 0;
-  for (const auto &spec : specs()) {
+  for (const auto& spec : specs()) {
     SCOPED_TRACE(spec.name);
     expected += spec.datasheet_flops.size() + 1;
     const auto model = roofkit::model_from_spec(spec);
     const auto roofs = roofkit::theoretical_ceilings(model);
-    for (const auto &[p, datasheet] : spec.datasheet_flops) {
-      const auto *c = find_compute(roofs, p);
+    for (const auto& [p, datasheet] : spec.datasheet_flops) {
+      const auto* c = find_compute(roofs, p);
       ASSERT_NE(c, nullptr) << "no derived roof for " << roofkit::to_string(p);
       EXPECT_NEAR(c->value / datasheet, 1.0, tolerance)
           << roofkit::to_string(p) << ": derived " << c->value / 1e12 << " TFLOP/s vs datasheet "
           << datasheet / 1e12 << " (" << c->method << ")";
       ++checked;
     }
-    const auto *dram = find_memory(roofs, memory_level::dram);
+    const auto* dram = find_memory(roofs, memory_level::dram);
     ASSERT_NE(dram, nullptr);
     EXPECT_NEAR(dram->value / spec.datasheet_dram_bandwidth, 1.0, tolerance)
         << "DRAM: derived " << dram->value / 1e9 << " GB/s vs datasheet "
@@ -75,34 +75,35 @@ TEST(derivation, matches_every_datasheet_number) {
 TEST(derivation, h100_sxm_exact_formulas) {
   const auto m = roofkit::model_from_spec(roofkit::find_gpu("H100 SXM", specs()));
   const auto roofs = roofkit::theoretical_ceilings(m);
-  const auto *fp32 = find_compute(roofs, precision::fp32);
+  const auto* fp32 = find_compute(roofs, precision::fp32);
   ASSERT_NE(fp32, nullptr);
   EXPECT_DOUBLE_EQ(fp32->value, 132.0 * 256 * 1980e6);
   EXPECT_DOUBLE_EQ(fp32->sm_clock_mhz, 1980);
   EXPECT_EQ(fp32->source, roofkit::ceiling_source::theoretical);
   EXPECT_DOUBLE_EQ(find_compute(roofs, precision::fp64)->value, 132.0 * 128 * 1980e6);
-  const auto *bf16 = find_compute(roofs, precision::tensor_fp16);
+  const auto* bf16 = find_compute(roofs, precision::tensor_fp16);
   EXPECT_DOUBLE_EQ(bf16->value, 132.0 * 4096 * 1830e6);
   EXPECT_DOUBLE_EQ(bf16->sm_clock_mhz, 1830);
   EXPECT_NE(bf16->method.find("datasheet tensor clock"), std::string::npos) << bf16->method;
-  const auto *fp64_tc = find_compute(roofs, precision::tensor_fp64);
+  const auto* fp64_tc = find_compute(roofs, precision::tensor_fp64);
   EXPECT_DOUBLE_EQ(fp64_tc->value, 132.0 * 256 * 1980e6);
-  const auto *dram = find_memory(roofs, memory_level::dram);
+  const auto* dram = find_memory(roofs, memory_level::dram);
   EXPECT_DOUBLE_EQ(dram->value, 2 * 2619e6 * 640);
   EXPECT_DOUBLE_EQ(dram->mem_clock_mhz, 2619);
   EXPECT_DOUBLE_EQ(roofkit::dram_bandwidth(m), dram->value);
-  const auto *l1 = find_memory(roofs, memory_level::l1);
+  const auto* l1 = find_memory(roofs, memory_level::l1);
   EXPECT_DOUBLE_EQ(l1->value, 128.0 * 132 * 1980e6);
   EXPECT_EQ(l1->method.rfind("estimate:", 0), 0u) << l1->method;
-  const auto *l2 = find_memory(roofs, memory_level::l2);
+  const auto* l2 = find_memory(roofs, memory_level::l2);
   EXPECT_EQ(l2->method.rfind("estimate:", 0), 0u) << l2->method;
-  EXPECT_EQ(roofs.size(), 8u + 3u);
+  EXPECT_DOUBLE_EQ(find_compute(roofs, precision::bf16)->value, 132.0 * 512 * 1980e6);
+  EXPECT_EQ(roofs.size(), 9u + 3u);
 }
 
 TEST(derivation, a100_l2_is_published_and_has_no_fp8) {
   const auto roofs = roofkit::theoretical_ceilings(
       roofkit::model_from_spec(roofkit::find_gpu("A100 SXM 80GB", specs())));
-  const auto *l2 = find_memory(roofs, memory_level::l2);
+  const auto* l2 = find_memory(roofs, memory_level::l2);
   ASSERT_NE(l2, nullptr);
   EXPECT_NEAR(l2->value, 5120 * 1410e6, 1e3);
   EXPECT_EQ(l2->method.rfind("theoretical:", 0), 0u) << l2->method;
@@ -146,7 +147,7 @@ TEST(derivation, unknown_cc_falls_back_and_says_so) {
   m.memory_clock_mhz = 4000;
   m.bus_width_bits = 8192;
   const auto roofs = roofkit::theoretical_ceilings(m);
-  const auto *fp32 = find_compute(roofs, precision::fp32);
+  const auto* fp32 = find_compute(roofs, precision::fp32);
   ASSERT_NE(fp32, nullptr);
   EXPECT_DOUBLE_EQ(fp32->value, 100.0 * 256 * 2000e6);
   EXPECT_EQ(fp32->method.rfind("estimate:", 0), 0u) << fp32->method;
@@ -183,7 +184,7 @@ TEST(model, tables_carry_the_numbers) {
   const auto dev = roofkit::device_table(m);
   EXPECT_EQ(dev.id, "device");
   bool saw_sms = false;
-  for (const auto &row : dev.rows)
+  for (const auto& row : dev.rows)
     if (std::get<std::string>(row[0]) == "sm_count") {
       saw_sms = true;
       EXPECT_EQ(std::get<std::int64_t>(row[2]), 132);
@@ -191,8 +192,8 @@ TEST(model, tables_carry_the_numbers) {
   EXPECT_TRUE(saw_sms);
   const auto ct = roofkit::ceilings_table(roofkit::theoretical_ceilings(m), &spec);
   EXPECT_EQ(ct.id, "ceilings");
-  ASSERT_EQ(ct.rows.size(), 11u);
-  const auto &fp32_row = ct.rows[1];
+  ASSERT_EQ(ct.rows.size(), 12u);
+  const auto& fp32_row = ct.rows[1];
   EXPECT_EQ(std::get<std::string>(fp32_row[0]), "fp32");
   EXPECT_NEAR(std::get<double>(fp32_row[2]), 66.9, 0.02);
   EXPECT_NEAR(std::get<double>(fp32_row[4]), 66.9, 1e-9);
@@ -204,7 +205,7 @@ TEST(live, query_device_errors) {
   const auto neg = [] {
     try {
       roofkit::query_device(-1);
-    } catch (const roofkit::error &e) {
+    } catch (const roofkit::error& e) {
       return e;
     }
     return roofkit::error(roofkit::exit_code::ok, "none");
@@ -216,7 +217,7 @@ TEST(live, query_device_errors) {
   try {
     roofkit::query_device(0);
     FAIL() << "query_device succeeded without a GPU";
-  } catch (const roofkit::error &e) {
+  } catch (const roofkit::error& e) {
     EXPECT_EQ(e.code(), roofkit::exit_code::no_device) << e.what();
     EXPECT_NE(std::string(e.what()).find("no CUDA GPU"), std::string::npos) << e.what();
   }

@@ -69,6 +69,26 @@ TEST(metric_sets, resolve_dram_names_per_chip) {
   EXPECT_EQ(name_of(gb202, "dram_write"), "dram__bytes_op_write.sum");
 }
 
+// Each level has one definition per chip generation, as ncu's hierarchical roofline sections.
+TEST(metric_sets, level_definitions_follow_the_hierarchical_roofline) {
+  const auto& roofline = find_metric_set("roofline");
+  for (const char* chip : {"GH100", "GB100", "GB202"}) {
+    const auto s = resolve_metric_set(roofline, cupti_catalog(chip));
+    EXPECT_EQ(name_of(s, "l1_bytes"), "l1tex__lsu_writeback_active_mem_lgds.sum") << chip;
+    EXPECT_EQ(name_of(s, "l2_bytes"), "lts__lts2xbar_cycles_active.sum") << chip;
+  }
+  for (const char* chip : {"TU102", "GA100", "AD102"}) {
+    const auto s = resolve_metric_set(roofline, cupti_catalog(chip));
+    EXPECT_EQ(name_of(s, "l1_bytes"), "l1tex__lsu_writeback_active_mem_lg.sum") << chip;
+    EXPECT_EQ(name_of(s, "l2_bytes"), "lts__lts2xbar_cycles_active.sum") << chip;
+  }
+  const auto gh100 = resolve_metric_set(roofline, cupti_catalog("GH100"));
+  EXPECT_DOUBLE_EQ(gh100.find("l1_bytes")->spec.weight, 128);
+  EXPECT_DOUBLE_EQ(gh100.find("l2_bytes")->spec.weight, 32);
+  EXPECT_EQ(gh100.find("l1_bytes")->spec.level, roofkit::memory_level::l1);
+  EXPECT_EQ(gh100.find("l2_bytes")->spec.level, roofkit::memory_level::l2);
+}
+
 // The whole hierarchical set fits in 3 passes on every chip we target (ncu: 17 on GH100).
 TEST(metric_sets, roofline_set_is_three_passes_with_every_core_metric) {
   const auto& roofline = find_metric_set("roofline");
@@ -228,8 +248,10 @@ TEST(roofline_counts, weights_levels_and_units) {
   EXPECT_DOUBLE_EQ(c.bytes.at(memory_level::dram), 4e6);
   EXPECT_DOUBLE_EQ(c.dram_read_bytes, 3e6);
   EXPECT_DOUBLE_EQ(c.dram_write_bytes, 1e6);
-  EXPECT_DOUBLE_EQ(c.bytes.at(memory_level::l2), 5e6);
-  EXPECT_DOUBLE_EQ(c.bytes.at(memory_level::l1), 7e6);
+  // The levels are Nsight Compute's hierarchical ones: 32 B per L2-to-crossbar cycle, 128 B per
+  // LSU writeback cycle.
+  EXPECT_DOUBLE_EQ(c.bytes.at(memory_level::l2), 32 * 5e6);
+  EXPECT_DOUBLE_EQ(c.bytes.at(memory_level::l1), 128 * 7e6);
   EXPECT_DOUBLE_EQ(c.time_s, 2.5e-6);
   EXPECT_DOUBLE_EQ(c.sm_clock_hz, 1.98e9);
   EXPECT_DOUBLE_EQ(c.dram_clock_hz, 2.6e9);
@@ -247,6 +269,9 @@ TEST(roofline_counts, weights_levels_and_units) {
   EXPECT_EQ(k.source, roofkit::work_source::counters);
   EXPECT_DOUBLE_EQ(k.counters.at("dram__bytes_read.sum"), 3e6);
   EXPECT_DOUBLE_EQ(k.time.median_s, 1.0) << "times come from the harness, not the counters";
+  EXPECT_DOUBLE_EQ(*k.sm_clock_mhz, 1980);
+  EXPECT_DOUBLE_EQ(*k.mem_clock_mhz, 2600);
+  EXPECT_DOUBLE_EQ(*k.gpu_time_s, 2.5e-6);
 
   v.erase(s.find("dram_write")->name);
   const auto partial = roofkit::derive_roofline_counts(s, v);

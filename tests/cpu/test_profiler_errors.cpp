@@ -32,8 +32,10 @@ TEST(profiler_errors, insufficient_privileges_explains_the_driver_option) {
 TEST(profiler_errors, other_profiler_and_busy_hardware_say_so) {
   const auto attached = cupti_error(CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED);
   EXPECT_NE(attached.hint().find("another profiler"), std::string::npos);
+  EXPECT_EQ(attached.code(), roofkit::exit_code::no_device); // counters unavailable: exit 3
   const auto busy = cupti_error(CUPTI_ERROR_HARDWARE_BUSY);
   EXPECT_NE(busy.hint().find("in use by another"), std::string::npos);
+  EXPECT_EQ(busy.code(), roofkit::exit_code::no_device);
   const auto unsupported = cupti_error(CUPTI_ERROR_NOT_SUPPORTED);
   EXPECT_EQ(unsupported.code(), roofkit::exit_code::no_device);
   EXPECT_NE(unsupported.hint().find("compute capability 7.5"), std::string::npos);

@@ -234,3 +234,34 @@ TEST(roofline, failed_kernels_are_flagged_and_analyze_keeps_order) {
 }
 
 } // namespace
+
+namespace {
+
+// Every SM-clocked roof follows the kernel's own SM clock; DRAM does not.
+TEST(roofline, roofs_are_taken_at_the_kernels_own_clock) {
+  auto ceilings = roofs();
+  for (auto& c : ceilings)
+    c.sm_clock_mhz = 2000;
+  const auto scaled = roofkit::ceilings_at_clock(ceilings, 1500);
+  ASSERT_EQ(scaled.size(), ceilings.size());
+  EXPECT_DOUBLE_EQ(scaled[0].value, 45e12); // FP32 60 TF at 2000 MHz -> 45 TF at 1500
+  EXPECT_DOUBLE_EQ(scaled[0].sm_clock_mhz, 1500);
+  EXPECT_DOUBLE_EQ(scaled[2].value, 3e12) << "DRAM does not follow the SM clock";
+  EXPECT_DOUBLE_EQ(scaled[3].value, 7.5e12);
+  EXPECT_DOUBLE_EQ(scaled[4].value, 22.5e12);
+  EXPECT_EQ(roofkit::ceilings_at_clock(ceilings, 0)[0].value, 60e12) << "no clock: unchanged";
+
+  // 45 TFLOP of FP32 in 1 s at 1500 MHz is 100% of the roof at that clock, 75% at 2000 MHz.
+  auto k = kernel({{precision::fp32, 45e12}}, {{memory_level::dram, 1e9}}, 1.0);
+  EXPECT_NEAR(roofkit::place_kernel(k, ceilings).pct_of_roof, 75.0, 1e-9);
+  k.sm_clock_mhz = 1500;
+  const auto p = roofkit::place_kernel(k, ceilings);
+  EXPECT_NEAR(p.pct_of_roof, 100.0, 1e-9);
+  EXPECT_DOUBLE_EQ(p.compute_roof, 45e12);
+  EXPECT_DOUBLE_EQ(p.roof_sm_clock_mhz, 1500);
+  // A roof without a clock is used as it is.
+  auto plain = roofs();
+  EXPECT_NEAR(roofkit::place_kernel(k, plain).pct_of_roof, 75.0, 1e-9);
+}
+
+} // namespace

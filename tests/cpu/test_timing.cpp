@@ -1,4 +1,6 @@
 // The timing harness's statistics and argument checks (no GPU needed).
+#include <dlfcn.h>
+
 #include <gtest/gtest.h>
 
 #include "roofkit/error.hpp"
@@ -40,3 +42,16 @@ TEST(timing, bad_counts_are_usage_errors) {
 }
 
 } // namespace
+
+// Clock control "base" without NVML (CI, laptops): refused with a reason, never thrown. Where
+// NVML loads the test is skipped: it would lock a real GPU's clocks.
+TEST(timing, clock_lock_without_nvml_says_why) {
+  if (void* nvml = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL)) {
+    dlclose(nvml);
+    GTEST_SKIP() << "NVML is present: locking would change this GPU's clocks";
+  }
+  roofkit::clock_lock lock(0);
+  EXPECT_FALSE(lock.locked());
+  EXPECT_EQ(lock.mhz(), 0);
+  EXPECT_NE(lock.message().find("NVML"), std::string::npos) << lock.message();
+}

@@ -67,7 +67,7 @@ TEST(timing_gpu, l2_flush_makes_an_l2_resident_read_slower) {
   roofkit::l2_flusher f(0);
   int l2 = 0;
   ROOFKIT_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
-  EXPECT_EQ(f.bytes(), 2 * static_cast<std::size_t>(l2));
+  EXPECT_EQ(f.bytes(), 4 * static_cast<std::size_t>(l2));
 }
 
 TEST(timing_gpu, observed_sm_clock_is_measured_and_plausible) {

@@ -33,6 +33,8 @@ struct options {
   int barriers = 1;
   bool json = false;
   bool csv = false;
+  bool detail = false;
+  std::string table;
   std::string ptxas;
   std::string svg_out;
   std::string target_occupancy;
@@ -41,7 +43,7 @@ struct options {
   std::string batch_file;
 };
 
-std::string read_input(const std::string &path) {
+std::string read_input(const std::string& path) {
   if (path == "-") {
     std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
     if (std::cin.bad())
@@ -51,7 +53,7 @@ std::string read_input(const std::string &path) {
   return roofkit::read_text_file(path);
 }
 
-double parse_fraction(const std::string &text) {
+double parse_fraction(const std::string& text) {
   std::string s = text;
   bool percent = !s.empty() && s.back() == '%';
   if (percent)
@@ -62,7 +64,7 @@ double parse_fraction(const std::string &text) {
     value = std::stod(s, &used);
     if (used != s.size())
       value = -1;
-  } catch (const std::exception &) {
+  } catch (const std::exception&) {
     value = -1;
   }
   if (percent || value > 1)
@@ -74,9 +76,28 @@ double parse_fraction(const std::string &text) {
   return value;
 }
 
+// The command that measures a cliff on the GPU (roofline-cuda's cliff subcommand).
+std::string cliff_command(const std::string& kernel, const roofkit::cliff_line& c) {
+  std::string name = kernel.empty() ? "NAME" : kernel;
+  if (name.rfind("void ", 0) == 0)
+    name = name.substr(5);
+  if (const auto paren = name.find('('); paren != std::string::npos && paren > 0)
+    name = name.substr(0, paren);
+  if (name.find_first_not_of(
+          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_/.:-") !=
+      std::string::npos) {
+    std::string quoted = "'";
+    for (char ch : name)
+      quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+    name = quoted + "'";
+  }
+  return fmt::format("roofline-cuda cliff --kernel {} --sweep {} --range {}", name, c.sweep,
+                     c.range);
+}
+
 class calculator {
 public:
-  explicit calculator(const options &o) : o_(o) {}
+  explicit calculator(const options& o) : o_(o) {}
 
   roofkit::output_format format() const {
     return o_.json  ? roofkit::output_format::json
@@ -117,7 +138,7 @@ public:
     return l;
   }
 
-  roofkit::launch_params valid_launch(const roofkit::arch_spec &arch) const {
+  roofkit::launch_params valid_launch(const roofkit::arch_spec& arch) const {
     auto l = launch();
     roofkit::validate_launch(arch, l);
     return l;
@@ -126,7 +147,15 @@ public:
   int report() const {
     const auto t = required_target();
     const auto l = valid_launch(*t.arch);
-    print(roofkit::occupancy_report(t, l, roofkit::compute_occupancy(*t.arch, l)));
+    const auto r = roofkit::compute_occupancy(*t.arch, l);
+    const auto sections = roofkit::occupancy_report(t, l, r);
+    if (answer_first()) {
+      std::cout << roofkit::occupancy_summary(t, l, r, {}, cliff_command) << '\n'
+                << "Tables (" << roofkit::section_ids(sections)
+                << "): --detail; --json; --csv --table NAME.\n";
+      return 0;
+    }
+    print(sections, "occupancy");
     return 0;
   }
 
@@ -144,13 +173,30 @@ public:
       t = *given;
     auto base = launch();
     base.registers_per_thread = 0;
-    print(roofkit::ptxas_report(kernels, t, base));
+    if (const auto warning = roofkit::ptxas_arch_mismatch(kernels, t); !warning.empty())
+      std::cerr << "occupancy-calc: warning: " << warning << '\n';
+    const auto sections = roofkit::ptxas_report(kernels, t, base);
+    if (answer_first()) {
+      std::cout << roofkit::ptxas_summary(kernels, t, base, cliff_command) << '\n'
+                << "Tables (" << roofkit::section_ids(sections)
+                << "): --detail; --json; --csv --table NAME.\n";
+      return 0;
+    }
+    print(sections, "kernels");
     return 0;
   }
 
   int cliffs() const {
     const auto t = required_target();
-    print(roofkit::cliffs_report(t, valid_launch(*t.arch)));
+    const auto l = valid_launch(*t.arch);
+    if (answer_first()) {
+      std::cout << roofkit::occupancy_summary(t, l, roofkit::compute_occupancy(*t.arch, l), {},
+                                              cliff_command)
+                << '\n'
+                << "Table (cliffs): --detail; --json; --csv.\n";
+      return 0;
+    }
+    print(roofkit::cliffs_report(t, l), "cliffs");
     return 0;
   }
 
@@ -164,7 +210,7 @@ public:
       throw roofkit::usage_error(fmt::format("--blocks '{}' out of range (valid: 1..{} on {})",
                                              o_.blocks, t.arch->max_blocks_per_sm, t.arch->id()));
     s.blocks = o_.blocks;
-    print(roofkit::suggest_report(t, valid_launch(*t.arch), s));
+    print(roofkit::suggest_report(t, valid_launch(*t.arch), s), "block_size");
     return 0;
   }
 
@@ -190,14 +236,14 @@ public:
         std::cerr << "occupancy-calc: wrote " << o_.svg_out << '\n';
     }
     if (format() != roofkit::output_format::markdown) {
-      print(roofkit::sweep_report(sweeps));
+      print(roofkit::sweep_report(sweeps), "sweep_block_size");
       return 0;
     }
     std::cout << fmt::format("Occupancy sweeps on {} ({}): {} threads, {} registers, {} B shared "
                              "memory per block\n\n",
                              t.arch->id(), t.arch->family, l.threads_per_block,
                              l.registers_per_thread, l.static_smem + l.dynamic_smem);
-    for (const auto &s : sweeps)
+    for (const auto& s : sweeps)
       std::cout << roofkit::sweep_terminal_chart(s) << '\n';
     return 0;
   }
@@ -215,17 +261,34 @@ public:
   }
 
 private:
-  void print(const std::vector<roofkit::report_section> &sections) const {
-    roofkit::print_report(sections, format(), std::cout);
+  /// Markdown without --detail or --table: the answer in a few lines instead of the tables.
+  bool answer_first() const {
+    return format() == roofkit::output_format::markdown && !o_.detail && o_.table.empty();
   }
 
-  const options &o_;
+  /// Prints the tables: CSV one table only (--table, else `main_table`), JSON and Markdown every
+  /// table unless --table names one.
+  void print(const std::vector<roofkit::report_section>& sections,
+             const std::string& main_table) const {
+    std::string only = o_.table;
+    if (only.empty() && format() == roofkit::output_format::csv)
+      only = main_table;
+    try {
+      roofkit::print_report(sections, format(), std::cout, only);
+    } catch (const roofkit::error& e) {
+      if (e.code() != roofkit::exit_code::usage)
+        throw;
+      throw roofkit::usage_error(std::string("--table: ") + e.what());
+    }
+  }
+
+  const options& o_;
 };
 
-void add_launch_options(CLI::App &app, options &o) {
-  auto *arch = app.add_option("--arch", o.arch, "Architecture: sm_90, sm_90a, 9.0 (sm_50..sm_121)");
-  auto *gpu = app.add_option("--gpu", o.gpu, "GPU by name, e.g. \"H100 SXM\" (prefix allowed)");
-  auto *device = app.add_option("--device", o.device, "Live query of CUDA device N");
+void add_launch_options(CLI::App& app, options& o) {
+  auto* arch = app.add_option("--arch", o.arch, "Architecture: sm_90, sm_90a, 9.0 (sm_50..sm_121)");
+  auto* gpu = app.add_option("--gpu", o.gpu, "GPU by name, e.g. \"H100 SXM\" (prefix allowed)");
+  auto* device = app.add_option("--device", o.device, "Live query of CUDA device N");
   arch->excludes(gpu)->excludes(device);
   gpu->excludes(device);
   app.add_option("--sms", o.sms, "SM count (for grid sizes and cluster bounds with --arch)");
@@ -236,14 +299,17 @@ void add_launch_options(CLI::App &app, options &o) {
   app.add_option("--carveout", o.carveout,
                  "Shared-memory carveout: 0..100 (%), -1/default, max_shared, max_l1");
   app.add_option("--barriers", o.barriers, "Block barriers per block (default 1)");
-  auto *json = app.add_flag("--json", o.json, "JSON output");
-  auto *csv = app.add_flag("--csv", o.csv, "CSV output");
+  auto* json = app.add_flag("--json", o.json, "JSON output");
+  auto* csv = app.add_flag("--csv", o.csv, "CSV output");
   json->excludes(csv);
+  app.add_flag("--detail", o.detail, "Every table (default: the answer first, in a few lines)");
+  app.add_option("--table", o.table,
+                 "Only this table (CSV prints one table: the main one unless this names another)");
 }
 
 } // namespace
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   return roofkit::guarded_main("occupancy-calc", [&] {
     options o;
     CLI::App app{"occupancy-calc: theoretical occupancy of a CUDA launch, offline for sm_50 to "
@@ -258,11 +324,11 @@ int main(int argc, char **argv) {
     app.add_option("--ptxas", o.ptxas,
                    "Read `nvcc -Xptxas -v` output (FILE or - for stdin): every kernel");
 
-    auto *sweep = app.add_subcommand("sweep", "Active warps vs block size, registers and "
+    auto* sweep = app.add_subcommand("sweep", "Active warps vs block size, registers and "
                                               "shared memory (terminal chart, -o FILE.svg)");
     sweep->add_option("-o,--output", o.svg_out, "Also write the three charts as SVG");
-    auto *cliffs = app.add_subcommand("cliffs", "Nearest values where the block count changes");
-    auto *suggest = app.add_subcommand("suggest", "Block size, register budget, shared memory "
+    auto* cliffs = app.add_subcommand("cliffs", "Nearest values where the block count changes");
+    auto* suggest = app.add_subcommand("suggest", "Block size, register budget, shared memory "
                                                   "for N blocks, carveouts, clusters");
     suggest->add_option("--target-occupancy", o.target_occupancy,
                         "Occupancy to keep for the register budget: 0.75 or 75% (default: the "
@@ -270,7 +336,7 @@ int main(int argc, char **argv) {
     suggest->add_option("--smem-per-thread", o.smem_per_thread,
                         "Dynamic shared memory that grows with the block size (bytes/thread)");
     suggest->add_option("--blocks", o.blocks, "Only this many blocks per SM in the smem table");
-    auto *batch = app.add_subcommand(
+    auto* batch = app.add_subcommand(
         "batch", "CSV in (" + std::string(roofkit::occupancy_batch_header) + "), JSON Lines out");
     batch->add_option("file", o.batch_file, "CSV file, or - for stdin")->required();
     app.require_subcommand(0, 1);

@@ -23,9 +23,13 @@ struct bench_cli {
   int reps = 20;
   int warmup = 3;
   int device = 0;
-  bool flush_l2 = false;
+  bool cold = false;
+  bool warm = false;
+  std::string cache_control = "all";
+  std::string clock_control = "none";
   bool no_counters = false;
   bool no_ceilings = false;
+  std::string machine_file;
   bool quiet = false;
   bool json = false;
   bool csv = false;
@@ -49,9 +53,14 @@ int run_bench_command(const bench_cli& o, const std::string& command) {
     opts.size = o.size;
   opts.repetitions = o.reps;
   opts.warmup = o.warmup;
-  opts.flush_l2 = o.flush_l2;
+  opts.cache = roofkit::parse_cache_control(o.cache_control);
+  opts.clock_control = o.clock_control;
+  // Timing follows cache control unless told otherwise: cold with `all`, warm with `none`.
+  opts.flush_l2 = o.cold || (!o.warm && opts.cache == roofkit::cache_control::all);
   opts.counters = !o.no_counters;
   opts.measure_ceilings = !o.no_ceilings;
+  if (!o.machine_file.empty())
+    opts.machine_ceilings = roofkit::load_machine_ceilings(o.machine_file);
   opts.device = o.device;
   opts.command = command;
   roofkit::progress_bar bar(!o.quiet && roofkit::stderr_is_terminal());
@@ -74,13 +83,18 @@ int run_bench_command(const bench_cli& o, const std::string& command) {
     std::cout << "# roofline-cuda bench on " << r.context.device_name << "\n\n"
               << roofkit::provenance_line(r) << ". " << roofkit::clocks_line(r) << ".\n\n";
     if (outcome.counters_used)
-      std::cout << fmt::format("Counters: CUPTI range profiler, {} replay passes per kernel for "
-                               "the roofline set and {} for coalescing and claim counters.\n\n",
-                               outcome.roofline_passes, outcome.detail_passes);
+      std::cout << fmt::format("Counters: CUPTI range profiler, {} replay passes per kernel (the "
+                               "roofline set with the coalescing and claim counters), cache "
+                               "control {}. {}. Timing: {}.\n\n",
+                               outcome.passes, o.cache_control, outcome.clock_note,
+                               opts.flush_l2 ? "cold" : "warm");
+    else if (o.no_counters)
+      std::cout << "Counters: turned off (--no-counters). Kernels are placed in analytical mode: "
+                   "declared FLOPs and minimal bytes with measured times.\n\n";
     else
-      std::cout << "Counters: not used (" << outcome.counters_note
-                << "). Kernels are placed in analytical mode: declared FLOPs and minimal bytes "
-                   "with measured times.\n\n";
+      std::cout << "Counters: NOT AVAILABLE (" << outcome.counters_note
+                << "). TIMING ONLY: kernels are verified and timed but not placed; "
+                   "--no-counters places declared FLOPs and bytes instead.\n\n";
   }
   auto printer = roofkit::make_printer(format, std::cout);
   printer->print(roofkit::bench_table(r, placements));
@@ -100,6 +114,11 @@ int run_bench_command(const bench_cli& o, const std::string& command) {
                              roofkit::claims_markdown(r, roofkit::evaluate_claims(r),
                                                       o.output.empty() ? "(not saved)" : o.output,
                                                       notes, o.claims_notes));
+  if (outcome.counters_exit != 0) {
+    std::cerr << "roofline-cuda: error: counters unavailable: " << outcome.counters_note
+              << "; the timing-only results were kept\n";
+    return outcome.counters_exit;
+  }
   if (outcome.failed > 0) {
     std::cerr << fmt::format("roofline-cuda: error: {} kernel(s) failed verification or "
                              "errored; they are marked failed in the run\n",
@@ -126,12 +145,30 @@ const roofkit::cli::registration reg{
       cmd->add_option("--warmup", o->warmup, "Untimed launches before timing")
           ->check(CLI::Range(0, 1000));
       cmd->add_option("--device", o->device, "CUDA device ordinal");
-      cmd->add_flag("--flush-l2", o->flush_l2, "Evict the L2 cache before every timed repetition");
+      cmd->add_option("--cache-control", o->cache_control,
+                      "Profiled passes start from an L2 written back and invalidated (all, "
+                      "default) or as the previous work left it (none)")
+          ->check(CLI::IsMember({"all", "none"}));
+      cmd->add_option("--clock-control", o->clock_control,
+                      "none (default): each kernel's roofs at the SM clock it ran at; base: lock "
+                      "the SM clock to the base clock (needs permission)")
+          ->check(CLI::IsMember({"base", "none"}));
+      auto* cold = cmd->add_flag("--cold,--flush-l2", o->cold,
+                                 "Time each launch after an L2 write-back and invalidate (the "
+                                 "default with --cache-control all)");
+      auto* warm = cmd->add_flag("--warm", o->warm,
+                                 "Time back-to-back launches with warm caches (the default with "
+                                 "--cache-control none)");
+      cold->excludes(warm);
       cmd->add_flag("--no-counters", o->no_counters,
                     "Do not collect CUPTI counters (analytical mode: declared FLOPs and bytes)");
-      cmd->add_flag(
+      auto* no_ceilings = cmd->add_flag(
           "--no-ceilings", o->no_ceilings,
           "Do not measure DRAM/FMA ceilings (place kernels under theoretical roofs only)");
+      cmd->add_option("--ceilings", o->machine_file,
+                      "Measured roofs from a machine file (`ceilings --save`) instead of "
+                      "measuring them")
+          ->excludes(no_ceilings);
       cmd->add_flag("-q,--quiet", o->quiet, "No progress bar");
       auto* json = cmd->add_flag("--json", o->json, "Print the table as JSON");
       auto* csv = cmd->add_flag("--csv", o->csv, "Print the table as CSV");

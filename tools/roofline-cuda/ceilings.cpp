@@ -1,9 +1,13 @@
 // roofline-cuda ceilings: measures this GPU's roofs beside cudaMemcpy and cuBLAS (arguments only).
+#include <filesystem>
 #include <iostream>
 
 #include "roofkit/ceilings.hpp"
 #include "roofkit/device.hpp"
 #include "roofkit/embedded.hpp"
+#include "roofkit/error.hpp"
+#include "roofkit/main_guard.hpp"
+#include "roofkit/progress.hpp"
 #include "subcommand.hpp"
 
 namespace {
@@ -11,39 +15,80 @@ namespace {
 const roofkit::cli::registration reg{
     "ceilings", 20, [](CLI::App& app) -> std::function<int()> {
       auto* cmd = app.add_subcommand(
-          "ceilings", "Measure DRAM and FMA ceilings, beside cudaMemcpy and cuBLAS, on this GPU");
+          "ceilings", "Measure every memory level and precision on this GPU, beside cudaMemcpy "
+                      "and cuBLAS; save a machine file");
       if (auto doc = roofkit::embedded_file("docs/cli/roofline-cuda-ceilings.md"))
         cmd->footer(std::string(*doc));
       struct options {
         int device = 0;
-        int reps = 20;
+        int reps = 0;
+        bool quick = false;
+        double sustained = -1;
         bool no_references = false;
+        std::string save;
+        bool quiet = false;
         bool json = false;
         bool csv = false;
       };
       auto o = std::make_shared<options>();
       cmd->add_option("--device", o->device, "CUDA device ordinal");
-      cmd->add_option("--reps", o->reps, "Timed repetitions (median reported)")
-          ->check(CLI::Range(1, 10000));
-      cmd->add_flag("--no-references", o->no_references, "Skip cudaMemcpy and cuBLAS");
+      cmd->add_flag("--quick", o->quick,
+                    "Fewer variants and sweep points, no sustained runs "
+                    "(under 15 s)");
+      cmd->add_option("--reps", o->reps, "Timed repetitions per figure (default 5 quick, 10 full)")
+          ->check(CLI::Range(1, 1000));
+      cmd->add_option("--sustained", o->sustained,
+                      "Seconds of sustained run per compute and DRAM roof (default 2, 0 with "
+                      "--quick)")
+          ->check(CLI::Range(0.0, 60.0));
+      cmd->add_flag("--no-references", o->no_references, "Skip cudaMemcpy, cuBLAS and cuBLASLt");
+      cmd->add_option("--save", o->save, "Write the measured roofs to this machine file (JSON)");
+      cmd->add_flag("--quiet", o->quiet, "No progress bar");
       auto* json = cmd->add_flag("--json", o->json, "Print JSON");
       auto* csv = cmd->add_flag("--csv", o->csv, "Print CSV");
       json->excludes(csv);
       return [o] {
+        if (!o->save.empty()) { // fail before minutes of measuring, not after
+          const auto dir = std::filesystem::path(o->save).parent_path();
+          if (!dir.empty() && !std::filesystem::is_directory(dir))
+            throw roofkit::usage_error("--save '" + o->save + "': directory '" + dir.string() +
+                                       "' does not exist");
+        }
         const auto model = roofkit::query_device(o->device);
         roofkit::ceilings_options co;
         co.device = o->device;
+        co.quick = o->quick;
         co.repetitions = o->reps;
+        co.sustained_s = o->sustained;
         co.references = !o->no_references;
+        roofkit::progress_bar bar(!o->quiet && roofkit::stderr_is_terminal());
+        co.progress = [&](std::size_t done, std::size_t total, const std::string& what) {
+          bar.update(done, total, what);
+        };
         const auto result = roofkit::measure_ceilings(co, roofkit::theoretical_ceilings(model));
+        bar.finish();
+        if (!o->save.empty())
+          roofkit::save_machine_ceilings(
+              o->save,
+              roofkit::make_machine_ceilings(result, model.name, model.cc_major, model.cc_minor,
+                                             model.sm_count, roofkit::cli::command_line()));
         const auto format = o->json  ? roofkit::output_format::json
                             : o->csv ? roofkit::output_format::csv
                                      : roofkit::output_format::markdown;
         if (format == roofkit::output_format::markdown)
           std::cout << "# Ceilings of " << model.name << "\n\n";
+        auto roofs = roofkit::ceilings_table(result.ceilings, nullptr);
+        roofs.id = "ceilings_roofs";
+        roofs.title = "Measured roofs (the best check-passing figure per level and precision)";
+        roofs.notes = {"Each roof holds at the SM clock sampled during its own measurement."};
         auto printer = roofkit::make_printer(format, std::cout);
+        printer->print(roofs);
+        printer->print(roofkit::comparison_table(result));
         printer->print(roofkit::measured_ceilings_table(result));
+        printer->print(roofkit::plateaus_table(result));
         printer->finish();
+        if (!o->save.empty() && format == roofkit::output_format::markdown)
+          std::cout << "\nMachine file: " << o->save << "\n";
         return 0;
       };
     }};

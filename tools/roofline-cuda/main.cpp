@@ -14,8 +14,16 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", std::string(roofkit::tool_version()) + " (" +
                                           std::string(roofkit::git_revision()) + ")");
     app.require_subcommand(1);
-    for (int i = 0; i < argc; ++i)
-      roofkit::cli::command_line() += (i ? " " : "") + std::string(i ? argv[i] : "roofline-cuda");
+    for (int i = 0; i < argc; ++i) {
+      std::string arg = i ? argv[i] : "roofline-cuda";
+      if (arg.find_first_of(" \t'\"$`\\|&;<>(){}*?") != std::string::npos) { // quote for a shell
+        std::string quoted = "'";
+        for (char ch : arg)
+          quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+        arg = quoted + "'";
+      }
+      roofkit::cli::command_line() += (i ? " " : "") + arg;
+    }
     auto& entries = roofkit::cli::subcommands();
     std::sort(entries.begin(), entries.end(),
               [](const auto& a, const auto& b) { return a.order < b.order; });

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "roofkit/ceilings.hpp"
 #include "roofkit/embedded.hpp"
 #include "roofkit/error.hpp"
 #include "roofkit/main_guard.hpp"
@@ -25,6 +26,7 @@ struct plot_args {
   std::string output;
   std::string format;
   std::string save_run;
+  std::string machine_file;
   bool term = false;
   std::string color = "auto";
   int columns = 80;
@@ -35,14 +37,17 @@ struct plot_args {
   bool all_roofs = false;
   bool recorded = false;
   std::string kernel;
+  std::string label;
+  std::string colour_by = "auto";
+  bool bandwidth = false;
   bool ncu_half_scalar = false;
   double width = 1000;
   double height = 660;
 };
 
-std::vector<roofkit::memory_level> parse_levels(const std::vector<std::string> &names) {
+std::vector<roofkit::memory_level> parse_levels(const std::vector<std::string>& names) {
   std::vector<roofkit::memory_level> out;
-  for (const auto &n : names) {
+  for (const auto& n : names) {
     const auto l = roofkit::parse_memory_level(n);
     if (!l)
       throw roofkit::usage_error("unknown memory level '" + n + "' (valid: dram, l2, l1)");
@@ -51,7 +56,7 @@ std::vector<roofkit::memory_level> parse_levels(const std::vector<std::string> &
   return out;
 }
 
-int run_plot(const plot_args &a) {
+int run_plot(const plot_args& a) {
   using namespace roofkit;
   const bool compare = !a.before.empty() || !a.after.empty();
   const int inputs = (a.run_file.empty() ? 0 : 1) + (a.ncu_csv.empty() ? 0 : 1) + (compare ? 1 : 0);
@@ -83,6 +88,10 @@ int run_plot(const plot_args &a) {
   options.all_roofs = a.all_roofs;
   options.levels = parse_levels(a.levels);
   options.recorded = a.recorded;
+  options.label_regex = a.label;
+  options.colouring = a.colour_by == "topic"    ? chart_colouring::topic
+                      : a.colour_by == "kernel" ? chart_colouring::kernel
+                                                : chart_colouring::automatic;
 
   std::optional<chart_format> format;
   if (!a.format.empty()) {
@@ -98,6 +107,9 @@ int run_plot(const plot_args &a) {
       to_file ? (format ? *format : chart_format_for_path(a.output)) : chart_format::svg;
   const bool term = a.term || !to_file;
 
+  if (compare && a.bandwidth)
+    throw usage_error("--bandwidth draws the kernels without FLOPs of one run; it does not "
+                      "combine with --before/--after");
   if (compare) {
     if (term && !to_file)
       throw usage_error("the before/after chart has no terminal form: give -o FILE.svg (or "
@@ -105,8 +117,13 @@ int run_plot(const plot_args &a) {
     const auto level = parse_memory_level(a.arrow_level);
     if (!level)
       throw usage_error("unknown memory level '" + a.arrow_level + "' (valid: dram, l2, l1)");
-    const run before = load_run(a.before);
-    const run after = load_run(a.after);
+    run before = load_run(a.before);
+    run after = load_run(a.after);
+    if (!a.machine_file.empty()) {
+      const auto measured = load_machine_ceilings(a.machine_file);
+      apply_measured_ceilings(before.ceilings, measured);
+      apply_measured_ceilings(after.ceilings, measured);
+    }
     compare_chart_options co;
     co.chart = options;
     co.level = *level;
@@ -124,8 +141,17 @@ int run_plot(const plot_args &a) {
   } else {
     r = load_run(a.run_file);
   }
+  if (!a.machine_file.empty())
+    apply_measured_ceilings(r.ceilings, load_machine_ceilings(a.machine_file));
   if (!a.kernel.empty())
     r.kernels = select_run_kernels(r, a.kernel);
+  if (a.bandwidth) {
+    if (to_file)
+      write_bandwidth_chart(r, a.output, file_format, options);
+    if (term)
+      std::cout << render_bandwidth_terminal(r, options, a.columns) << std::flush;
+    return 0;
+  }
   if (to_file)
     write_roofline_chart(r, a.output, file_format, options);
   if (term) {
@@ -133,14 +159,15 @@ int run_plot(const plot_args &a) {
     t.columns = a.columns;
     t.rows = a.rows;
     t.color = a.color == "always" || (a.color == "auto" && stdout_is_terminal());
+    t.bandwidth_hint = "see --bandwidth";
     std::cout << render_roofline_terminal(r, options, t) << std::flush;
   }
   return 0;
 }
 
-std::function<int()> add_plot(CLI::App &app) {
+std::function<int()> add_plot(CLI::App& app) {
   auto a = std::make_shared<plot_args>();
-  auto *sub = app.add_subcommand(
+  auto* sub = app.add_subcommand(
       "plot",
       "Roofline chart of a saved run or an ncu CSV export: SVG, HTML, PNG, PDF or terminal");
   sub->add_option("run", a->run_file, "results file (roofkit.run/1 JSON)");
@@ -152,14 +179,25 @@ std::function<int()> add_plot(CLI::App &app) {
   sub->add_flag("--ncu-half-scalar", a->ncu_half_scalar,
                 "count FP16 instructions as scalar halves (NERSC) instead of half2 (ncu)");
   sub->add_option("--save-run", a->save_run, "with --import-ncu: also save the run as JSON");
+  sub->add_option("--ceilings", a->machine_file,
+                  "machine file from 'roofline-cuda ceilings --save': its measured roofs "
+                  "replace the run's");
   sub->add_option("--before", a->before, "before/after chart: the first run");
   sub->add_option("--after", a->after, "before/after chart: the second run");
   sub->add_option("--arrow-level", a->arrow_level,
                   "memory level whose points the before/after arrows join")
       ->default_str("dram");
   sub->add_option("--levels", a->levels, "memory levels to draw (default: all)")->delimiter(',');
-  sub->add_option("--kernel", a->kernel,
-                  "only kernels whose name matches this regex (ECMAScript)");
+  sub->add_option("--kernel", a->kernel, "only kernels whose name matches this regex (ECMAScript)");
+  sub->add_option("--label", a->label,
+                  "label only kernels whose name matches this regex (default: the ones that "
+                  "matter)");
+  sub->add_option("--colour-by,--color-by", a->colour_by,
+                  "colour per topic or per kernel (auto: per kernel up to 12 kernels)")
+      ->check(CLI::IsMember({"auto", "topic", "kernel"}))
+      ->default_str("auto");
+  sub->add_flag("--bandwidth", a->bandwidth,
+                "the bandwidth view of the kernels without FLOPs instead of the roofline");
   sub->add_flag("--all-roofs", a->all_roofs,
                 "draw every compute roof, not only those of the kernels' precisions");
   sub->add_flag("--recorded", a->recorded,

@@ -15,6 +15,7 @@ struct report_args {
   std::string file;
   roofkit::cli::format_flags output;
   bool recorded = false;
+  bool wide = false;
   std::string table = "all";
 };
 
@@ -26,6 +27,8 @@ std::function<int()> add_report(CLI::App& app) {
   roofkit::cli::add_format_flags(*sub, args->output, "tables");
   sub->add_flag("--recorded", args->recorded,
                 "say the run was not measured on this machine, whatever its context says");
+  sub->add_flag("--wide", args->wide,
+                "Markdown: every column (default: a table that fits 120 columns)");
   sub->add_option("--table", args->table, "which table to print")
       ->check(CLI::IsMember({"all", "context", "ceilings", "kernels"}))
       ->default_str("all");
@@ -37,6 +40,7 @@ std::function<int()> add_report(CLI::App& app) {
     roofkit::report_options options;
     options.recorded = args->recorded;
     options.tables = args->table;
+    options.wide = args->wide;
     options.source_name = args->file;
     roofkit::print_run_report(r, format, std::cout, options);
     return 0;

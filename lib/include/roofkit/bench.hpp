@@ -10,6 +10,7 @@
 #include "roofkit/ceilings.hpp"
 #include "roofkit/kernel_registry.hpp"
 #include "roofkit/printer.hpp"
+#include "roofkit/profiler.hpp"
 #include "roofkit/roofline.hpp"
 #include "roofkit/run.hpp"
 
@@ -29,9 +30,16 @@ struct bench_options {
   std::optional<problem_size> size; ///< one size for every selected kernel; default: each kernel's
   int repetitions = 20;             ///< timed repetitions (median reported)
   int warmup = 3;                   ///< untimed launches first
-  bool flush_l2 = false;            ///< evict L2 before every timed repetition
-  bool counters = true;             ///< collect CUPTI counters (false: analytical mode)
-  bool measure_ceilings = true;     ///< add measured DRAM/FP32/FP64 roofs (ceilings.hpp)
+  bool flush_l2 = true; ///< cold timing: write back and invalidate the L2 before every launch
+  /// Cache control of the profiled passes (see profiler_options::cache).
+  roofkit::cache_control cache = roofkit::cache_control::all;
+  /// "none": each kernel's roofs at the SM clock it ran at (from its counters); "base": lock the
+  /// SM clock to the base clock for the run (needs the right to set clocks; refused otherwise).
+  std::string clock_control = "none";
+  bool counters = true; ///< collect CUPTI counters (false: analytical placement, asked for)
+  bool measure_ceilings = true;     ///< add measured roofs (ceilings.hpp, quick run)
+  /// Measured roofs from a machine file (load_machine_ceilings): used instead of measuring.
+  std::vector<ceiling> machine_ceilings;
   int device = 0;
   std::string command; ///< the command line, recorded in the run's context
   std::function<void(const bench_progress&)> progress; ///< called as work advances
@@ -42,10 +50,14 @@ struct bench_options {
 struct bench_outcome {
   run result;
   std::size_t failed = 0;     ///< kernels whose verification failed or that errored
-  bool counters_used = false; ///< false: analytical mode (declared FLOPs and bytes)
+  bool counters_used = false; ///< false: no counters (timing only, or analytical if asked)
   std::string counters_note;  ///< why counters were not used, with the hint
-  int roofline_passes = 0;    ///< replay passes per kernel, roofline set
-  int detail_passes = 0;      ///< replay passes per kernel, coalescing + claim counters
+  /// The exit code counters failed with (3: no permission, unsupported device, another
+  /// profiler); 0 when counters were used or turned off on purpose.
+  int counters_exit = 0;
+  int passes = 0;               ///< replay passes per kernel (roofline + detail counters, one set)
+  double profile_seconds = 0;   ///< wall time spent in counter collection
+  std::string clock_note;       ///< what clock control did
   ceilings_result measured;   ///< the ceiling microbenchmarks, when run
 };
 
@@ -67,6 +79,14 @@ void reconcile_flops(kernel_result& k, const std::map<precision, double>& declar
 
 /// Raw counter names the bench collects besides the roofline set (coalescing and claim counters).
 std::vector<std::string> bench_detail_metrics();
+
+/// The one metric set the bench collects per kernel: the roofline set plus the detail metrics,
+/// so that every value placed or stored for a kernel comes from one consistent pass set.
+metric_set_def bench_metric_set();
+
+/// Whether a kernel's time is dominated by launch overhead: its timed median per launch is
+/// more than 1.5x its own GPU duration from the counters or, without counters, below 5 us.
+bool overhead_dominated(const kernel_result& k);
 
 /// One seed claim measured against a run.
 struct claim_outcome {

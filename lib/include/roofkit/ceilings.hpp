@@ -1,7 +1,12 @@
 #pragma once
-// Empirical ceilings: microbenchmarks that measure what this GPU actually reaches (DRAM copy,
-// FP32 and FP64 FMA throughput), beside the references a user would compare with (cudaMemcpy
-// device-to-device, cuBLAS SGEMM/DGEMM when libcublas is present).
+// Empirical ceilings: microbenchmarks that measure what this GPU actually reaches, per memory
+// level (working-set sweeps with a plateau fit, shared memory, DRAM streams) and per precision
+// (CUDA-core FMA, mma.sync and wgmma tensor cores), each with the SM clock sampled during its
+// own run, beside the references a user compares with (cudaMemcpy, cuBLAS, cuBLASLt FP8).
+#include <cstddef>
+#include <filesystem>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,40 +15,132 @@
 
 namespace roofkit {
 
+/// One point of a working-set sweep: the bytes one launch moved over a working set, and its time.
+struct sweep_point {
+  double working_set_bytes = 0;
+  double bytes = 0;
+  double time_s = 0;
+};
+
+/// A range of working sets over which one level serves the data: time = latency + bytes / bw.
+struct plateau {
+  double bandwidth = 0;       ///< bytes/s, the fitted slope's inverse
+  double latency_s = 0;       ///< fitted intercept (launch and pipeline fill)
+  double working_set_min = 0; ///< smallest working set on the plateau (bytes)
+  double working_set_max = 0; ///< largest
+  int points = 0;             ///< sweep points in the fit (outliers dropped)
+  double rms_relative_residual = 0;
+};
+
+/// How plateaus are found.
+struct plateau_options {
+  double tolerance = 0.10;  ///< a plateau's points stay within this relative band of its rate
+  int min_working_sets = 3; ///< fewer distinct working sets is a transition, not a plateau
+};
+
+/// Segments a sweep into plateaus of near-constant rate (optimal piecewise-constant fit of the
+/// log rate, short segments dropped as transitions, neighbours within tolerance merged) and
+/// fits each with least squares (Eigen), dropping outliers. Ordered by working set.
+std::vector<plateau> find_plateaus(std::vector<sweep_point> points,
+                                   const plateau_options& options = {});
+
 /// How to measure.
 struct ceilings_options {
   int device = 0;
-  int repetitions = 20; ///< timed repetitions (median reported)
-  std::size_t copy_bytes =
-      0;                  ///< bytes per copy buffer; 0 = max(8 x L2, 1 GiB), capped by free memory
-  bool references = true; ///< also time cudaMemcpy and cuBLAS
+  bool quick = true;       ///< quick (under 15 s) or full (under 2 minutes, sustained clocks)
+  int repetitions = 0;     ///< timed repetitions per figure; 0: 5 quick, 10 full
+  bool references = true;  ///< also time cudaMemcpy, cuBLAS and cuBLASLt
+  double sustained_s = -1; ///< sustained run per compute and DRAM roof; < 0: 0 quick, 2 s full
+  /// Called before each step: done, total, what.
+  std::function<void(std::size_t, std::size_t, const std::string&)> progress;
 };
 
-/// One measured figure (a ceiling or a reference).
+/// One measured figure (a ceiling candidate or a reference).
 struct ceiling_measurement {
-  std::string name; ///< "dram copy kernel", "cudaMemcpy D2D", "cuBLAS SGEMM 8192^3", ...
-  std::string unit; ///< "B/s" or "FLOP/s"
+  std::string name; ///< "DRAM read stream", "FP16x2 FMA 16 chains", "cuBLAS BF16 GEMM", ...
+  std::string unit; ///< "B/s", "FLOP/s" or "OP/s"
   double value = 0; ///< median rate
   double best = 0;  ///< rate of the fastest repetition
-  double work = 0;  ///< bytes or FLOPs per repetition
+  double work = 0;  ///< bytes or FLOPs per launch
   timing time;
-  double theoretical = 0; ///< the matching theoretical roof (0 when none)
-  std::string method;     ///< how it is counted
+  double theoretical = 0;            ///< the matching theoretical roof (0 when none)
+  double theoretical_clock_mhz = 0;  ///< the SM clock that roof holds at
+  std::string method;                ///< how it is counted
+  std::optional<memory_level> level; ///< the roof it is a candidate for (memory)
+  std::optional<precision> prec;     ///< the roof it is a candidate for (compute)
+  bool reference = false;            ///< cudaMemcpy / cuBLAS: compared with, not a microbenchmark
+  double sm_clock_mhz = 0;           ///< sampled in the kernel during the timed launches
+  double sustained_value = 0;        ///< rate at the end of a sustained run (0: none)
+  double sustained_sm_clock_mhz = 0; ///< clock at the end of the sustained run
+  double sustained_s = 0;            ///< length of the sustained run
+  std::string check = "ok";          ///< result check: "ok" or what failed
+};
+
+/// A working-set sweep and the plateaus found on it.
+struct sweep_curve {
+  std::string name; ///< "read (L1 cached)", "read (L2, 8-byte)", "write", "copy", "triad"
+  std::vector<sweep_point> points;
+  std::vector<plateau> plateaus;
+  double sm_clock_mhz = 0;
 };
 
 /// What measure_ceilings found.
 struct ceilings_result {
   std::vector<ceiling> ceilings;                 ///< measured roofs (source = measured)
   std::vector<ceiling_measurement> measurements; ///< every figure, ceilings and references
-  double sm_clock_mhz = 0;                       ///< SM clock observed after the runs
+  std::vector<sweep_curve> sweeps;
+  double sm_clock_mhz = 0; ///< SM clock observed after the runs
   std::string sm_clock_method;
+  double mem_clock_mhz = 0;
+  double elapsed_s = 0; ///< wall time of the whole measurement
 };
 
 /// Runs the microbenchmarks on `options.device`. Throws no_device_error without a GPU.
 ceilings_result measure_ceilings(const ceilings_options& options,
                                  const std::vector<ceiling>& theoretical);
 
-/// The measurements as a table (id "ceilings_measured"): value, % of theoretical, time, method.
+/// The roofs of a set of measurements: per level and precision the best candidate that passed
+/// its check (the DRAM roof at least the best reference copy), with the clock of its own run.
+std::vector<ceiling> best_ceilings(const std::vector<ceiling_measurement>& measurements,
+                                   double mem_clock_mhz);
+
+/// The measurements as a table (id "ceilings_measured"): value, % of theoretical at the clock
+/// observed, clocks (burst and sustained), check and method.
 table measured_ceilings_table(const ceilings_result& result);
+/// The plateaus of the sweeps (id "ceilings_plateaus").
+table plateaus_table(const ceilings_result& result);
+/// Each measured roof beside theory at its own clock and the reference it must match or beat
+/// (DRAM: cudaMemcpy; tensor: the cuBLAS or cuBLASLt GEMM of that precision), id
+/// "ceilings_vs_references".
+table comparison_table(const ceilings_result& result);
+
+/// A machine file: the measured ceilings of one GPU (`roofline-cuda ceilings --save`).
+struct machine_ceilings {
+  std::string device_name;
+  int cc_major = 0;
+  int cc_minor = 0;
+  int sm_count = 0;
+  std::string date;    ///< ISO 8601, UTC
+  std::string command; ///< the command that measured it
+  std::string tool_version;
+  std::vector<ceiling> ceilings; ///< source = measured, each with its clocks
+  std::vector<ceiling_measurement> measurements;
+  std::vector<sweep_curve> sweeps; ///< written for the record; not read back
+};
+
+/// A machine file of `result` for the named device, dated now, with this roofkit's version.
+machine_ceilings make_machine_ceilings(const ceilings_result& result, std::string device_name,
+                                       int cc_major, int cc_minor, int sm_count,
+                                       std::string command);
+/// The machine file as `roofkit.machine/1` JSON text.
+std::string machine_json_text(const machine_ceilings& m);
+/// Writes a machine file atomically (runtime_error on failure).
+void save_machine_ceilings(const std::filesystem::path& path, const machine_ceilings& m);
+/// Parses a machine file; usage_error naming `source_name` and what is wrong.
+machine_ceilings parse_machine_ceilings(const std::string& text, const std::string& source_name);
+/// Reads a machine file and returns its measured ceilings (source measured, clocks set).
+std::vector<ceiling> load_machine_ceilings(const std::filesystem::path& path);
+/// Replaces the measured roofs of `roofs` by `measured` (theoretical roofs are kept).
+void apply_measured_ceilings(std::vector<ceiling>& roofs, const std::vector<ceiling>& measured);
 
 } // namespace roofkit

@@ -80,6 +80,13 @@ public:
   virtual std::map<std::string, std::string> facts() const { return {}; }
 };
 
+/// A launch that a cliff sweep imposes on a kernel (0: the kernel's own choice).
+struct launch_shape {
+  std::uint32_t block = 0;              ///< threads per block (1-D launches)
+  std::uint32_t dynamic_smem_bytes = 0; ///< dynamic shared memory per block
+  int register_cap = 0;                 ///< one of kernel_descriptor::register_caps
+};
+
 /// How a claim's figure is computed from measurements (bench implements each).
 enum class claim_metric {
   speedup,               ///< time(baseline) / time(subject)
@@ -142,6 +149,12 @@ struct kernel_descriptor {
   std::string bytes_formula;                         ///< e.g. "12 N^2"
   std::string check; ///< how verify() checks, e.g. "Eigen A*B, |err| <= 2e-6 N + 1e-5"
   std::function<std::unique_ptr<kernel_instance>()> make; ///< a new instance (not yet set up)
+  /// A new instance launched with `shape` (cliff sweeps over block size, dynamic shared memory
+  /// and register caps); empty when the kernel's launch is fixed.
+  std::function<std::unique_ptr<kernel_instance>(const launch_shape&)> make_shaped;
+  /// The register caps the kernel is compiled at, one variant each (launch_shape::register_cap
+  /// selects one); empty when there are none.
+  std::vector<int> register_caps;
 
   /// Throws usage_error naming the kernel, the size and the valid range when `size` is invalid.
   void validate_size(problem_size size) const;

@@ -17,7 +17,10 @@ struct ncu_import_options {
 };
 
 /// Builds a run from `ncu --csv --page raw` output (header row of metric names, units row, one
-/// row per kernel launch; ==PROF== lines and program output before the header are skipped).
+/// row per kernel launch; ==PROF== lines and program output before the header are skipped), a
+/// plain `ncu --set roofline` export included. Each `.sum` amount is read as `.sum`, as
+/// `.sum.per_second` x time or as `.sum.per_cycle_elapsed` x elapsed cycles; tensor work is
+/// dense ops against a dense roof (sparse ops kept apart); each kernel keeps its own clocks.
 /// Values are converted to base units (bytes, seconds, Hz) from ncu's units row ("Kbyte",
 /// "usecond", "cycle/nsecond", ...) and thousands separators are removed. Launches of one kernel
 /// with the same grid and block are merged (time: median/min/max; work: mean). Ceilings are

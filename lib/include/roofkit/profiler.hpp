@@ -38,9 +38,9 @@ struct roofline_counts {
 roofline_counts derive_roofline_counts(const resolved_set& set,
                                        const std::map<std::string, double>& values);
 
-/// Fills a kernel_result from counters: flops, bytes, occupancy_achieved, counters (raw values
-/// by metric name) and source = counters. Leaves `time` alone: times come from the timing
-/// harness, not from replayed passes.
+/// Fills a kernel_result from counters: flops, bytes, occupancy_achieved, the clocks the kernel
+/// ran at, its GPU duration (gpu_time_s), counters (raw values by metric name) and source =
+/// counters. Leaves `time` alone: times come from the timing harness.
 void apply_counts(const roofline_counts& counts, const std::map<std::string, double>& raw,
                   kernel_result& k);
 
@@ -59,13 +59,41 @@ profiler_status check_profiler(int device = 0) noexcept;
 /// a device first (cuptiDeviceGetChipName crashes without a driver).
 std::string device_chip_name(int device = 0);
 
+/// What each profiled pass starts from (as Nsight Compute's --cache-control).
+enum class cache_control {
+  all,  ///< write back and invalidate the L2 before every pass: no data of ours, no dirty line
+  none, ///< leave the caches as the previous work left them
+};
+/// "all" / "none".
+std::string to_string(cache_control c);
+/// Parses "all" / "none"; throws usage_error naming the value and the valid choices.
+cache_control parse_cache_control(const std::string& text);
+
 /// Options of a profiler session.
 struct profiler_options {
+  /// Applied by profile_launches() and profile_range() before every pass. profile() replays
+  /// inside CUPTI (kernel replay) and can only flush before its first pass.
+  roofkit::cache_control cache = roofkit::cache_control::all;
   /// Kernel launches one profile() call is sized for; one more is kept, and a call that fills
   /// that too is warned about (launches beyond it are not profiled).
   std::size_t max_ranges = 64;
   /// Receives warnings (dropped metrics, dropped ranges); default: stderr, "roofkit: warning: ".
   std::function<void(const std::string&)> warn;
+};
+
+/// One piece of work of a profiled batch and the number of kernels it launches.
+struct batch_work {
+  std::function<void()> work;
+  std::size_t launches = 1;
+};
+
+/// Where a session's wall time went (profile_launches calls), for overhead reports.
+struct profiler_stats {
+  int calls = 0;         ///< profile_launches() and profile_batch() calls
+  int passes = 0;        ///< replay passes over all calls
+  double setup_s = 0;    ///< enabling the profiler, counter-data image, configuration
+  double passes_s = 0;   ///< the passes: preparation, cache control, the work, start/stop
+  double decode_s = 0;   ///< decoding and evaluating the counter data
 };
 
 /// A counter session on one device for one metric set. Usage (bench runner):
@@ -93,11 +121,28 @@ public:
   const resolved_set& metrics() const;
   /// The chip ("GH100").
   const std::string& chip() const;
+  /// Cumulative timings of profile_launches() calls.
+  const profiler_stats& stats() const;
 
   /// Auto range + kernel replay: runs `work` once; CUPTI replays each kernel it launches
   /// passes() times, restoring device memory in between, and synchronises after each kernel.
   /// Returns one entry per kernel launch, in launch order.
   std::vector<range_values> profile(const std::function<void()>& work);
+
+  /// Auto range + user replay: calls `work` once per pass (passes() calls in all); every kernel
+  /// it launches is its own range, as in profile(), but each pass starts after `before_pass`
+  /// (e.g. restoring inputs) and, with cache_control::all, a write-back-and-invalidate of the
+  /// L2. All metrics of a launch thus come from passes that start from the same state. `work`
+  /// must launch the same kernels in the same order on every call.
+  std::vector<range_values> profile_launches(const std::function<void()>& work,
+                                             const std::function<void()>& before_pass = {});
+
+  /// profile_launches() for several works at once: each pass runs every work in turn, each
+  /// after its own cache control, so each work's counters are as if profiled alone while the
+  /// profiler's per-pass cost is paid once for the batch. Returns, per work, one entry per
+  /// kernel launch; throws when a work launches another number of kernels than it declares.
+  std::vector<std::vector<range_values>>
+  profile_batch(const std::vector<batch_work>& works, const std::function<void()>& before_pass = {});
 
   /// User range + user replay: calls `work` passes() times inside one range named `name` and
   /// returns the totals of everything it launched. `work` must give the same GPU work on every

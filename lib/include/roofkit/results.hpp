@@ -62,6 +62,9 @@ struct report_options {
   bool recorded = false;      ///< say "not measured on this machine" whatever the context
   std::string tables = "all"; ///< "all", "context", "ceilings" or "kernels"
   std::string source_name;    ///< the file the run was read from (shown in Markdown)
+  /// Markdown: every column (about 300 characters a line). Default: tables and lines that fit
+  /// 120 columns (CSV and JSON always hold every column).
+  bool wide = false;
 };
 
 /// Prints a run: in Markdown a heading, the provenance and clocks lines, then the ceilings,

@@ -46,9 +46,17 @@ struct kernel_placement {
   std::optional<memory_level> ridge_level; ///< the most limiting memory level with a ceiling
   std::string bound_label;        ///< human label of the binding ceiling ("DRAM", "FP32", ...)
   std::vector<std::string> notes; ///< why something could not be placed, missing ceilings
+  /// The SM clock every SM-clocked roof was scaled to for this kernel (the kernel's own clock
+  /// from its counters); 0 when the run's roofs were used at their own clocks.
+  double roof_sm_clock_mhz = 0;
 };
 
-/// Analyses every kernel of a run against its ceilings.
+/// The ceilings at another SM clock: compute, L1 and L2 roofs (which scale with the SM clock)
+/// are multiplied by sm_clock_mhz / their own clock; DRAM roofs and roofs without a clock are
+/// kept. sm_clock_mhz <= 0 returns the ceilings unchanged.
+std::vector<ceiling> ceilings_at_clock(const std::vector<ceiling>& ceilings, double sm_clock_mhz);
+
+/// Analyses every kernel of a run against its ceilings, each at the kernel's own SM clock.
 std::vector<kernel_placement> analyze(const run& r);
 /// Analyses one kernel against the given ceilings.
 kernel_placement place_kernel(const kernel_result& k, const std::vector<ceiling>& ceilings);

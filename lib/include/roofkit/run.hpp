@@ -18,6 +18,7 @@ enum class precision {
   tensor_fp16, ///< FP16/BF16 tensor cores
   tensor_fp8,  ///< FP8 tensor cores
   tensor_int8, ///< INT8 tensor cores (operations, not FLOPs)
+  bf16,        ///< BF16 on the CUDA cores (bfloat162 HFMA2.BF16, counted per lane)
 };
 
 /// Memory levels that have their own bandwidth roof.
@@ -48,6 +49,7 @@ enum class run_origin {
   analytical, ///< declared FLOPs and bytes with measured times (no counter access)
   imported,   ///< built from an Nsight Compute CSV export
   recorded,   ///< a run recorded earlier on another machine and replayed from data/
+  timing_only, ///< verified and timed, no counters (no access): kernels are not placed
 };
 
 /// The context block of a results file (google/benchmark style).
@@ -113,9 +115,9 @@ struct kernel_result {
   std::optional<double> occupancy_theoretical; ///< 0..1
   std::optional<double> occupancy_achieved;    ///< 0..1
   std::map<std::string, double> counters;      ///< raw metric values by full metric name
-  std::optional<double> sm_clock_mhz;  ///< SM clock the kernel ran at (its own counters)
-  std::optional<double> mem_clock_mhz; ///< DRAM clock the kernel ran at (its own counters)
-  std::optional<double> gpu_time_s;    ///< GPU duration of one launch from the counters
+  std::optional<double> sm_clock_mhz;          ///< SM clock the kernel ran at (its own counters)
+  std::optional<double> mem_clock_mhz;         ///< DRAM clock the kernel ran at (its own counters)
+  std::optional<double> gpu_time_s;            ///< GPU duration of one launch from the counters
   /// Launch overhead still dominates the timed interval (time per launch near the empty-launch
   /// cost): the time, and so the achieved rates, are upper and lower bounds only.
   bool overhead_dominated = false;
@@ -142,9 +144,10 @@ std::optional<precision> parse_precision(const std::string& name);
 std::optional<memory_level> parse_memory_level(const std::string& name);
 
 /// Every precision and every level, in display order.
-inline constexpr std::array<precision, 8> all_precisions{
-    precision::fp64,        precision::fp32,        precision::fp16,       precision::tensor_fp64,
-    precision::tensor_tf32, precision::tensor_fp16, precision::tensor_fp8, precision::tensor_int8};
+inline constexpr std::array<precision, 9> all_precisions{
+    precision::fp64,        precision::fp32,        precision::fp16,
+    precision::bf16,        precision::tensor_fp64, precision::tensor_tf32,
+    precision::tensor_fp16, precision::tensor_fp8,  precision::tensor_int8};
 inline constexpr std::array<memory_level, 3> all_memory_levels{memory_level::l1, memory_level::l2,
                                                                memory_level::dram};
 

@@ -4,6 +4,7 @@
 // Safe to include from .cu files (no fmt, no JSON).
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,10 @@ struct timing_options {
   int device = 0;
   int warmup = 3;            ///< untimed launches first (module load, clocks ramping up)
   int repetitions = 20;      ///< timed launches, each between its own pair of events
-  bool flush_l2 = false;     ///< write a buffer of twice the L2 size before every launch (untimed)
+  bool flush_l2 = false; ///< cold: write back and invalidate the L2 before every launch (untimed)
+  /// Warm timing of short kernels: launches per event pair are raised until a pair spans at
+  /// least this long, so that launch overhead does not dominate (0: one launch per pair).
+  double min_batch_s = 200e-6;
   bool observe_clock = true; ///< measure the SM clock right after the timed launches
   cudaStream_t stream = nullptr;
 };
@@ -35,6 +39,7 @@ struct timing_result {
   std::vector<double> samples_s; ///< every repetition, in order
   clock_reading sm_clock;        ///< observed after the repetitions (when asked)
   bool l2_flushed = false;
+  int launches_per_sample = 1; ///< launches between each pair of events (samples are per launch)
 };
 
 /// Launches the work to time on the given stream (one or more kernels).
@@ -52,8 +57,9 @@ timing summarize_samples(std::vector<double> samples);
 /// clock from cudaDevAttrClockRate when the probe gives no sensible value.
 clock_reading observe_sm_clock(int device = 0, cudaStream_t stream = nullptr);
 
-/// A device buffer larger than the L2 cache; flush() overwrites it to evict what a kernel left
-/// in L2 (dirty lines are written back, clean ones replaced).
+/// Cache control: flush() writes back and invalidates what kernels left in the L2 by reading a
+/// zeroed buffer of four times the L2 size, so afterwards the L2 holds no line of anyone's data
+/// and no dirty line (the flush's own lines are clean and never read by a measured kernel).
 class l2_flusher {
 public:
   explicit l2_flusher(int device = 0);
@@ -62,13 +68,36 @@ public:
   l2_flusher& operator=(const l2_flusher&) = delete;
   /// Enqueues the overwrite on `stream`.
   void flush(cudaStream_t stream = nullptr);
-  /// Size of the buffer (2 x L2).
+  /// Size of the buffer (4 x L2).
   std::size_t bytes() const { return bytes_; }
 
 private:
   void* buffer_ = nullptr;
+  unsigned* sink_ = nullptr;
   std::size_t bytes_ = 0;
+  int blocks_ = 0;
   unsigned value_ = 0;
+};
+
+/// Clock control "base": locks the device's SM clock to its base (default application) clock
+/// through NVML for the lifetime of the object and unlocks it after. Never throws for a refusal:
+/// locked() says whether it worked and message() says why not (no NVML, no permission).
+class clock_lock {
+public:
+  explicit clock_lock(int device = 0);
+  ~clock_lock();
+  clock_lock(const clock_lock&) = delete;
+  clock_lock& operator=(const clock_lock&) = delete;
+  bool locked() const { return locked_; }
+  double mhz() const { return mhz_; }
+  const std::string& message() const { return message_; }
+
+private:
+  struct state;
+  std::unique_ptr<state> state_;
+  bool locked_ = false;
+  double mhz_ = 0;
+  std::string message_;
 };
 
 } // namespace roofkit

@@ -13,6 +13,7 @@
 
 #include "roofkit/build_info.hpp"
 #include "roofkit/device.hpp"
+#include "roofkit/device_check.hpp"
 #include "roofkit/driver_api.hpp"
 #include "roofkit/error.hpp"
 #include "roofkit/profiler.hpp"
@@ -171,6 +172,34 @@ std::vector<std::string> bench_detail_metrics() {
   return names;
 }
 
+metric_set_def bench_metric_set() {
+  metric_set_def s = find_metric_set("roofline");
+  s.name = "bench";
+  s.description = "the roofline set plus the coalescing and claim counters, in one pass set";
+  std::set<std::string> have;
+  for (const auto& m : s.metrics)
+    for (const auto& n : m.names)
+      have.insert(n);
+  for (auto& m : custom_metric_set(bench_detail_metrics()).metrics)
+    if (!have.count(m.names.front()))
+      s.metrics.push_back(std::move(m));
+  // The detail counters are required: they go before the optional (budgeted) ones, so that the
+  // budget only ever drops optional extras.
+  std::stable_partition(s.metrics.begin(), s.metrics.end(),
+                        [](const metric_spec& m) { return !m.optional; });
+  s.pass_budget = 1; // optional extras only where they fit in the passes required anyway
+  return s;
+}
+
+bool overhead_dominated(const kernel_result& k) {
+  const double t = k.time.median_s;
+  if (!(t > 0))
+    return false;
+  if (k.gpu_time_s && *k.gpu_time_s > 0)
+    return t > 1.5 * *k.gpu_time_s;
+  return t < 5e-6;
+}
+
 bench_outcome run_bench(const bench_options& options) {
   auto warn = options.warn ? options.warn : [](const std::string& s) {
     std::cerr << "roofkit: warning: " << s << '\n';
@@ -190,13 +219,16 @@ bench_outcome run_bench(const bench_options& options) {
     throw no_device_error("no CUDA GPU visible: bench needs one",
                           "to see a recorded H100 run instead: roofline-cuda report "
                           "data/runs/h100-sxm.json");
+  require_device(options.device);
   ROOFKIT_CUDA_CHECK(cudaSetDevice(options.device));
   const device_model model = query_device(options.device);
 
   bench_outcome out;
   run& r = out.result;
   r.ceilings = theoretical_ceilings(model);
-  if (options.measure_ceilings) {
+  if (!options.machine_ceilings.empty()) {
+    apply_measured_ceilings(r.ceilings, options.machine_ceilings);
+  } else if (options.measure_ceilings) {
     progress({0, kernels.size(), "ceilings", "measure"});
     ceilings_options co;
     co.device = options.device;
@@ -208,36 +240,124 @@ bench_outcome run_bench(const bench_options& options) {
                       m.theoretical > 0 ? 100 * m.value / m.theoretical : 0.0);
   }
 
-  std::unique_ptr<profiler_session> roofline_session, detail_session;
+  std::unique_ptr<clock_lock> lock;
+  if (options.clock_control == "base") {
+    lock = std::make_unique<clock_lock>(options.device);
+    out.clock_note = lock->message();
+    if (!lock->locked())
+      throw no_device_error(out.clock_note, "use clock control 'none' (each kernel's roofs at the "
+                                            "clock it ran at) where clocks cannot be locked");
+  } else if (options.clock_control != "none") {
+    throw usage_error(fmt::format("unknown clock control '{}' (valid: base, none)",
+                                  options.clock_control));
+  } else {
+    out.clock_note = "clocks not locked: each kernel's roofs are taken at its own SM clock";
+  }
+
+  std::unique_ptr<profiler_session> session;
   if (options.counters) {
     const profiler_status status = check_profiler(options.device);
     if (!status.ok) {
       out.counters_note = status.message + (status.hint.empty() ? "" : " (" + status.hint + ")");
+      out.counters_exit = status.exit;
     } else {
       try {
-        roofline_session = std::make_unique<profiler_session>(options.device, "roofline");
-        detail_session = std::make_unique<profiler_session>(
-            options.device, custom_metric_set(bench_detail_metrics()));
-        out.roofline_passes = roofline_session->passes();
-        out.detail_passes = detail_session->passes();
+        profiler_options po;
+        po.cache = options.cache;
+        po.warn = warn;
+        session = std::make_unique<profiler_session>(options.device, bench_metric_set(), po);
+        out.passes = session->passes();
         out.counters_used = true;
       } catch (const error& e) {
-        roofline_session.reset();
-        detail_session.reset();
+        session.reset();
         out.counters_note = std::string(e.what()) + (e.hint().empty() ? "" : " (" + e.hint() + ")");
+        out.counters_exit = static_cast<int>(e.code());
       }
     }
-    if (!out.counters_used)
-      warn("counters unavailable, running in analytical mode (declared FLOPs and bytes, "
-           "measured times): " +
+    if (!out.counters_used) {
+      if (out.counters_exit == 0)
+        out.counters_exit = static_cast<int>(exit_code::no_device);
+      warn("counters unavailable: kernels are verified and timed but not placed (timing only; "
+           "--no-counters places declared FLOPs and bytes instead): " +
            out.counters_note);
+    }
   } else {
-    out.counters_note = "counters turned off (--no-counters)";
+    out.counters_note = "counters turned off on request: analytical placement (declared FLOPs "
+                        "and minimal bytes, measured times)";
   }
 
   stream_guard guard;
   const cudaStream_t stream = guard.stream;
   std::size_t done = 0;
+  // Kernels to profile wait, set up, until their device memory reaches half of what was free;
+  // then the batch is profiled in one pass set (each kernel after its own cache control).
+  struct pending_kernel {
+    const kernel_descriptor* d;
+    problem_size size;
+    std::unique_ptr<kernel_instance> inst;
+    std::size_t index; // in r.kernels
+  };
+  std::vector<pending_kernel> pending;
+  double pending_bytes = 0;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  ROOFKIT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const double batch_budget = 0.5 * double(free_bytes);
+  auto profile_pending = [&] {
+    if (pending.empty())
+      return;
+    progress({done, kernels.size(), fmt::format("{} kernels", pending.size()), "counters"});
+    std::vector<batch_work> works;
+    for (auto& p : pending) {
+      kernel_instance* inst = p.inst.get();
+      works.push_back({[inst, stream] { inst->run(stream); },
+                       static_cast<std::size_t>(std::max(1, p.d->kernels_per_run))});
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<std::vector<range_values>> ranges;
+    try {
+      ranges = session->profile_batch(works);
+    } catch (const error& e) {
+      if (e.code() == exit_code::usage)
+        throw;
+      // One kernel at a time then, so that one kernel's failure stays its own.
+      warn(fmt::format("profiling a batch of {} kernels failed ({}); profiling them one by one",
+                       pending.size(), e.what()));
+      cudaGetLastError();
+      ranges.clear();
+      for (auto& w : works) {
+        try {
+          ranges.push_back(session->profile_launches(w.work));
+        } catch (const error& e2) {
+          if (e2.code() == exit_code::usage)
+            throw;
+          ranges.emplace_back();
+          cudaGetLastError();
+        }
+      }
+    }
+    out.profile_seconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    for (std::size_t i = 0; i < ranges.size(); ++i) {
+      auto& p = pending[i];
+      kernel_result& k = r.kernels[p.index];
+      if (ranges[i].empty()) {
+        k.status = "error";
+        k.message = "counters: the profiler saw no kernel launch";
+        k.source = work_source::analytical;
+        ++out.failed;
+        continue;
+      }
+      const auto values = combine_ranges(ranges[i], session->metrics());
+      apply_counts(derive_roofline_counts(session->metrics(), values), values, k);
+      reconcile_flops(k, p.d->flops(p.size));
+      k.overhead_dominated = overhead_dominated(k);
+    }
+    for (auto& p : pending)
+      p.inst->teardown();
+    pending.clear();
+    pending_bytes = 0;
+  };
+
   for (const kernel_descriptor* d : kernels) {
     kernel_result k;
     k.name = d->name;
@@ -273,6 +393,7 @@ bench_outcome run_bench(const bench_options& options) {
         t.warmup = options.warmup;
         t.repetitions = options.repetitions;
         t.flush_l2 = options.flush_l2;
+        t.min_batch_s = options.flush_l2 ? 0 : 200e-6;
         t.observe_clock = false;
         t.stream = stream;
         k.time = time_kernel([&](cudaStream_t s) { inst->run(s); }, t).time;
@@ -282,24 +403,35 @@ bench_outcome run_bench(const bench_options& options) {
         if (std::isfinite(occ))
           k.occupancy_theoretical = occ;
       }
-      const bool profile = roofline_session && d->counter_profiled &&
-                           d->kind == measurement::kernel && k.status == "ok";
+      const bool profile = session && d->counter_profiled && d->kind == measurement::kernel &&
+                           k.status == "ok";
       if (profile) {
-        progress({done, kernels.size(), d->name, "counters"});
-        auto ranges = roofline_session->profile([&] { inst->run(stream); });
-        if (ranges.empty())
-          throw runtime_error(fmt::format("{}: the profiler saw no kernel launch", d->name));
-        const auto values = combine_ranges(ranges, roofline_session->metrics());
-        apply_counts(derive_roofline_counts(roofline_session->metrics(), values), values, k);
-        reconcile_flops(k, d->flops(size));
-        auto detail = detail_session->profile([&] { inst->run(stream); });
-        for (const auto& [name, value] : combine_ranges(detail, detail_session->metrics()))
-          k.counters[name] = value;
+        // Profiled later, in a batch with the kernels around it (one pass set per batch).
         k.source = work_source::counters;
-      } else if (d->kind != measurement::transfer) {
+        for (const auto& [key, value] : inst->facts())
+          if (key == "registers" || key == "local_bytes_per_thread")
+            k.counters["roofkit__" + key] = std::strtod(value.c_str(), nullptr);
+        pending_bytes += d->device_bytes(size);
+        pending.push_back({d, size, std::move(inst), r.kernels.size()});
+        r.kernels.push_back(std::move(k));
+        ++done;
+        if (pending_bytes > batch_budget)
+          profile_pending();
+        continue;
+      } else if (d->kind != measurement::transfer && !options.counters) {
         k.flops = d->flops(size);
         k.bytes[memory_level::dram] = d->minimal_bytes(size);
+      } else if (d->kind != measurement::transfer && d->kind == measurement::kernel &&
+                 !d->counter_profiled) {
+        k.flops = d->flops(size);
+        k.bytes[memory_level::dram] = d->minimal_bytes(size);
+        k.message += (k.message.empty() ? "" : "; ") +
+                     std::string("not profiled by design: placed with declared FLOPs and bytes");
+      } else if (d->kind != measurement::transfer && k.status == "ok") {
+        k.message += (k.message.empty() ? "" : "; ") +
+                     std::string("timing only: counters unavailable, not placed");
       }
+      k.overhead_dominated = overhead_dominated(k);
       for (const auto& [key, value] : inst->facts())
         if (key == "registers" || key == "local_bytes_per_thread")
           k.counters["roofkit__" + key] = std::strtod(value.c_str(), nullptr);
@@ -319,6 +451,7 @@ bench_outcome run_bench(const bench_options& options) {
     ++done;
     progress({done, kernels.size(), d->name, "done"});
   }
+  profile_pending();
 
   const clock_reading clock = observe_sm_clock(options.device, stream);
   run_context& c = r.context;
@@ -337,14 +470,24 @@ bench_outcome run_bench(const bench_options& options) {
   c.runtime_version = cuda_version_text(runtime);
   c.sm_clock_mhz = clock.mhz;
   c.mem_clock_mhz = model.memory_clock_mhz;
-  c.origin = out.counters_used ? run_origin::measured : run_origin::analytical;
+  c.origin = out.counters_used  ? run_origin::measured
+             : options.counters ? run_origin::timing_only
+                                : run_origin::analytical;
   c.command = options.command;
   c.extra["sm_clock_method"] = clock.method;
   c.extra["repetitions"] = std::to_string(options.repetitions);
-  c.extra["l2_flush"] = options.flush_l2 ? "yes" : "no";
+  c.extra["timing"] = options.flush_l2 ? "cold (L2 written back and invalidated before every "
+                                          "launch)"
+                                        : "warm (back-to-back launches)";
+  c.cache_control = out.counters_used ? to_string(options.cache) : "";
+  c.clock_control = options.clock_control;
+  c.extra["clock_control"] = out.clock_note;
   if (out.counters_used) {
-    c.extra["counter_passes"] =
-        fmt::format("roofline {}, detail {}", out.roofline_passes, out.detail_passes);
+    c.extra["counter_passes"] = std::to_string(out.passes);
+    const auto& st = session->stats();
+    c.extra["profiling_wall_s"] =
+        fmt::format("{:.2f} ({} kernels: set-up {:.2f}, passes {:.2f}, decode {:.2f})",
+                    out.profile_seconds, st.calls, st.setup_s, st.passes_s, st.decode_s);
   } else {
     c.extra["counters"] = out.counters_note;
   }

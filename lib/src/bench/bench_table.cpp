@@ -63,7 +63,10 @@ table bench_table(const run& r, const std::vector<kernel_placement>& placements)
       occupancy +=
           fmt::format("{}{:.0f}", occupancy.empty() ? "-/" : "/", *k.occupancy_achieved * 100);
     const bool ok = k.status == "ok";
-    t.rows.push_back({k.name, ok ? std::string("ok") : "FAILED: " + k.status,
+    const std::string status = !ok                   ? "FAILED: " + k.status
+                               : k.overhead_dominated ? std::string("ok (launch overhead)")
+                                                      : std::string("ok");
+    t.rows.push_back({k.name, status,
                       t_s > 0 ? cell(t_s * 1e6) : cell(std::monostate{}),
                       number_or_empty(effective), number_or_empty(gflops),
                       number_or_empty(dram_ratio),
@@ -78,9 +81,11 @@ table bench_table(const run& r, const std::vector<kernel_placement>& placements)
                     "measured DRAM bytes over the fewest bytes the algorithm must move (1.00 is "
                     "ideal). Sectors/req = 32-byte sectors per global load or store instruction "
                     "(4 is a fully coalesced 4-byte-per-thread warp access).");
-  t.notes.push_back("% of roof is measured against the best roofs of this run (the fastest copy "
-                    "seen and the FMA kernels): above 100 means the kernel beat that roof, not "
-                    "the hardware's limit. FLOPs are placed in the precisions the kernel's "
+  t.notes.push_back("% of roof is measured against the roofs of this run (measured ones where it "
+                    "has them) scaled to the SM clock the kernel ran at; above 100 would mean a "
+                    "wrong ceiling. \"ok (launch overhead)\": the time per launch is still more "
+                    "than 1.5x the kernel's own GPU duration, so its rates are bounds. FLOPs are "
+                    "placed in the precisions the kernel's "
                     "algorithm uses; counter FLOPs outside them stay in the raw counters "
                     "(roofkit__unplaced_flops_*), see each kernel's message in the run file.");
   return t;

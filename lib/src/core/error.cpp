@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "roofkit/driver_api.hpp"
+#include "roofkit/error_location.hpp"
 
 namespace roofkit {
 
@@ -22,9 +23,24 @@ error no_device_error(const std::string& message, std::string hint) {
 
 namespace detail {
 
+std::string relative_source_path(std::string_view file) {
+  // The path from the project's top folder; no build machine's absolute path reaches a user.
+  std::size_t best = std::string_view::npos;
+  for (std::string_view top :
+       {"/lib/src/", "/lib/include/", "/lib/inject/", "/tools/", "/kernels/", "/tests/"}) {
+    const auto at = file.rfind(top);
+    if (at != std::string_view::npos && (best == std::string_view::npos || at < best))
+      best = at;
+  }
+  if (best != std::string_view::npos)
+    return std::string(file.substr(best + 1));
+  const auto slash = file.find_last_of("/\\");
+  return std::string(slash == std::string_view::npos ? file : file.substr(slash + 1));
+}
+
 namespace {
 std::string where(const char* call, const char* file, int line) {
-  return fmt::format("{} failed at {}:{}", call, file, line);
+  return fmt::format("{} failed at {}:{}", call, relative_source_path(file), line);
 }
 } // namespace
 
@@ -39,6 +55,15 @@ void throw_cuda_error(int status, const char* call, const char* file, int line) 
   case cudaErrorInsufficientDriver:
     throw no_device_error(message, "the NVIDIA driver is missing or older than this CUDA "
                                    "runtime; install a driver that supports CUDA 13");
+  case cudaErrorInvalidDevice:
+    throw usage_error(message + "; check the device ordinal against nvidia-smi -L and "
+                                "CUDA_VISIBLE_DEVICES");
+  case cudaErrorMemoryAllocation:
+    throw runtime_error(message, "the GPU ran out of memory: choose a smaller problem size, or "
+                                 "stop the other processes nvidia-smi shows on it");
+  case cudaErrorDevicesUnavailable:
+    throw runtime_error(message, "the GPU is busy or in exclusive-process compute mode with "
+                                 "another process on it (nvidia-smi shows its mode and users)");
   default:
     throw runtime_error(message);
   }
@@ -67,11 +92,11 @@ void throw_cupti_error(int status, const char* call, const char* file, int line)
                  "'options nvidia NVreg_RestrictProfilingToAdminUsers=0'; timings are still "
                  "produced without counters");
   case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
-    throw runtime_error(message, "another profiler (ncu, nsys, a framework profiler) is attached "
-                                 "to this process; run without it");
+    throw no_device_error(message, "another profiler (ncu, nsys, a framework profiler) is "
+                                   "attached to this process; run without it");
   case CUPTI_ERROR_HARDWARE_BUSY:
-    throw runtime_error(message, "the GPU's performance-monitor hardware is in use by another "
-                                 "profiling client; try again when it has finished");
+    throw no_device_error(message, "the GPU's performance-monitor hardware is in use by another "
+                                   "profiling client; try again when it has finished");
   case CUPTI_ERROR_NOT_SUPPORTED:
     throw no_device_error(message, "this device or configuration does not support counter "
                                    "profiling (needs compute capability 7.5 or later, no MIG, "

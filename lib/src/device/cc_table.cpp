@@ -14,31 +14,36 @@ constexpr double na = 0; // no such unit on this CC
 struct cc_row {
   int major;
   int minor;
-  // FP64, FP32, FP16 (CUDA cores); tensor FP64, TF32, FP16/BF16, FP8, INT8
-  std::array<double, 8> flop;
+  // FP64, FP32, FP16, BF16 (CUDA cores); tensor FP64, TF32, FP16/BF16, FP8, INT8
+  std::array<double, 9> flop;
   double l2_bytes_per_clk; // per SM
   bool l2_published;
-  const char *tensor_source;
+  const char* tensor_source;
 };
 
 // CUDA-core rates: 2 x the FMA results per clock per SM of the CUDA C++ Programming Guide's
-// arithmetic-throughput table (FP16 counts half2 lanes). Tensor rates: the datasheet peaks
-// of data/gpus.json divided by SMs and clock (professional parts; GeForce halves the float
-// tensor rates), cross-checked by tests/cpu/test_device_model.cpp.
+// arithmetic-throughput table (FP16 and BF16 count half2/bfloat162 lanes; BF16 from CC 8.0). Tensor
+// rates: the datasheet peaks of data/gpus.json divided by SMs and clock (professional parts;
+// GeForce halves the float tensor rates), cross-checked by tests/cpu/test_device_model.cpp.
 constexpr double a100_l2 = 5120.0 / 108; // A100 whitepaper: 5120 B/clk for 108 SMs
 constexpr double v100_l2 = 2048.0 / 80;  // A100 whitepaper: V100 2048 B/clk for 80 SMs
 
-constexpr const char *guide = "CUDA Programming Guide throughput table";
+constexpr const char* guide = "CUDA Programming Guide throughput table";
 
 constexpr std::array<cc_row, 8> rows{{
-    {7, 0, {64, 128, 256, na, na, 1024, na, na}, v100_l2, true, "V100 datasheet"},
-    {7, 5, {4, 128, 256, na, na, 1024, na, 2048}, a100_l2, false, "T4 datasheet"},
-    {8, 0, {64, 128, 512, 128, 1024, 2048, na, 4096}, a100_l2, true, "A100 whitepaper"},
-    {8, 6, {4, 256, 256, na, 512, 1024, na, 2048}, a100_l2, false, "GA102 whitepaper"},
-    {8, 9, {4, 256, 256, na, 512, 1024, 2048, 2048}, a100_l2, false, "L40S datasheet"},
-    {9, 0, {128, 256, 512, 256, 2048, 4096, 8192, 8192}, a100_l2, false, "H100 datasheet"},
-    {10, 0, {128, 256, 512, 128, 4096, 8192, 16384, 16384}, a100_l2, false, "HGX B200 datasheet"},
-    {12, 0, {4, 256, 256, na, na, na, na, na}, a100_l2, false, "no tensor rates tabulated"},
+    {7, 0, {64, 128, 256, na, na, na, 1024, na, na}, v100_l2, true, "V100 datasheet"},
+    {7, 5, {4, 128, 256, na, na, na, 1024, na, 2048}, a100_l2, false, "T4 datasheet"},
+    {8, 0, {64, 128, 512, 512, 128, 1024, 2048, na, 4096}, a100_l2, true, "A100 whitepaper"},
+    {8, 6, {4, 256, 256, 256, na, 512, 1024, na, 2048}, a100_l2, false, "GA102 whitepaper"},
+    {8, 9, {4, 256, 256, 256, na, 512, 1024, 2048, 2048}, a100_l2, false, "L40S datasheet"},
+    {9, 0, {128, 256, 512, 512, 256, 2048, 4096, 8192, 8192}, a100_l2, false, "H100 datasheet"},
+    {10,
+     0,
+     {128, 256, 512, 512, 128, 4096, 8192, 16384, 16384},
+     a100_l2,
+     false,
+     "HGX B200 datasheet"},
+    {12, 0, {4, 256, 256, 256, na, na, na, na, na}, a100_l2, false, "no tensor rates tabulated"},
 }};
 constexpr std::array<detail::cc_limits, 8> limit_rows{{
     {7, 0, 98304, 98304, 0, 131072, 65536, 65536, 2048, 1024, 32, true},
@@ -56,8 +61,8 @@ int cc_key(int major, int minor) { return major * 10 + minor; }
 } // namespace
 
 std::optional<sm_throughput> throughput_for_cc(int cc_major, int cc_minor, bool consumer) {
-  const cc_row *row = nullptr;
-  for (const auto &r : rows)
+  const cc_row* row = nullptr;
+  for (const auto& r : rows)
     if (cc_key(r.major, r.minor) <= cc_key(cc_major, cc_minor))
       row = &r;
   if (!row)
@@ -92,8 +97,8 @@ std::optional<sm_throughput> throughput_for_cc(int cc_major, int cc_minor, bool 
 namespace detail {
 
 std::optional<cc_limits> limits_for_cc(int cc_major, int cc_minor) {
-  const cc_limits *best = nullptr;
-  for (const auto &r : limit_rows)
+  const cc_limits* best = nullptr;
+  for (const auto& r : limit_rows)
     if (cc_key(r.cc_major, r.cc_minor) <= cc_key(cc_major, cc_minor))
       best = &r;
   if (!best)

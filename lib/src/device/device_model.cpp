@@ -15,7 +15,7 @@ bool is_tensor(precision p) {
 
 // Datasheets quote FP64 tensor peaks at the boost clock and the lower-precision tensor peaks
 // at a lower "tensor" clock (H100: 1830 vs 1980 MHz).
-double clock_for(const device_model &m, precision p) {
+double clock_for(const device_model& m, precision p) {
   if (is_tensor(p) && p != precision::tensor_fp64 && m.tensor_clock_mhz > 0)
     return m.tensor_clock_mhz;
   return m.sm_clock_mhz;
@@ -37,11 +37,11 @@ double transfers_per_clock(std::string_view memory_type) {
   return 2.0;
 }
 
-double dram_bandwidth(const device_model &m) {
+double dram_bandwidth(const device_model& m) {
   return transfers_per_clock(m.memory_type) * m.memory_clock_mhz * 1e6 * m.bus_width_bits / 8.0;
 }
 
-device_model model_from_spec(const gpu_spec &spec) {
+device_model model_from_spec(const gpu_spec& spec) {
   device_model m;
   m.name = spec.name;
   m.spec_name = spec.name;
@@ -72,7 +72,7 @@ device_model model_from_spec(const gpu_spec &spec) {
   return m;
 }
 
-std::vector<ceiling> theoretical_ceilings(const device_model &m) {
+std::vector<ceiling> theoretical_ceilings(const device_model& m) {
   std::vector<ceiling> out;
   const auto rates = throughput_for_cc(m.cc_major, m.cc_minor, m.consumer_tensor_rates);
   const std::string cc = fmt::format("{}.{}", m.cc_major, m.cc_minor);
@@ -120,9 +120,13 @@ std::vector<ceiling> theoretical_ceilings(const device_model &m) {
       if (level == memory_level::l2) {
         c.value = rates->l2_bytes_per_clk * m.sm_count * m.sm_clock_mhz * 1e6;
         c.method = fmt::format(
-            "{}{}: {:.1f} B/clk/SM x {} SMs x {} MHz [{}]", rates->l2_published ? fallback : "",
+            "{}{}: {:.1f} B/clk/SM x {} SMs x {} MHz [{}]{}", rates->l2_published ? fallback : "",
             rates->l2_published ? "theoretical" : "estimate", rates->l2_bytes_per_clk, m.sm_count,
-            fmt_rate(m.sm_clock_mhz), rates->l2_source);
+            fmt_rate(m.sm_clock_mhz), rates->l2_source,
+            rates->l2_published
+                ? ""
+                : "; an upper bound the hardware may not reach (an H100's L2 read plateau is "
+                  "about 2/3 of it): 'roofline-cuda ceilings' measures it");
       } else {
         c.value = rates->l1_bytes_per_clk * m.sm_count * m.sm_clock_mhz * 1e6;
         c.method =

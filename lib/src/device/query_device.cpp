@@ -6,6 +6,7 @@
 
 #include "cc_limits.hpp"
 #include "roofkit/device.hpp"
+#include "roofkit/device_check.hpp"
 #include "roofkit/driver_api.hpp"
 #include "roofkit/error.hpp"
 
@@ -38,8 +39,7 @@ device_model query_device(int ordinal) {
                           "use --gpu NAME for a known GPU's model (roofline-cuda device --list)");
   }
   if (ordinal >= count)
-    throw usage_error(
-        fmt::format("device ordinal '{}' is out of range (valid: 0..{})", ordinal, count - 1));
+    require_device(ordinal); // throws, naming the visible devices
 
   auto attr = [ordinal](cudaDeviceAttr a) {
     int v = 0;

@@ -1,8 +1,11 @@
 // Report tables of occupancy-calc.
 #include <algorithm>
+#include <cmath>
 #include <ostream>
+#include <variant>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "roofkit/error.hpp"
 #include "roofkit/occupancy_report.hpp"
@@ -35,23 +38,23 @@ table record(std::string id, std::string title) {
   return t;
 }
 
-void field(table &t, std::string key, std::string header, cell value, std::string unit = {},
+void field(table& t, std::string key, std::string header, cell value, std::string unit = {},
            int decimals = 2) {
   t.columns.push_back({std::move(key), std::move(header), std::move(unit), decimals});
   t.rows.front().push_back(std::move(value));
 }
 
-table transpose(const table &t) {
+table transpose(const table& t) {
   table out;
   out.id = t.id;
   out.title = t.title;
   out.notes = t.notes;
   out.columns = {{"field", "Field"}, {"value", "Value"}};
   for (std::size_t i = 0; i < t.columns.size(); ++i) {
-    const auto &col = t.columns[i];
-    const cell &c = t.rows.empty() || i >= t.rows.front().size() ? cell{} : t.rows.front()[i];
+    const auto& col = t.columns[i];
+    const cell& c = t.rows.empty() || i >= t.rows.front().size() ? cell{} : t.rows.front()[i];
     std::string value = to_text(c);
-    if (const auto *d = std::get_if<double>(&c))
+    if (const auto* d = std::get_if<double>(&c))
       value = fmt::format("{:.{}f}", *d, std::max(col.decimals, 0));
     if (!col.unit.empty() && !value.empty())
       value += " " + col.unit;
@@ -61,14 +64,14 @@ table transpose(const table &t) {
   return out;
 }
 
-std::string target_name(const occupancy_target &t) {
+std::string target_name(const occupancy_target& t) {
   std::string name = fmt::format("{} ({}, CC {})", t.arch->id(), t.arch->family, t.arch->cc());
   if (!t.gpu_name.empty())
     name = t.gpu_name + ", " + name;
   return name;
 }
 
-table target_table(const occupancy_target &t) {
+table target_table(const occupancy_target& t) {
   table r = record("target", "Target");
   field(r, "arch", "Architecture", text(t.arch->id()));
   field(r, "compute_capability", "Compute capability", text(t.arch->cc()));
@@ -79,7 +82,7 @@ table target_table(const occupancy_target &t) {
   return r;
 }
 
-table launch_table(const launch_params &l) {
+table launch_table(const launch_params& l) {
   table r = record("launch", "Launch");
   field(r, "threads", "Threads per block", num(l.threads_per_block));
   field(r, "regs", "Registers per thread", num(l.registers_per_thread));
@@ -94,17 +97,73 @@ std::string pct(double occupancy) { return fmt::format("{:.1f}%", occupancy * 10
 
 } // namespace
 
-void print_report(const std::vector<report_section> &sections, output_format format,
-                  std::ostream &out) {
+namespace {
+
+nlohmann::json cell_json(const cell& c) {
+  return std::visit(
+      [](const auto& v) -> nlohmann::json {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, std::monostate>)
+          return nullptr;
+        else if constexpr (std::is_same_v<T, double>)
+          return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+        else
+          return v;
+      },
+      c);
+}
+
+nlohmann::json row_json(const table& t, const std::vector<cell>& row) {
+  nlohmann::json obj = nlohmann::json::object();
+  for (std::size_t i = 0; i < t.columns.size(); ++i)
+    obj[t.columns[i].key] = i < row.size() ? cell_json(row[i]) : nlohmann::json(nullptr);
+  return obj;
+}
+
+} // namespace
+
+std::string section_ids(const std::vector<report_section>& sections) {
+  std::string ids;
+  for (const auto& s : sections)
+    ids += (ids.empty() ? "" : ", ") + s.data.id;
+  return ids;
+}
+
+void print_report(const std::vector<report_section>& sections, output_format format,
+                  std::ostream& out, const std::string& only) {
+  std::vector<const report_section*> chosen;
+  for (const auto& s : sections)
+    if (only.empty() ? format != output_format::csv || chosen.empty() : s.data.id == only)
+      chosen.push_back(&s);
+  if (chosen.empty())
+    throw usage_error(
+        fmt::format("no table '{}' in this output (valid: {})", only, section_ids(sections)));
+  if (format == output_format::json) {
+    nlohmann::json doc = nlohmann::json::object();
+    doc["schema"] = occupancy_schema;
+    for (const auto* s : chosen) {
+      if (s->record) {
+        doc[s->data.id] = s->data.rows.empty() ? nlohmann::json(nullptr)
+                                               : row_json(s->data, s->data.rows.front());
+      } else {
+        nlohmann::json rows = nlohmann::json::array();
+        for (const auto& row : s->data.rows)
+          rows.push_back(row_json(s->data, row));
+        doc[s->data.id] = std::move(rows);
+      }
+    }
+    out << doc.dump(2) << '\n';
+    return;
+  }
   auto p = make_printer(format, out);
-  for (const auto &s : sections)
-    p->print(format == output_format::markdown && s.record ? transpose(s.data) : s.data);
+  for (const auto* s : chosen)
+    p->print(format == output_format::markdown && s->record ? transpose(s->data) : s->data);
   p->finish();
 }
 
-std::vector<report_section> occupancy_report(const occupancy_target &target, const launch_params &l,
-                                             const occupancy_result &r) {
-  const arch_spec &a = *target.arch;
+std::vector<report_section> occupancy_report(const occupancy_target& target, const launch_params& l,
+                                             const occupancy_result& r) {
+  const arch_spec& a = *target.arch;
   std::vector<report_section> out;
   out.push_back({target_table(target), true});
   out.push_back({launch_table(l), true});
@@ -175,8 +234,8 @@ std::vector<report_section> occupancy_report(const occupancy_target &target, con
   return out;
 }
 
-std::vector<report_section> cliffs_report(const occupancy_target &target,
-                                          const launch_params &launch) {
+std::vector<report_section> cliffs_report(const occupancy_target& target,
+                                          const launch_params& launch) {
   table t;
   t.id = "cliffs";
   t.title = "Cliffs on " + target_name(target);
@@ -192,10 +251,10 @@ std::vector<report_section> cliffs_report(const occupancy_target &target,
                {"above_occupancy", "Occupancy there", {}, 3},
                {"headroom", "Headroom"},
                {"text", "Summary"}};
-  for (const auto &c : find_cliffs(*target.arch, launch)) {
+  for (const auto& c : find_cliffs(*target.arch, launch)) {
     std::vector<cell> row{text(std::string(to_string(c.variable))), num(c.current.value),
                           num(c.current.active_blocks), real(c.current.occupancy)};
-    for (const auto &side : {c.below, c.above}) {
+    for (const auto& side : {c.below, c.above}) {
       if (side)
         row.insert(row.end(), {num(side->value), num(side->active_blocks), real(side->occupancy)});
       else
@@ -210,10 +269,10 @@ std::vector<report_section> cliffs_report(const occupancy_target &target,
   return {{t, false}};
 }
 
-std::vector<report_section> suggest_report(const occupancy_target &target,
-                                           const launch_params &launch,
-                                           const suggest_options &options) {
-  const arch_spec &a = *target.arch;
+std::vector<report_section> suggest_report(const occupancy_target& target,
+                                           const launch_params& launch,
+                                           const suggest_options& options) {
+  const arch_spec& a = *target.arch;
   std::vector<report_section> out;
   const auto current = compute_occupancy(a, launch, false);
 
@@ -300,7 +359,7 @@ std::vector<report_section> suggest_report(const occupancy_target &target,
                {"smem_per_sm", "Shared memory per SM for this launch", "B"},
                {"active_blocks_per_sm", "Active blocks per SM"},
                {"occupancy", "Occupancy", {}, 3}};
-  for (const auto &e : carveout_effects(a, launch)) {
+  for (const auto& e : carveout_effects(a, launch)) {
     c.rows.push_back({num(e.carveout), num(e.preferred_smem), num(e.smem_per_sm),
                       num(e.active_blocks), real(e.occupancy)});
     c.highlight.push_back(e.carveout == launch.carveout);
@@ -322,7 +381,7 @@ std::vector<report_section> suggest_report(const occupancy_target &target,
     k.columns = {{"cluster_size", "Cluster size"},
                  {"portable", "Portable"},
                  {"max_active_clusters_bound", "Upper bound on active clusters"}};
-    for (const auto &cb : bounds)
+    for (const auto& cb : bounds)
       k.rows.push_back(
           {num(cb.cluster_size), flag(cb.portable),
            cb.max_active_clusters_bound > 0 ? num(cb.max_active_clusters_bound) : cell{}});
@@ -340,9 +399,9 @@ std::vector<report_section> suggest_report(const occupancy_target &target,
   return out;
 }
 
-std::vector<report_section> sweep_report(const std::vector<occupancy_sweep> &sweeps) {
+std::vector<report_section> sweep_report(const std::vector<occupancy_sweep>& sweeps) {
   std::vector<report_section> out;
-  for (const auto &s : sweeps) {
+  for (const auto& s : sweeps) {
     table t;
     t.id = "sweep_" + std::string(to_string(s.variable));
     t.title = "Sweep of " + std::string(to_string(s.variable));
@@ -352,7 +411,7 @@ std::vector<report_section> sweep_report(const std::vector<occupancy_sweep> &swe
                  {"occupancy", "Occupancy", {}, 3},
                  {"limiters", "Limited by"},
                  {"current", "Current launch"}};
-    for (const auto &p : s.points) {
+    for (const auto& p : s.points) {
       const bool is_current = p.value == s.current.value;
       t.rows.push_back({num(p.value), num(p.active_blocks), num(p.active_warps), real(p.occupancy),
                         text(limiter_names(p.limiters)), flag(is_current)});
@@ -363,9 +422,9 @@ std::vector<report_section> sweep_report(const std::vector<occupancy_sweep> &swe
   return out;
 }
 
-std::vector<report_section> ptxas_report(const std::vector<ptxas_kernel> &kernels,
-                                         const occupancy_target &target,
-                                         const launch_params &base) {
+std::vector<report_section> ptxas_report(const std::vector<ptxas_kernel>& kernels,
+                                         const occupancy_target& target,
+                                         const launch_params& base) {
   table k;
   k.id = "kernels";
   k.title = fmt::format("Kernels at {} threads per block", base.threads_per_block);
@@ -385,8 +444,8 @@ std::vector<report_section> ptxas_report(const std::vector<ptxas_kernel> &kernel
   c.title = "Cliffs per kernel";
   c.columns = {{"kernel", "Kernel"}, {"arch", "Arch"},         {"variable", "Parameter"},
                {"value", "Value"},   {"headroom", "Headroom"}, {"text", "Summary"}};
-  for (const auto &kernel : kernels) {
-    const arch_spec &arch = target.arch ? *target.arch : find_arch(kernel.arch);
+  for (const auto& kernel : kernels) {
+    const arch_spec& arch = target.arch ? *target.arch : find_arch(kernel.arch);
     launch_params l = base;
     l.registers_per_thread = kernel.registers;
     l.static_smem = kernel.static_smem;
@@ -394,7 +453,7 @@ std::vector<report_section> ptxas_report(const std::vector<ptxas_kernel> &kernel
       l.barriers = kernel.barriers;
     try {
       validate_launch(arch, l);
-    } catch (const error &e) {
+    } catch (const error& e) {
       throw usage_error(fmt::format("kernel '{}' on {}: {}", kernel.name, arch.id(), e.what()));
     }
     const auto r = compute_occupancy(arch, l);
@@ -403,7 +462,7 @@ std::vector<report_section> ptxas_report(const std::vector<ptxas_kernel> &kernel
                       num(r.active_blocks), num(r.active_warps), real(r.occupancy),
                       text(limiter_names(r.limiters)), r.reason.empty() ? cell{} : text(r.reason)});
     k.highlight.push_back(r.active_blocks == 0);
-    for (const auto &cl : find_cliffs(arch, l))
+    for (const auto& cl : find_cliffs(arch, l))
       c.rows.push_back({text(kernel.name), text(arch.id()),
                         text(std::string(to_string(cl.variable))), num(cl.current.value),
                         num(cl.headroom), text(cl.text)});

@@ -26,7 +26,7 @@ struct rgb {
   double r = 0, g = 0, b = 0;
 };
 
-bool parse_color(const std::string &s, rgb &out) {
+bool parse_color(const std::string& s, rgb& out) {
   if (s.size() != 7 || s[0] != '#')
     return false;
   const auto hex = [&](std::size_t i) {
@@ -36,7 +36,7 @@ bool parse_color(const std::string &s, rgb &out) {
   return true;
 }
 
-void set_dash(cairo_t *cr, const std::string &dash) {
+void set_dash(cairo_t* cr, const std::string& dash) {
   std::vector<double> pattern;
   std::istringstream in(dash);
   double v;
@@ -47,7 +47,7 @@ void set_dash(cairo_t *cr, const std::string &dash) {
 }
 
 // Fills, then strokes, the current path with the paint.
-void finish_path(cairo_t *cr, const paint &p) {
+void finish_path(cairo_t* cr, const paint& p) {
   rgb c;
   if (parse_color(p.fill, c)) {
     cairo_set_source_rgba(cr, c.r, c.g, c.b, p.opacity);
@@ -65,7 +65,7 @@ void finish_path(cairo_t *cr, const paint &p) {
   cairo_new_path(cr);
 }
 
-void marker_path(cairo_t *cr, marker_shape shape, point2 at, double size) {
+void marker_path(cairo_t* cr, marker_shape shape, point2 at, double size) {
   const double r = size / 2;
   switch (shape) {
   case marker_shape::circle:
@@ -92,7 +92,7 @@ void marker_path(cairo_t *cr, marker_shape shape, point2 at, double size) {
   }
 }
 
-void draw_text_item(cairo_t *cr, const draw_text &t) {
+void draw_text_item(cairo_t* cr, const draw_text& t) {
   cairo_save(cr);
   cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,
                          t.style.bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
@@ -122,21 +122,21 @@ void draw_text_item(cairo_t *cr, const draw_text &t) {
   cairo_restore(cr);
 }
 
-void draw_all(cairo_t *cr, const canvas &cv) {
+void draw_all(cairo_t* cr, const canvas& cv) {
   cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
   cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER);
-  for (const auto &item : cv.items()) {
-    if (const auto *l = std::get_if<draw_line>(&item)) {
+  for (const auto& item : cv.items()) {
+    if (const auto* l = std::get_if<draw_line>(&item)) {
       cairo_move_to(cr, l->a.x, l->a.y);
       cairo_line_to(cr, l->b.x, l->b.y);
       finish_path(cr, l->p);
-    } else if (const auto *pl = std::get_if<draw_polyline>(&item)) {
+    } else if (const auto* pl = std::get_if<draw_polyline>(&item)) {
       for (std::size_t i = 0; i < pl->points.size(); ++i)
         (i == 0 ? cairo_move_to : cairo_line_to)(cr, pl->points[i].x, pl->points[i].y);
       if (pl->closed)
         cairo_close_path(cr);
       finish_path(cr, pl->p);
-    } else if (const auto *r = std::get_if<draw_rect>(&item)) {
+    } else if (const auto* r = std::get_if<draw_rect>(&item)) {
       if (r->corner_radius > 0) {
         const double k = r->corner_radius;
         cairo_new_sub_path(cr);
@@ -149,16 +149,16 @@ void draw_all(cairo_t *cr, const canvas &cv) {
         cairo_rectangle(cr, r->x, r->y, r->w, r->h);
       }
       finish_path(cr, r->p);
-    } else if (const auto *m = std::get_if<draw_marker>(&item)) {
+    } else if (const auto* m = std::get_if<draw_marker>(&item)) {
       marker_path(cr, m->shape, m->at, m->size);
       finish_path(cr, m->p);
-    } else if (const auto *t = std::get_if<draw_text>(&item)) {
+    } else if (const auto* t = std::get_if<draw_text>(&item)) {
       draw_text_item(cr, *t);
     }
   }
 }
 
-void check(cairo_status_t status, const std::filesystem::path &path) {
+void check(cairo_status_t status, const std::filesystem::path& path) {
   if (status != CAIRO_STATUS_SUCCESS)
     throw runtime_error(
         fmt::format("cannot write '{}': {}", path.string(), cairo_status_to_string(status)));
@@ -166,11 +166,11 @@ void check(cairo_status_t status, const std::filesystem::path &path) {
 
 } // namespace
 
-void write_png(const canvas &c, const std::filesystem::path &path, double scale) {
+void write_png(const canvas& c, const std::filesystem::path& path, double scale) {
   const int w = static_cast<int>(std::ceil(c.width() * scale));
   const int h = static_cast<int>(std::ceil(c.height() * scale));
-  cairo_surface_t *surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
-  cairo_t *cr = cairo_create(surface);
+  cairo_surface_t* surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
+  cairo_t* cr = cairo_create(surface);
   cairo_scale(cr, scale, scale);
   draw_all(cr, c);
   cairo_destroy(cr);
@@ -179,12 +179,12 @@ void write_png(const canvas &c, const std::filesystem::path &path, double scale)
   check(status, path);
 }
 
-void write_pdf(const canvas &c, const std::filesystem::path &path) {
+void write_pdf(const canvas& c, const std::filesystem::path& path) {
   // Canvas pixels are CSS px: 96 per inch, PDF points are 72 per inch.
   const double pt = 0.75;
-  cairo_surface_t *surface =
+  cairo_surface_t* surface =
       cairo_pdf_surface_create(path.string().c_str(), c.width() * pt, c.height() * pt);
-  cairo_t *cr = cairo_create(surface);
+  cairo_t* cr = cairo_create(surface);
   cairo_scale(cr, pt, pt);
   draw_all(cr, c);
   cairo_show_page(cr);
@@ -202,7 +202,7 @@ void write_pdf(const canvas &c, const std::filesystem::path &path) {
 bool cairo_available() { return false; }
 
 namespace {
-[[noreturn]] void no_cairo(const std::filesystem::path &path, const char *format) {
+[[noreturn]] void no_cairo(const std::filesystem::path& path, const char* format) {
   std::filesystem::path svg = path;
   svg.replace_extension(".svg");
   throw error(exit_code::usage,
@@ -216,9 +216,9 @@ namespace {
 }
 } // namespace
 
-void write_png(const canvas &, const std::filesystem::path &path, double) { no_cairo(path, "PNG"); }
+void write_png(const canvas&, const std::filesystem::path& path, double) { no_cairo(path, "PNG"); }
 
-void write_pdf(const canvas &, const std::filesystem::path &path) { no_cairo(path, "PDF"); }
+void write_pdf(const canvas&, const std::filesystem::path& path) { no_cairo(path, "PDF"); }
 
 #endif
 

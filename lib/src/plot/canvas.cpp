@@ -89,7 +89,7 @@ constexpr std::array<wide_glyph, 17> wide_glyphs{{{U'\u00b7', 318, 380},
                                                   {U'\u2192', 838, 838}}};
 
 // Decodes one UTF-8 sequence starting at s[i]; advances i. Invalid bytes decode as U+FFFD.
-char32_t next_code_point(std::string_view s, std::size_t &i) {
+char32_t next_code_point(std::string_view s, std::size_t& i) {
   const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
   const unsigned char b0 = byte(i);
   int extra = 0;
@@ -131,7 +131,7 @@ double text_width(std::string_view s, double size, bool bold) {
       continue;
     }
     double w = 1000;
-    for (const auto &g : wide_glyphs)
+    for (const auto& g : wide_glyphs)
       if (g.code == c)
         w = bold ? g.bold : g.regular;
     units += w;

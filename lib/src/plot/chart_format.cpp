@@ -8,14 +8,14 @@
 
 namespace roofkit {
 
-std::string format_si(double value, const std::string &unit) {
+std::string format_si(double value, const std::string& unit) {
   if (!std::isfinite(value))
     return "n/a";
   if (value == 0)
     return "0 " + unit;
   struct prefix {
     double scale;
-    const char *name;
+    const char* name;
   };
   static constexpr std::array<prefix, 11> prefixes{{{1e18, "E"},
                                                     {1e15, "P"},
@@ -30,7 +30,7 @@ std::string format_si(double value, const std::string &unit) {
                                                     {1e-12, "p"}}};
   const double a = std::fabs(value);
   prefix chosen = prefixes.back();
-  for (const auto &p : prefixes)
+  for (const auto& p : prefixes)
     if (a >= p.scale * 0.9995) {
       chosen = p;
       break;
@@ -43,11 +43,19 @@ std::string format_si(double value, const std::string &unit) {
   return digits + " " + chosen.name + unit;
 }
 
-const std::string &kernel_color(std::size_t i) {
+const std::string& kernel_color(std::size_t i) {
   // Tableau 10, with the yellow and the grey darkened so that text stays readable on white.
   static const std::array<std::string, 10> palette{"#4e79a7", "#f28e2b", "#e15759", "#3d918b",
                                                    "#59a14f", "#b8901a", "#b07aa1", "#d0607a",
                                                    "#9c755f", "#5f5f5f"};
+  return palette[i % palette.size()];
+}
+
+const std::string& topic_color(std::size_t i) {
+  // Tableau 10 (darkened yellow and grey) followed by six darker hues of other families.
+  static const std::array<std::string, 16> palette{
+      "#4e79a7", "#f28e2b", "#e15759", "#3d918b", "#59a14f", "#b8901a", "#b07aa1", "#d0607a",
+      "#9c755f", "#5f5f5f", "#1b3d8f", "#8c2d04", "#6a3d9a", "#00838f", "#2e6b1f", "#b0006e"};
   return palette[i % palette.size()];
 }
 

@@ -12,11 +12,11 @@ namespace roofkit::chart_detail {
 
 namespace {
 
-constexpr const char *axis_color = "#555555";
-constexpr const char *grid_major = "#dcdcdc";
-constexpr const char *grid_minor = "#f0f0f0";
-constexpr const char *roof_color = "#303030";
-constexpr const char *reference_color = "#8c8c8c";
+constexpr const char* axis_color = "#555555";
+constexpr const char* grid_major = "#dcdcdc";
+constexpr const char* grid_minor = "#f0f0f0";
+constexpr const char* roof_color = "#303030";
+constexpr const char* reference_color = "#8c8c8c";
 constexpr double tick_size = 11;
 
 // Powers of ten inside [lo, hi].
@@ -43,7 +43,7 @@ std::vector<double> minors(double lo, double hi) {
 
 } // namespace
 
-paint roof_paint(const chart_roof &r) {
+paint roof_paint(const chart_roof& r) {
   if (r.reference)
     return paint{reference_color, "none", 1.1, "2 3"};
   if (r.source == ceiling_source::theoretical)
@@ -51,7 +51,7 @@ paint roof_paint(const chart_roof &r) {
   return paint{roof_color, "none", 1.8};
 }
 
-void draw_axes(canvas &c, const chart_frame &f) {
+void draw_axes(canvas& c, const chart_frame& f) {
   const double right = f.left + f.width, bottom = f.top + f.height;
   c.rect(f.left, f.top, f.width, f.height, paint{"none", "#ffffff"}, {{"class", "plot-bg"}});
   c.begin({{"class", "grid"}});
@@ -110,13 +110,13 @@ void draw_axes(canvas &c, const chart_frame &f) {
 namespace {
 
 struct roof_line {
-  const chart_roof *roof = nullptr;
+  const chart_roof* roof = nullptr;
   point2 a, b; ///< a is the left end
 };
 
-std::vector<roof_line> roof_lines(const roofline_chart_data &d, const chart_frame &f) {
+std::vector<roof_line> roof_lines(const roofline_chart_data& d, const chart_frame& f) {
   double top_compute = 0, fastest_memory = 0;
-  for (const auto &r : d.roofs) {
+  for (const auto& r : d.roofs) {
     if (r.reference)
       continue;
     if (r.is_memory)
@@ -127,7 +127,7 @@ std::vector<roof_line> roof_lines(const roofline_chart_data &d, const chart_fram
   if (top_compute <= 0)
     top_compute = d.y_max;
   std::vector<roof_line> out;
-  for (const auto &r : d.roofs) {
+  for (const auto& r : d.roofs) {
     double x0, x1, y0, y1;
     if (r.is_memory) {
       x0 = std::max(d.x_min, d.y_min / r.value);
@@ -148,12 +148,12 @@ std::vector<roof_line> roof_lines(const roofline_chart_data &d, const chart_fram
 
 } // namespace
 
-void draw_roofs(canvas &c, const roofline_chart_data &d, const chart_frame &f,
-                label_placer &placer) {
+void draw_roofs(canvas& c, const roofline_chart_data& d, const chart_frame& f,
+                label_placer& placer) {
   const auto lines = roof_lines(d, f);
   c.begin({{"class", "roofs"}});
-  for (const auto &l : lines) {
-    const chart_roof &r = *l.roof;
+  for (const auto& l : lines) {
+    const chart_roof& r = *l.roof;
     attributes attrs{{"class", std::string("roof ") + (r.is_memory ? "memory" : "compute") +
                                    (r.reference ? " reference" : "")},
                      {"data-value", fmt::format("{:.6g}", r.value)},
@@ -168,7 +168,7 @@ void draw_roofs(canvas &c, const roofline_chart_data &d, const chart_frame &f,
     placer.add_obstacle(l.a, l.b);
   }
   // Ridge points.
-  for (const auto &rd : d.ridges) {
+  for (const auto& rd : d.ridges) {
     if (rd.intensity < d.x_min || rd.intensity > d.x_max)
       continue;
     const point2 p{f.x.to_px(rd.intensity), f.y.to_px(rd.flops)};
@@ -191,9 +191,9 @@ namespace {
 
 // Places one roof label along its line (the short form when the long one does not fit);
 // returns false when neither fits.
-bool place_roof_label(canvas &c, const roof_line &l, label_placer &placer, const std::string &text,
+bool place_roof_label(canvas& c, const roof_line& l, label_placer& placer, const std::string& text,
                       double size) {
-  const chart_roof &r = *l.roof;
+  const chart_roof& r = *l.roof;
   const double w = text_width(text, size);
   const double dx = l.b.x - l.a.x, dy = l.b.y - l.a.y;
   const double len = std::hypot(dx, dy);
@@ -231,22 +231,22 @@ bool place_roof_label(canvas &c, const roof_line &l, label_placer &placer, const
 
 } // namespace
 
-std::vector<const chart_roof *> place_roof_labels(canvas &c, const roofline_chart_data &d,
-                                                  const chart_frame &f, label_placer &placer) {
-  std::vector<const chart_roof *> unplaced;
+std::vector<const chart_roof*> place_roof_labels(canvas& c, const roofline_chart_data& d,
+                                                 const chart_frame& f, label_placer& placer) {
+  std::vector<const chart_roof*> unplaced;
   c.begin({{"class", "roof-labels"}});
-  for (const auto &l : roof_lines(d, f)) {
+  for (const auto& l : roof_lines(d, f)) {
     if (l.roof->label.empty())
       continue;
     // The full label, then without the reference value, then abbreviated and smaller (TF32,
     // FP8 and INT8 exist only on tensor cores; "TC" marks the others).
     std::string tiny = l.roof->short_label;
-    for (const auto &[from, to] :
-         std::array<std::pair<const char *, const char *>, 5>{{{"Tensor TF32", "TF32"},
-                                                               {"Tensor FP8", "FP8"},
-                                                               {"Tensor INT8", "INT8"},
-                                                               {"Tensor FP16/BF16", "FP16/BF16 TC"},
-                                                               {"Tensor FP64", "FP64 TC"}}})
+    for (const auto& [from, to] :
+         std::array<std::pair<const char*, const char*>, 5>{{{"Tensor TF32", "TF32"},
+                                                             {"Tensor FP8", "FP8"},
+                                                             {"Tensor INT8", "INT8"},
+                                                             {"Tensor FP16/BF16", "FP16/BF16 TC"},
+                                                             {"Tensor FP64", "FP64 TC"}}})
       if (tiny.rfind(from, 0) == 0)
         tiny = to + tiny.substr(std::string_view(from).size());
     const bool placed = place_roof_label(c, l, placer, l.roof->label, 11) ||
@@ -260,7 +260,7 @@ std::vector<const chart_roof *> place_roof_labels(canvas &c, const roofline_char
   return unplaced;
 }
 
-void draw_title(canvas &c, const roofline_chart_data &d, double left, double right) {
+void draw_title(canvas& c, const roofline_chart_data& d, double left, double right) {
   double badge_w = 0;
   if (!d.origin_badge.empty()) {
     badge_w = text_width(d.origin_badge, 12, true) + 16;
@@ -276,7 +276,7 @@ void draw_title(canvas &c, const roofline_chart_data &d, double left, double rig
 
 namespace {
 
-std::vector<std::pair<std::string, std::string>> footer_lines(const roofline_chart_data &d,
+std::vector<std::pair<std::string, std::string>> footer_lines(const roofline_chart_data& d,
                                                               double width) {
   std::vector<std::pair<std::string, std::string>> out; // text, colour
   const double size = 10.5;
@@ -286,15 +286,15 @@ std::vector<std::pair<std::string, std::string>> footer_lines(const roofline_cha
   blocks.push_back({d.origin_text, d.origin_badge.empty() ? "#444444" : "#b54708"});
   for (std::size_t i = 1; i < d.footer.size(); ++i)
     blocks.push_back({d.footer[i], "#666666"});
-  for (const auto &[text, colour] : blocks)
-    for (const auto &line : wrap_text(text, size, width))
+  for (const auto& [text, colour] : blocks)
+    for (const auto& line : wrap_text(text, size, width))
       out.push_back({line, colour});
   return out;
 }
 
 } // namespace
 
-chart_frame plot_frame(const roofline_chart_data &d, double legend_x, double top, double height,
+chart_frame plot_frame(const roofline_chart_data& d, double legend_x, double top, double height,
                        double footer_h) {
   chart_frame f;
   f.left = 84;
@@ -306,8 +306,8 @@ chart_frame plot_frame(const roofline_chart_data &d, double legend_x, double top
   return f;
 }
 
-canvas open_plot(const roofline_chart_data &d, const chart_frame &f, double width, double height,
-                 label_placer &placer) {
+canvas open_plot(const roofline_chart_data& d, const chart_frame& f, double width, double height,
+                 label_placer& placer) {
   canvas c(width, height);
   // The background reaches past the bottom, which may move down if the legend grows.
   c.rect(0, 0, width, 2 * height, paint{"none", "#ffffff"}, {{"class", "background"}});
@@ -326,14 +326,14 @@ canvas open_plot(const roofline_chart_data &d, const chart_frame &f, double widt
   return c;
 }
 
-double footer_height(const roofline_chart_data &d, double width) {
+double footer_height(const roofline_chart_data& d, double width) {
   return static_cast<double>(footer_lines(d, width).size()) * 14 + 6;
 }
 
-double draw_footer(canvas &c, const roofline_chart_data &d, double left, double top, double width) {
+double draw_footer(canvas& c, const roofline_chart_data& d, double left, double top, double width) {
   c.begin({{"class", "footer"}});
   double y = top + 11;
-  for (const auto &[line, colour] : footer_lines(d, width)) {
+  for (const auto& [line, colour] : footer_lines(d, width)) {
     c.text({left, y}, line, text_style{10.5, false, text_anchor::start, colour});
     y += 14;
   }
@@ -345,15 +345,15 @@ double draw_footer(canvas &c, const roofline_chart_data &d, double left, double 
 
 namespace roofkit::chart_detail {
 
-void legend_writer::header(const std::string &text, const std::string &color) {
+void legend_writer::header(const std::string& text, const std::string& color) {
   if (c_)
     c_->text({x_, y_ + 12}, fit_text(text, 12, w_, true),
              text_style{12, true, text_anchor::start, color});
   y_ += 18;
 }
 
-void legend_writer::kernel(const std::string &color, const std::string &text,
-                           const std::string &kernel_id, const std::string &title, bool hollow) {
+void legend_writer::kernel(const std::string& color, const std::string& text,
+                           const std::string& kernel_id, const std::string& title, bool hollow) {
   if (c_) {
     c_->begin({{"class", "legend-kernel"}, {"data-kernel", kernel_id}}, title);
     c_->line({x_, y_ + 7}, {x_ + 22, y_ + 7}, paint{color, "none", 1.6});
@@ -366,16 +366,32 @@ void legend_writer::kernel(const std::string &color, const std::string &text,
   y_ += 16;
 }
 
-void legend_writer::marker(marker_shape shape, const std::string &text) {
+void legend_writer::marker(marker_shape shape, const std::string& text, const attributes& group) {
   if (c_) {
+    if (!group.empty())
+      c_->begin(group);
     c_->marker(shape, {x_ + 11, y_ + 7}, 9, paint{"#444444", "#444444", 1});
     c_->text({x_ + 30, y_ + 11}, fit_text(text, 11, w_ - 30),
              text_style{11, false, text_anchor::start, "#222222"});
+    if (!group.empty())
+      c_->end();
   }
   y_ += 16;
 }
 
-void legend_writer::stroke(const paint &p, const std::string &text) {
+void legend_writer::topic(const std::string& color, const std::string& text,
+                          const std::string& topic) {
+  if (c_) {
+    c_->begin({{"class", "legend-topic toggle"}, {"data-topic", topic}});
+    c_->rect(x_ + 4, y_ + 2, 14, 10, paint{"none", color}, {}, 2);
+    c_->text({x_ + 30, y_ + 11}, fit_text(text, 11, w_ - 30),
+             text_style{11, false, text_anchor::start, "#222222"});
+    c_->end();
+  }
+  y_ += 16;
+}
+
+void legend_writer::stroke(const paint& p, const std::string& text) {
   if (c_) {
     c_->line({x_, y_ + 7}, {x_ + 22, y_ + 7}, p);
     c_->text({x_ + 30, y_ + 11}, fit_text(text, 11, w_ - 30),
@@ -384,8 +400,8 @@ void legend_writer::stroke(const paint &p, const std::string &text) {
   y_ += 16;
 }
 
-void legend_writer::note(const std::string &text, const std::string &color, double size) {
-  for (const auto &line : wrap_text(text, size, w_)) {
+void legend_writer::note(const std::string& text, const std::string& color, double size) {
+  for (const auto& line : wrap_text(text, size, w_)) {
     if (c_)
       c_->text({x_, y_ + size}, fit_text(line, size, w_),
                text_style{size, false, text_anchor::start, color});

@@ -10,7 +10,7 @@ namespace roofkit::chart_detail {
 
 std::string rate_unit(precision p) { return p == precision::tensor_int8 ? "OP/s" : "FLOP/s"; }
 
-std::string short_name(const std::string &name, std::size_t max_chars) {
+std::string short_name(const std::string& name, std::size_t max_chars) {
   std::string s = name;
   if (s.rfind("void ", 0) == 0)
     s = s.substr(5);
@@ -56,7 +56,7 @@ std::string short_name(const std::string &name, std::size_t max_chars) {
   return s;
 }
 
-std::string fit_text(const std::string &s, double size, double max_px, bool bold) {
+std::string fit_text(const std::string& s, double size, double max_px, bool bold) {
   if (text_width(s, size, bold) <= max_px)
     return s;
   std::string t = s;
@@ -72,7 +72,7 @@ std::string fit_text(const std::string &s, double size, double max_px, bool bold
   return "\u2026";
 }
 
-std::vector<std::string> glued_words(const std::string &s) {
+std::vector<std::string> glued_words(const std::string& s) {
   std::vector<std::string> words;
   std::istringstream in(s);
   std::string word;
@@ -89,10 +89,10 @@ std::vector<std::string> glued_words(const std::string &s) {
   return words;
 }
 
-std::vector<std::string> wrap_text(const std::string &s, double size, double max_px) {
+std::vector<std::string> wrap_text(const std::string& s, double size, double max_px) {
   std::vector<std::string> lines;
   std::string line;
-  for (const std::string &word : glued_words(s)) {
+  for (const std::string& word : glued_words(s)) {
     const std::string candidate = line.empty() ? word : line + " " + word;
     if (!line.empty() && text_width(candidate, size) > max_px) {
       lines.push_back(line);
@@ -126,7 +126,7 @@ std::string format_time(double seconds) {
 }
 
 void nice_log_range(double min_v, double max_v, double margin_decades, double min_decades,
-                    double &lo, double &hi) {
+                    double& lo, double& hi) {
   // Candidate ends are 1, 2 and 5 times a power of ten.
   const auto step_down = [](double v) {
     const double e = std::floor(std::log10(v) + 1e-9);
@@ -177,9 +177,9 @@ std::string y_tick_label(double v) {
   return digits + s.substr(space);
 }
 
-attributes quad_attrs(const quad &q, const std::string &cls) {
+attributes quad_attrs(const quad& q, const std::string& cls) {
   std::string corners;
-  for (const auto &p : q.corners) {
+  for (const auto& p : q.corners) {
     if (!corners.empty())
       corners += ' ';
     corners += fmt::format("{:.2f},{:.2f}", p.x, p.y);

@@ -17,16 +17,16 @@ namespace {
 using namespace chart_detail;
 
 struct pair_point {
-  const chart_kernel *before = nullptr;
-  const chart_kernel *after = nullptr;
+  const chart_kernel* before = nullptr;
+  const chart_kernel* after = nullptr;
   std::string color;
   std::string label;        ///< on the chart
   std::string legend_label; ///< in the legend
   std::string tooltip;
 };
 
-const chart_point &point_at(const chart_kernel &k, memory_level level) {
-  for (const auto &p : k.points)
+const chart_point& point_at(const chart_kernel& k, memory_level level) {
+  for (const auto& p : k.points)
     if (p.level == level)
       return p;
   return k.points.back();
@@ -34,7 +34,7 @@ const chart_point &point_at(const chart_kernel &k, memory_level level) {
 
 // The i-th kernel of a name in one run matches the i-th kernel of that name in the other, as in
 // compare_runs().
-std::string match_key(const run &r, const chart_kernel &k) {
+std::string match_key(const run& r, const chart_kernel& k) {
   int occurrence = 0;
   for (std::size_t i = 0; i < k.run_index; ++i)
     occurrence += r.kernels[i].name == k.name ? 1 : 0;
@@ -53,9 +53,9 @@ std::string change_text(double before_s, double after_s) {
 
 } // namespace
 
-canvas draw_compare(const run &before, const run &after, const compare_chart_options &options,
-                    chart_frame *frame_out) {
-  const chart_options &co = options.chart;
+canvas draw_compare(const run& before, const run& after, const compare_chart_options& options,
+                    chart_frame* frame_out) {
+  const chart_options& co = options.chart;
   const memory_level level = options.level.value_or(memory_level::dram);
   const roofline_chart_data db = make_roofline_data(before, co);
   roofline_chart_data d = make_roofline_data(after, co);
@@ -66,12 +66,12 @@ canvas draw_compare(const run &before, const run &after, const compare_chart_opt
 
   // Pair the kernels drawn in both runs.
   std::vector<pair_point> pairs;
-  std::map<std::string, const chart_kernel *> by_key;
-  for (const auto &k : d.kernels)
+  std::map<std::string, const chart_kernel*> by_key;
+  for (const auto& k : d.kernels)
     by_key[match_key(after, k)] = &k;
   std::vector<bool> after_used(d.kernels.size(), false);
-  for (const auto &kb : db.kernels) {
-    const chart_kernel *ka = nullptr;
+  for (const auto& kb : db.kernels) {
+    const chart_kernel* ka = nullptr;
     if (auto it = by_key.find(match_key(before, kb)); it != by_key.end()) {
       ka = it->second;
       after_used[static_cast<std::size_t>(ka - d.kernels.data())] = true;
@@ -82,14 +82,14 @@ canvas draw_compare(const run &before, const run &after, const compare_chart_opt
     if (!after_used[i])
       pairs.push_back({nullptr, &d.kernels[i], {}, {}, {}, {}});
   for (std::size_t i = 0; i < pairs.size(); ++i) {
-    auto &p = pairs[i];
+    auto& p = pairs[i];
     p.color = kernel_color(i);
-    const chart_kernel &any = p.after ? *p.after : *p.before;
+    const chart_kernel& any = p.after ? *p.after : *p.before;
     if (p.before && p.after) {
       p.label = any.label + "  " + change_text(p.before->time_s, p.after->time_s);
       p.legend_label = any.label;
-      const chart_point &pb = point_at(*p.before, level);
-      const chart_point &pa = point_at(*p.after, level);
+      const chart_point& pb = point_at(*p.before, level);
+      const chart_point& pa = point_at(*p.after, level);
       p.tooltip = fmt::format(
           "{}\ntime {} \u2192 {} ({})\nachieved {} \u2192 {}\nintensity {} {} \u2192 {} "
           "{} FLOP/B",
@@ -110,8 +110,8 @@ canvas draw_compare(const run &before, const run &after, const compare_chart_opt
 
   // Axis ranges over both runs.
   double xmin = d.x_min, xmax = d.x_max, ymin = d.y_min, ymax = d.y_max;
-  for (const auto &k : db.kernels)
-    for (const auto &p : k.points) {
+  for (const auto& k : db.kernels)
+    for (const auto& p : k.points) {
       xmin = std::min(xmin, p.intensity);
       xmax = std::max(xmax, p.intensity);
       ymin = std::min(ymin, k.flops_per_s);
@@ -140,7 +140,7 @@ canvas draw_compare(const run &before, const run &after, const compare_chart_opt
   // Layout as in the roofline chart.
   const double W = co.width;
   double legend_w = 180;
-  for (const auto &p : pairs)
+  for (const auto& p : pairs)
     legend_w = std::max(legend_w, text_width(p.legend_label, 11) + 34);
   legend_w = std::min(legend_w, 250.0);
   const double legend_x = W - 16 - legend_w;
@@ -156,14 +156,14 @@ canvas draw_compare(const run &before, const run &after, const compare_chart_opt
   canvas c = open_plot(d, f, W, H, placer);
 
   const double ms = 9;
-  std::vector<std::pair<point2, const pair_point *>> anchors;
+  std::vector<std::pair<point2, const pair_point*>> anchors;
   c.begin({{"class", "kernels"}});
   for (std::size_t i = 0; i < pairs.size(); ++i) {
-    const auto &p = pairs[i];
+    const auto& p = pairs[i];
     c.begin({{"class", "kernel"}, {"id", fmt::format("c{}", i)}}, p.tooltip);
     std::optional<point2> from, to;
     if (p.before) {
-      const chart_point &q = point_at(*p.before, level);
+      const chart_point& q = point_at(*p.before, level);
       from = point2{f.x.to_px(q.intensity), f.y.to_px(p.before->flops_per_s)};
       c.marker(level_marker(q.level), *from, ms, paint{p.color, "#ffffff", 1.6},
                {{"class", "point before"},
@@ -172,7 +172,7 @@ canvas draw_compare(const run &before, const run &after, const compare_chart_opt
                 {"data-flops-per-s", fmt::format("{:.9g}", p.before->flops_per_s)}});
     }
     if (p.after) {
-      const chart_point &q = point_at(*p.after, level);
+      const chart_point& q = point_at(*p.after, level);
       to = point2{f.x.to_px(q.intensity), f.y.to_px(p.after->flops_per_s)};
       c.marker(level_marker(q.level), *to, ms, paint{"#ffffff", p.color, 0.8},
                {{"class", "point after"},
@@ -195,7 +195,7 @@ canvas draw_compare(const run &before, const run &after, const compare_chart_opt
       }
     }
     c.end();
-    for (const auto &pt : {from, to})
+    for (const auto& pt : {from, to})
       if (pt)
         placer.add_obstacle(box_quad(pt->x - ms / 2 - 1, pt->y - ms / 2 - 1, pt->x + ms / 2 + 1,
                                      pt->y + ms / 2 + 1));
@@ -207,14 +207,14 @@ canvas draw_compare(const run &before, const run &after, const compare_chart_opt
   c.begin({{"class", "kernel-labels"}});
   const double size = 11, h = size * 1.2;
   for (std::size_t i = 0; i < anchors.size(); ++i) {
-    const auto &[at, p] = anchors[i];
+    const auto& [at, p] = anchors[i];
     const double w = text_width(p->label, size) + 2;
     auto placed = placer.place(at, w, h, 7, ms / 2 + 1, 0);
     if (!placed)
       placed = placer.place(at, w, h, 7, ms / 2 + 1, 250);
     if (!placed)
       continue;
-    const auto &q = placed->box;
+    const auto& q = placed->box;
     c.begin({{"class", "kernel-label"}, {"data-kernel", fmt::format("c{}", i)}}, p->tooltip);
     if (placed->leader)
       c.line(placed->leader_from, placed->leader_to, paint{p->color, "none", 0.9, {}, 0.8},
@@ -233,7 +233,7 @@ canvas draw_compare(const run &before, const run &after, const compare_chart_opt
   c.begin({{"class", "legend"}});
   lg.header("Kernels");
   for (std::size_t i = 0; i < pairs.size(); ++i) {
-    const auto &p = pairs[i];
+    const auto& p = pairs[i];
     lg.kernel(p.color, p.legend_label, fmt::format("c{}", i), p.tooltip, !p.after);
   }
   lg.gap();
@@ -255,22 +255,22 @@ canvas draw_compare(const run &before, const run &after, const compare_chart_opt
   if (!db.excluded.empty() || !d.excluded.empty()) {
     lg.gap();
     lg.header("Not plotted", "#b00020");
-    const auto in_before = [&](const chart_excluded &e) {
-      for (const auto &b : db.excluded)
+    const auto in_before = [&](const chart_excluded& e) {
+      for (const auto& b : db.excluded)
         if (b.name == e.name && b.reason == e.reason)
           return true;
       return false;
     };
-    const auto in_after = [&](const chart_excluded &e) {
-      for (const auto &a : d.excluded)
+    const auto in_after = [&](const chart_excluded& e) {
+      for (const auto& a : d.excluded)
         if (a.name == e.name && a.reason == e.reason)
           return true;
       return false;
     };
-    for (const auto &e : db.excluded)
+    for (const auto& e : db.excluded)
       lg.note((in_after(e) ? "" : "before: ") + short_name(e.name, 40) + ": " + e.reason,
               "#7a0016");
-    for (const auto &e : d.excluded)
+    for (const auto& e : d.excluded)
       if (!in_before(e))
         lg.note("after: " + short_name(e.name, 40) + ": " + e.reason, "#7a0016");
   }
@@ -283,8 +283,8 @@ canvas draw_compare(const run &before, const run &after, const compare_chart_opt
   return c;
 }
 
-std::string render_compare_svg(const run &before, const run &after,
-                               const compare_chart_options &options) {
+std::string render_compare_svg(const run& before, const run& after,
+                               const compare_chart_options& options) {
   return to_svg(draw_compare(before, after, options));
 }
 

@@ -14,9 +14,9 @@ struct bounds {
   double x0, y0, x1, y1;
 };
 
-template <std::size_t N> bounds bounds_of(const std::array<point2, N> &pts) {
+template <std::size_t N> bounds bounds_of(const std::array<point2, N>& pts) {
   bounds b{pts[0].x, pts[0].y, pts[0].x, pts[0].y};
-  for (const auto &p : pts) {
+  for (const auto& p : pts) {
     b.x0 = std::min(b.x0, p.x);
     b.y0 = std::min(b.y0, p.y);
     b.x1 = std::max(b.x1, p.x);
@@ -25,14 +25,14 @@ template <std::size_t N> bounds bounds_of(const std::array<point2, N> &pts) {
   return b;
 }
 
-bool bounds_overlap(const bounds &a, const bounds &b) {
+bool bounds_overlap(const bounds& a, const bounds& b) {
   return a.x0 <= b.x1 && b.x0 <= a.x1 && a.y0 <= b.y1 && b.y0 <= a.y1;
 }
 
 // Separating-axis test between two convex point sets (2 or 4 points each).
 template <std::size_t N, std::size_t M>
-bool convex_overlap(const std::array<point2, N> &a, const std::array<point2, M> &b) {
-  const auto separated_on_edges = [](const auto &p, const auto &q) {
+bool convex_overlap(const std::array<point2, N>& a, const std::array<point2, M>& b) {
+  const auto separated_on_edges = [](const auto& p, const auto& q) {
     const std::size_t n = p.size();
     for (std::size_t i = 0; i < n; ++i) {
       const point2 e0 = p[i];
@@ -43,12 +43,12 @@ bool convex_overlap(const std::array<point2, N> &a, const std::array<point2, M> 
         continue;
       double pmin = std::numeric_limits<double>::max(), pmax = -pmin;
       double qmin = pmin, qmax = -pmin;
-      for (const auto &v : p) {
+      for (const auto& v : p) {
         const double d = v.x * ax + v.y * ay;
         pmin = std::min(pmin, d);
         pmax = std::max(pmax, d);
       }
-      for (const auto &v : q) {
+      for (const auto& v : q) {
         const double d = v.x * ax + v.y * ay;
         qmin = std::min(qmin, d);
         qmax = std::max(qmax, d);
@@ -83,7 +83,7 @@ quad text_quad(point2 origin, double width, double size, double rotate_deg) {
   return quad{{at(0, -up), at(width, -up), at(width, down), at(0, down)}};
 }
 
-quad inflate(const quad &q, double margin) {
+quad inflate(const quad& q, double margin) {
   quad out = q;
   for (std::size_t i = 0; i < 4; ++i) {
     // Move each corner outwards along both of its edges.
@@ -101,13 +101,13 @@ quad inflate(const quad &q, double margin) {
   return out;
 }
 
-bool intersects(const quad &a, const quad &b) {
+bool intersects(const quad& a, const quad& b) {
   if (!bounds_overlap(bounds_of(a.corners), bounds_of(b.corners)))
     return false;
   return convex_overlap(a.corners, b.corners);
 }
 
-bool intersects(const quad &q, point2 a, point2 b) {
+bool intersects(const quad& q, point2 a, point2 b) {
   const std::array<point2, 2> seg{a, b};
   if (!bounds_overlap(bounds_of(q.corners), bounds_of(seg)))
     return false;
@@ -123,7 +123,7 @@ bool segments_intersect(point2 a, point2 b, point2 c, point2 d) {
 
 double distance(point2 a, point2 b) { return std::hypot(a.x - b.x, a.y - b.y); }
 
-point2 nearest_point(const quad &q, point2 p) {
+point2 nearest_point(const quad& q, point2 p) {
   // Inside test: p on the same side of every edge.
   bool inside = true;
   double sign = 0;
@@ -160,23 +160,23 @@ point2 nearest_point(const quad &q, point2 p) {
 label_placer::label_placer(double x0, double y0, double x1, double y1)
     : x0_(x0), y0_(y0), x1_(x1), y1_(y1) {}
 
-void label_placer::add_obstacle(const quad &q) { boxes_.push_back(q); }
+void label_placer::add_obstacle(const quad& q) { boxes_.push_back(q); }
 
 void label_placer::add_obstacle(point2 a, point2 b) { segments_.push_back({a, b}); }
 
-void label_placer::occupy(const quad &q) {
+void label_placer::occupy(const quad& q) {
   label_boxes_.push_back(boxes_.size());
   boxes_.push_back(q);
 }
 
-bool label_placer::is_free(const quad &q) const {
-  for (const auto &p : q.corners)
+bool label_placer::is_free(const quad& q) const {
+  for (const auto& p : q.corners)
     if (p.x < x0_ || p.x > x1_ || p.y < y0_ || p.y > y1_)
       return false;
-  for (const auto &b : boxes_)
+  for (const auto& b : boxes_)
     if (intersects(q, b))
       return false;
-  for (const auto &s : segments_)
+  for (const auto& s : segments_)
     if (intersects(q, s[0], s[1]))
       return false;
   return true;
@@ -191,7 +191,7 @@ bool label_placer::leader_is_clear(point2 a, point2 b) const {
 
 std::optional<placed_label> label_placer::place(point2 anchor, double w, double h, double gap,
                                                 double marker_radius, double max_distance) {
-  const auto accept = [&](const quad &box, bool leader) {
+  const auto accept = [&](const quad& box, bool leader) {
     placed_label out{box, leader, {}, {}};
     if (leader) {
       out.leader_to = nearest_point(box, anchor);
@@ -213,7 +213,7 @@ std::optional<placed_label> label_placer::place(point2 anchor, double w, double 
       point2{anchor.x - w / 2, anchor.y - gap - h}, point2{anchor.x - w / 2, anchor.y + gap},
       point2{anchor.x - c - w, anchor.y - c - h},   point2{anchor.x - c - w, anchor.y + c},
       point2{anchor.x + gap, anchor.y - h},         point2{anchor.x + gap, anchor.y}};
-  for (const auto &tl : adjacent) {
+  for (const auto& tl : adjacent) {
     const quad box = box_quad(tl.x, tl.y, tl.x + w, tl.y + h);
     if (is_free(box))
       return accept(box, false);
@@ -243,8 +243,8 @@ std::optional<placed_label> label_placer::place(point2 anchor, double w, double 
     }
   }
   std::sort(candidates.begin(), candidates.end(),
-            [](const candidate &a, const candidate &b) { return a.score < b.score; });
-  for (const auto &cand : candidates) {
+            [](const candidate& a, const candidate& b) { return a.score < b.score; });
+  for (const auto& cand : candidates) {
     const quad box = box_quad(cand.x, cand.y, cand.x + w, cand.y + h);
     if (!is_free(box))
       continue;
@@ -260,7 +260,7 @@ std::optional<placed_label> label_placer::place(point2 anchor, double w, double 
 }
 
 std::vector<std::optional<placed_label>>
-label_placer::place_stack(const std::vector<point2> &anchors, const std::vector<double> &widths,
+label_placer::place_stack(const std::vector<point2>& anchors, const std::vector<double>& widths,
                           double h, double marker_radius) {
   std::vector<std::optional<placed_label>> out(anchors.size());
   if (anchors.empty())

@@ -25,7 +25,7 @@ std::string to_string(chart_format f) {
   return "unknown";
 }
 
-std::optional<chart_format> parse_chart_format(const std::string &name) {
+std::optional<chart_format> parse_chart_format(const std::string& name) {
   std::string n = name;
   std::transform(n.begin(), n.end(), n.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -42,7 +42,7 @@ std::optional<chart_format> parse_chart_format(const std::string &name) {
   return std::nullopt;
 }
 
-chart_format chart_format_for_path(const std::filesystem::path &path) {
+chart_format chart_format_for_path(const std::filesystem::path& path) {
   std::string ext = path.extension().string();
   if (!ext.empty())
     ext = ext.substr(1);
@@ -56,7 +56,7 @@ chart_format chart_format_for_path(const std::filesystem::path &path) {
 
 namespace {
 
-void write_canvas(const canvas &c, const std::filesystem::path &path, chart_format format) {
+void write_canvas(const canvas& c, const std::filesystem::path& path, chart_format format) {
   switch (format) {
   case chart_format::svg:
     write_text_file(path, to_svg(c));
@@ -76,8 +76,8 @@ void write_canvas(const canvas &c, const std::filesystem::path &path, chart_form
 
 } // namespace
 
-void write_roofline_chart(const run &r, const std::filesystem::path &path, chart_format format,
-                          const chart_options &options) {
+void write_roofline_chart(const run& r, const std::filesystem::path& path, chart_format format,
+                          const chart_options& options) {
   if (format == chart_format::html) {
     write_text_file(path, render_roofline_html(r, options));
     return;
@@ -87,8 +87,20 @@ void write_roofline_chart(const run &r, const std::filesystem::path &path, chart
   write_canvas(draw_roofline(make_roofline_data(r, options), options), path, format);
 }
 
-void write_compare_chart(const run &before, const run &after, const std::filesystem::path &path,
-                         chart_format format, const compare_chart_options &options) {
+void write_bandwidth_chart(const run& r, const std::filesystem::path& path, chart_format format,
+                           const chart_options& options) {
+  if (format == chart_format::html) {
+    // The roofline page holds the bandwidth view too.
+    write_text_file(path, render_roofline_html(r, options));
+    return;
+  }
+  if (format == chart_format::terminal)
+    throw usage_error("the terminal bandwidth view goes to stdout, not to a file");
+  write_canvas(draw_bandwidth(make_roofline_data(r, options), options), path, format);
+}
+
+void write_compare_chart(const run& before, const run& after, const std::filesystem::path& path,
+                         chart_format format, const compare_chart_options& options) {
   if (format == chart_format::html) {
     svg_options so;
     so.standalone = false;

@@ -19,24 +19,36 @@ constexpr double label_size = 11;
 std::string kernel_id(std::size_t run_index) { return fmt::format("k{}", run_index); }
 
 // Draws the legend (or measures it when c is null); returns its bottom.
-double draw_legend(canvas *c, const roofline_chart_data &d, double x, double y, double w,
-                   const std::vector<const chart_roof *> &unlabelled = {}) {
+double draw_legend(canvas* c, const roofline_chart_data& d, double x, double y, double w,
+                   const std::vector<const chart_roof*>& unlabelled = {}) {
   legend_writer lg(c, x, y, w);
-  if (!d.kernels.empty()) {
+  if (d.by_topic) {
+    lg.header("Topics");
+    for (const auto& t : d.topics)
+      if (t.plotted > 0)
+        lg.topic(t.color, fmt::format("{} ({})", t.name, t.plotted), t.name);
+    lg.gap();
+  } else if (!d.kernels.empty()) {
     lg.header("Kernels");
-    for (const auto &k : d.kernels)
+    for (const auto& k : d.kernels)
       lg.kernel(k.color, k.label, kernel_id(k.run_index), k.tooltip);
     lg.gap();
   }
   bool level_seen[3] = {false, false, false};
-  for (const auto &k : d.kernels)
-    for (const auto &p : k.points)
+  bool overhead = false;
+  for (const auto& k : d.kernels) {
+    overhead |= k.overhead_dominated;
+    for (const auto& p : k.points)
       level_seen[static_cast<int>(p.level)] = true;
+  }
   if (level_seen[0] || level_seen[1] || level_seen[2]) {
     lg.header("Memory level of a point");
     for (memory_level l : {memory_level::dram, memory_level::l2, memory_level::l1})
       if (level_seen[static_cast<int>(l)])
-        lg.marker(level_marker(l), label(l));
+        lg.marker(level_marker(l), label(l),
+                  {{"class", "legend-level toggle"}, {"data-level", to_string(l)}});
+    if (overhead)
+      lg.stroke(paint{"#555555", "none", 1, "2 2"}, "ring: launch overhead");
     lg.gap();
   }
   if (!d.roofs.empty()) {
@@ -45,25 +57,62 @@ double draw_legend(canvas *c, const roofline_chart_data &d, double x, double y, 
   }
   if (d.kernels.empty() && d.excluded.empty())
     lg.note("No kernels in this run.");
-  if (!d.excluded.empty()) {
+  if (d.no_flops > 0)
+    lg.note(fmt::format("{} kernel{} move{} data only (no FLOPs): see the bandwidth view.",
+                        d.no_flops, d.no_flops == 1 ? "" : "s", d.no_flops == 1 ? "s" : ""),
+            "#444444");
+  std::vector<const chart_excluded*> others;
+  for (const auto& e : d.excluded)
+    if (!e.no_flops)
+      others.push_back(&e);
+  if (!others.empty()) {
+    // One line per kernel when few; otherwise one line per reason with a count and an example.
     lg.header("Not plotted", "#b00020");
-    for (const auto &e : d.excluded)
-      lg.note(short_name(e.name, 40) + ": " + e.reason, "#7a0016");
+    if (others.size() <= 4) {
+      for (const auto* e : others)
+        lg.note(short_name(e->name, 40) + ": " + e->reason, "#7a0016");
+    } else {
+      std::vector<std::pair<std::string, std::vector<const chart_excluded*>>> by_reason;
+      for (const auto* e : others) {
+        auto it = std::find_if(by_reason.begin(), by_reason.end(),
+                               [&](const auto& g) { return g.first == e->reason; });
+        if (it == by_reason.end())
+          by_reason.push_back({e->reason, {e}});
+        else
+          it->second.push_back(e);
+      }
+      std::size_t shown = 0;
+      for (const auto& [reason, list] : by_reason) {
+        if (shown == 3) {
+          lg.note("and more (see the table)", "#7a0016");
+          break;
+        }
+        lg.note(list.size() == 1 ? short_name(list[0]->name, 40) + ": " + reason
+                                 : fmt::format("{} kernels ({}, ...): {}", list.size(),
+                                               short_name(list[0]->name, 32), reason),
+                "#7a0016");
+        ++shown;
+      }
+    }
   }
   return lg.bottom();
 }
 
 } // namespace
 
-canvas draw_roofline(const roofline_chart_data &d, const chart_options &options,
-                     chart_frame *frame_out) {
+canvas draw_roofline(const roofline_chart_data& d, const chart_options& options,
+                     chart_frame* frame_out) {
   const double W = options.width;
   double H = options.height;
 
   // Legend width from its longest kernel label.
   double legend_w = 180;
-  for (const auto &k : d.kernels)
-    legend_w = std::max(legend_w, text_width(k.label, 11) + 34);
+  if (d.by_topic)
+    for (const auto& t : d.topics)
+      legend_w = std::max(legend_w, text_width(t.name + " (000)", 11) + 34);
+  else
+    for (const auto& k : d.kernels)
+      legend_w = std::max(legend_w, text_width(k.label, 11) + 34);
   legend_w = std::min(legend_w, 250.0);
   const double legend_x = W - 16 - legend_w;
   const double top = 52;
@@ -81,13 +130,16 @@ canvas draw_roofline(const roofline_chart_data &d, const chart_options &options,
   // Kernels: joining line, then one marker per level.
   struct anchor {
     point2 at;
-    const chart_kernel *k;
+    const chart_kernel* k;
   };
   std::vector<anchor> anchors;
   c.begin({{"class", "kernels"}});
-  for (const auto &k : d.kernels) {
+  for (const auto& k : d.kernels) {
     const double y = f.y.to_px(k.flops_per_s);
-    c.begin({{"class", "kernel"}, {"id", kernel_id(k.run_index)}, {"data-name", k.name}},
+    c.begin({{"class", k.overhead_dominated ? "kernel overhead" : "kernel"},
+             {"id", kernel_id(k.run_index)},
+             {"data-name", k.name},
+             {"data-topic", k.topic}},
             k.tooltip);
     if (k.points.size() > 1) {
       const point2 a{f.x.to_px(k.points.front().intensity), y};
@@ -95,18 +147,24 @@ canvas draw_roofline(const roofline_chart_data &d, const chart_options &options,
       c.line(a, b, paint{k.color, "none", 1.4, {}, 0.85}, {{"class", "join"}});
       placer.add_obstacle(a, b);
     }
-    for (const auto &p : k.points) {
+    for (const auto& p : k.points) {
       const point2 at{f.x.to_px(p.intensity), y};
+      if (k.overhead_dominated)
+        c.marker(marker_shape::circle, at, marker_size + 7, paint{"#555555", "none", 1, "2 2"},
+                 {{"class", "overhead-ring"}, {"data-level", to_string(p.level)}});
       c.marker(level_marker(p.level), at, marker_size, paint{"#ffffff", k.color, 0.8},
                {{"class", "point"},
                 {"data-level", to_string(p.level)},
                 {"data-intensity", fmt::format("{:.9g}", p.intensity)},
-                {"data-flops-per-s", fmt::format("{:.9g}", k.flops_per_s)}});
+                {"data-flops-per-s", fmt::format("{:.9g}", k.flops_per_s)},
+                {"data-pct-of-roof", fmt::format("{:.4g}", p.pct_of_roof)},
+                {"data-tip", p.tip}});
       placer.add_obstacle(box_quad(at.x - marker_size / 2 - 1, at.y - marker_size / 2 - 1,
                                    at.x + marker_size / 2 + 1, at.y + marker_size / 2 + 1));
     }
     c.end();
-    anchors.push_back({point2{f.x.to_px(k.points.back().intensity), y}, &k});
+    if (k.labelled)
+      anchors.push_back({point2{f.x.to_px(k.points.back().intensity), y}, &k});
   }
   c.end();
 
@@ -155,12 +213,15 @@ canvas draw_roofline(const roofline_chart_data &d, const chart_options &options,
   for (std::size_t i = 0; i < anchors.size(); ++i) {
     if (!placed[i])
       continue; // the legend still names it
-    const chart_kernel &k = *anchors[i].k;
-    const auto &q = placed[i]->box;
+    const chart_kernel& k = *anchors[i].k;
+    const auto& q = placed[i]->box;
     const double x0 = q.corners[0].x, y0 = q.corners[0].y;
     const double baseline =
         y0 + (label_h - (font_ascent + font_descent) * label_size) / 2 + font_ascent * label_size;
-    c.begin({{"class", "kernel-label"}, {"data-kernel", kernel_id(k.run_index)}}, k.tooltip);
+    c.begin({{"class", "kernel-label"},
+             {"data-kernel", kernel_id(k.run_index)},
+             {"data-topic", k.topic}},
+            k.tooltip);
     if (placed[i]->leader)
       c.line(placed[i]->leader_from, placed[i]->leader_to, paint{k.color, "none", 0.9, {}, 0.8},
              {{"class", "leader"}});
@@ -172,12 +233,12 @@ canvas draw_roofline(const roofline_chart_data &d, const chart_options &options,
   c.end();
 
   // Ridge intensities of the slowest memory roof, where there is room right next to them.
-  const chart_roof *slowest = nullptr;
-  for (const auto &r : d.roofs)
+  const chart_roof* slowest = nullptr;
+  for (const auto& r : d.roofs)
     if (r.is_memory && !r.reference && (!slowest || r.value < slowest->value))
       slowest = &r;
   c.begin({{"class", "ridge-labels"}});
-  for (const auto &rd : d.ridges) {
+  for (const auto& rd : d.ridges) {
     if (!slowest || rd.level != slowest->level || rd.intensity < d.x_min || rd.intensity > d.x_max)
       continue;
     const std::string text = format_number(rd.intensity) + " FLOP/B";
@@ -206,7 +267,7 @@ canvas draw_roofline(const roofline_chart_data &d, const chart_options &options,
   return c;
 }
 
-std::string render_roofline_svg(const run &r, const chart_options &options) {
+std::string render_roofline_svg(const run& r, const chart_options& options) {
   return to_svg(draw_roofline(make_roofline_data(r, options), options));
 }
 

@@ -56,14 +56,19 @@ std::string marker_path(marker_shape shape, double size) {
 
 namespace {
 
-std::string attrs_text(const attributes &attrs) {
+std::string attrs_text(const attributes& attrs) {
   std::string out;
-  for (const auto &[k, v] : attrs)
-    out += fmt::format(" {}=\"{}\"", k, xml_escape(v));
+  for (const auto& [k, v] : attrs) {
+    // A newline kept as a reference survives attribute-value normalisation in XML parsers.
+    std::string value;
+    for (char ch : xml_escape(v))
+      value += ch == '\n' ? std::string("&#10;") : std::string(1, ch);
+    out += fmt::format(" {}=\"{}\"", k, value);
+  }
   return out;
 }
 
-std::string paint_text(const paint &p) {
+std::string paint_text(const paint& p) {
   std::string out = fmt::format(" stroke=\"{}\" fill=\"{}\"", p.stroke, p.fill);
   if (p.stroke != "none" && p.stroke_width != 1)
     out += fmt::format(" stroke-width=\"{}\"", num(p.stroke_width));
@@ -74,9 +79,9 @@ std::string paint_text(const paint &p) {
   return out;
 }
 
-std::string points_text(const std::vector<point2> &pts) {
+std::string points_text(const std::vector<point2>& pts) {
   std::string out;
-  for (const auto &p : pts) {
+  for (const auto& p : pts) {
     if (!out.empty())
       out += ' ';
     out += num(p.x) + "," + num(p.y);
@@ -85,22 +90,22 @@ std::string points_text(const std::vector<point2> &pts) {
 }
 
 struct svg_visitor {
-  std::string &out;
+  std::string& out;
   int depth = 1;
 
   void indent() { out.append(static_cast<std::size_t>(depth) * 2, ' '); }
 
-  void operator()(const draw_line &l) {
+  void operator()(const draw_line& l) {
     indent();
     out += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"{}{}/>\n", num(l.a.x),
                        num(l.a.y), num(l.b.x), num(l.b.y), paint_text(l.p), attrs_text(l.attrs));
   }
-  void operator()(const draw_polyline &l) {
+  void operator()(const draw_polyline& l) {
     indent();
     out += fmt::format("<{} points=\"{}\"{}{}/>\n", l.closed ? "polygon" : "polyline",
                        points_text(l.points), paint_text(l.p), attrs_text(l.attrs));
   }
-  void operator()(const draw_rect &r) {
+  void operator()(const draw_rect& r) {
     indent();
     std::string corner;
     if (r.corner_radius > 0)
@@ -108,15 +113,15 @@ struct svg_visitor {
     out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"{}{}{}/>\n", num(r.x),
                        num(r.y), num(r.w), num(r.h), corner, paint_text(r.p), attrs_text(r.attrs));
   }
-  void operator()(const draw_marker &m) {
+  void operator()(const draw_marker& m) {
     indent();
     out += fmt::format("<path transform=\"translate({} {})\" d=\"{}\"{}{}/>\n", num(m.at.x),
                        num(m.at.y), marker_path(m.shape, m.size), paint_text(m.p),
                        attrs_text(m.attrs));
   }
-  void operator()(const draw_text &t) {
+  void operator()(const draw_text& t) {
     indent();
-    const char *anchor = t.style.anchor == text_anchor::start    ? "start"
+    const char* anchor = t.style.anchor == text_anchor::start    ? "start"
                          : t.style.anchor == text_anchor::middle ? "middle"
                                                                  : "end";
     std::string extra;
@@ -134,7 +139,7 @@ struct svg_visitor {
                        num(t.at.x), num(t.at.y), num(t.style.size), t.style.color, extra,
                        attrs_text(t.attrs), xml_escape(t.text));
   }
-  void operator()(const begin_group &g) {
+  void operator()(const begin_group& g) {
     indent();
     out += fmt::format("<g{}>\n", attrs_text(g.attrs));
     ++depth;
@@ -143,7 +148,7 @@ struct svg_visitor {
       out += fmt::format("<title>{}</title>\n", xml_escape(g.title));
     }
   }
-  void operator()(const end_group &) {
+  void operator()(const end_group&) {
     --depth;
     indent();
     out += "</g>\n";
@@ -152,7 +157,7 @@ struct svg_visitor {
 
 } // namespace
 
-std::string to_svg(const canvas &c, const svg_options &options) {
+std::string to_svg(const canvas& c, const svg_options& options) {
   std::string out;
   if (options.standalone)
     out += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
@@ -166,7 +171,7 @@ std::string to_svg(const canvas &c, const svg_options &options) {
   if (!options.css.empty())
     out += fmt::format("  <style>\n{}  </style>\n", options.css);
   svg_visitor v{out};
-  for (const auto &item : c.items())
+  for (const auto& item : c.items())
     std::visit(v, item);
   out += "</svg>\n";
   return out;

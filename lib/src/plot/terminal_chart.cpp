@@ -3,6 +3,7 @@
 #include <array>
 #include <cmath>
 #include <cstdlib>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -15,7 +16,7 @@ namespace {
 using chart_detail::short_name;
 
 // xterm-256 colour nearest to "#rrggbb" in the 6x6x6 cube.
-int ansi_color(const std::string &hex) {
+int ansi_color(const std::string& hex) {
   if (hex.size() != 7)
     return 7;
   const auto comp = [&](std::size_t i) {
@@ -39,7 +40,7 @@ public:
       : cols_(cols), rows_(rows), cells_(static_cast<std::size_t>(cols * rows)) {}
   int cols() const { return cols_; }
   int rows() const { return rows_; }
-  cell &at(int c, int r) { return cells_[static_cast<std::size_t>(r * cols_ + c)]; }
+  cell& at(int c, int r) { return cells_[static_cast<std::size_t>(r * cols_ + c)]; }
   bool inside(int c, int r) const { return c >= 0 && c < cols_ && r >= 0 && r < rows_; }
 
   void dot(int x, int y, int color) {
@@ -48,7 +49,7 @@ public:
       return;
     static constexpr std::array<std::array<std::uint8_t, 4>, 2> bits{
         {{0x01, 0x02, 0x04, 0x40}, {0x08, 0x10, 0x20, 0x80}}};
-    cell &ce = at(c, r);
+    cell& ce = at(c, r);
     ce.dots |= bits[static_cast<std::size_t>(x % 2)][static_cast<std::size_t>(y % 4)];
     if (color >= 0 || ce.color < 0)
       ce.color = color;
@@ -75,13 +76,13 @@ public:
     }
   }
   // Writes text (ASCII or one-column glyphs) at (c, r) if every cell is free.
-  bool put(int c, int r, const std::vector<std::string> &glyphs, int color, bool force = false,
+  bool put(int c, int r, const std::vector<std::string>& glyphs, int color, bool force = false,
            bool bold = false) {
     for (int i = 0; i < static_cast<int>(glyphs.size()); ++i)
       if (!inside(c + i, r) || (!force && at(c + i, r).taken))
         return false;
     for (int i = 0; i < static_cast<int>(glyphs.size()); ++i) {
-      cell &ce = at(c + i, r);
+      cell& ce = at(c + i, r);
       ce.glyph = glyphs[static_cast<std::size_t>(i)];
       ce.color = color;
       ce.taken = true;
@@ -102,14 +103,14 @@ private:
   std::vector<cell> cells_;
 };
 
-std::vector<std::string> glyphs_of(const std::string &ascii) {
+std::vector<std::string> glyphs_of(const std::string& ascii) {
   std::vector<std::string> out;
   for (char ch : ascii)
     out.emplace_back(1, ch);
   return out;
 }
 
-std::string paint_text(const std::string &s, int color, bool use_color, bool bold = false) {
+std::string paint_text(const std::string& s, int color, bool use_color, bool bold = false) {
   if (!use_color || (color < 0 && !bold))
     return s;
   std::string pre = "\x1b[";
@@ -120,7 +121,7 @@ std::string paint_text(const std::string &s, int color, bool use_color, bool bol
   return pre + "m" + s + "\x1b[0m";
 }
 
-const char *level_glyph(memory_level l) {
+const char* level_glyph(memory_level l) {
   switch (l) {
   case memory_level::dram:
     return "\u25cf"; // ●
@@ -138,17 +139,17 @@ std::string key_of(std::size_t i) {
 }
 
 // Wraps "a · b · c" style items into lines of at most `width` columns.
-std::vector<std::string> wrap_items(const std::string &head, const std::vector<std::string> &items,
+std::vector<std::string> wrap_items(const std::string& head, const std::vector<std::string>& items,
                                     std::size_t width) {
   std::vector<std::string> lines;
   std::string line = head;
-  const auto columns = [](const std::string &s) {
+  const auto columns = [](const std::string& s) {
     std::size_t n = 0;
     for (unsigned char ch : s)
       n += (ch & 0xC0) != 0x80 ? 1 : 0;
     return n;
   };
-  for (const auto &it : items) {
+  for (const auto& it : items) {
     const std::string sep = line.size() > head.size() ? ", " : "";
     if (columns(line + sep + it) + 1 > width && line.size() > head.size()) { // room for ","
       lines.push_back(line + ",");
@@ -161,8 +162,8 @@ std::vector<std::string> wrap_items(const std::string &head, const std::vector<s
   return lines;
 }
 
-std::vector<std::string> wrap_words(const std::string &text, std::size_t width) {
-  const auto columns = [](const std::string &s) {
+std::vector<std::string> wrap_words(const std::string& text, std::size_t width) {
+  const auto columns = [](const std::string& s) {
     std::size_t n = 0;
     for (unsigned char ch : s)
       n += (ch & 0xC0) != 0x80 ? 1 : 0;
@@ -170,7 +171,7 @@ std::vector<std::string> wrap_words(const std::string &text, std::size_t width) 
   };
   std::vector<std::string> lines;
   std::string line;
-  for (const std::string &word : chart_detail::glued_words(text)) {
+  for (const std::string& word : chart_detail::glued_words(text)) {
     if (!line.empty() && columns(line) + 1 + columns(word) > width) {
       lines.push_back(line);
       line = word;
@@ -185,8 +186,8 @@ std::vector<std::string> wrap_words(const std::string &text, std::size_t width) 
 
 } // namespace
 
-std::string render_roofline_terminal(const run &r, const chart_options &options,
-                                     const terminal_options &t) {
+std::string render_roofline_terminal(const run& r, const chart_options& options,
+                                     const terminal_options& t) {
   const roofline_chart_data d = make_roofline_data(r, options);
   const int columns = std::max(60, t.columns);
   const int label_w = 6;                       // y tick labels
@@ -203,18 +204,18 @@ std::string render_roofline_terminal(const run &r, const chart_options &options,
 
   // Roofs: memory up to the highest compute roof, compute from the fastest memory roof.
   double top_compute = 0, fastest = 0;
-  for (const auto &rf : d.roofs)
+  for (const auto& rf : d.roofs)
     if (!rf.reference)
       (rf.is_memory ? fastest : top_compute) =
           std::max(rf.is_memory ? fastest : top_compute, rf.value);
   if (top_compute <= 0)
     top_compute = d.y_max;
   struct roof_end {
-    const chart_roof *roof;
+    const chart_roof* roof;
     int x0, y0, x1, y1;
   };
   std::vector<roof_end> ends;
-  for (const auto &rf : d.roofs) {
+  for (const auto& rf : d.roofs) {
     double x0, x1;
     if (rf.is_memory) {
       x0 = std::max(d.x_min, d.y_min / rf.value);
@@ -235,19 +236,26 @@ std::string render_roofline_terminal(const run &r, const chart_options &options,
 
   // Kernel joins, then markers (taken cells), then key letters next to the rightmost point.
   for (std::size_t i = 0; i < d.kernels.size(); ++i) {
-    const auto &k = d.kernels[i];
+    const auto& k = d.kernels[i];
     const int c = col ? ansi_color(k.color) : -1;
     if (k.points.size() > 1)
       g.line(dx(k.points.front().intensity), dy(k.flops_per_s), dx(k.points.back().intensity),
              dy(k.flops_per_s), c);
   }
-  for (const auto &k : d.kernels) {
+  for (const auto& k : d.kernels) {
     const int c = col ? ansi_color(k.color) : -1;
-    for (const auto &p : k.points)
+    for (const auto& p : k.points)
       g.put(dx(p.intensity) / 2, dy(k.flops_per_s) / 4, {level_glyph(p.level)}, c, true);
   }
+  // Key letters for the labelled kernels only (all of them unless the chart colours by topic).
+  std::vector<std::size_t> key_index(d.kernels.size(), 0);
+  std::size_t keyed = 0;
+  for (std::size_t i = 0; i < d.kernels.size(); ++i)
+    key_index[i] = d.kernels[i].labelled ? keyed++ : 0;
   for (std::size_t i = 0; i < d.kernels.size(); ++i) {
-    const auto &k = d.kernels[i];
+    const auto& k = d.kernels[i];
+    if (!k.labelled)
+      continue;
     const int c = col ? ansi_color(k.color) : -1;
     const int pc = dx(k.points.back().intensity) / 2, pr = dy(k.flops_per_s) / 4;
     const std::array<std::pair<int, int>, 12> tries{{{1, 0},
@@ -262,14 +270,14 @@ std::string render_roofline_terminal(const run &r, const chart_options &options,
                                                      {-2, 0},
                                                      {2, -1},
                                                      {2, 1}}};
-    for (const auto &[ox, oy] : tries)
-      if (g.put(pc + ox, pr + oy, {key_of(i)}, c, false, true))
+    for (const auto& [ox, oy] : tries)
+      if (g.put(pc + ox, pr + oy, {key_of(key_index[i])}, c, false, true))
         break;
   }
 
   // Short roof tags where they fit: compute roofs at the right end, memory roofs at the top.
-  for (const auto &e : ends) {
-    const chart_roof &rf = *e.roof;
+  for (const auto& e : ends) {
+    const chart_roof& rf = *e.roof;
     std::string tag = rf.is_memory ? label(rf.level) : label(rf.precisions.front());
     if (!rf.is_memory && rf.precisions.size() > 1)
       tag += "+";
@@ -325,7 +333,7 @@ std::string render_roofline_terminal(const run &r, const chart_options &options,
       run_text.clear();
     };
     for (int cc = 0; cc < plot_cols; ++cc) {
-      const cell &ce = g.at(cc, rr);
+      const cell& ce = g.at(cc, rr);
       std::string s;
       if (!ce.glyph.empty())
         s = ce.glyph;
@@ -384,11 +392,11 @@ std::string render_roofline_terminal(const run &r, const chart_options &options,
   // Key.
   const std::size_t width = static_cast<std::size_t>(columns);
   std::vector<std::string> roof_items;
-  for (const auto &rf : d.roofs)
+  for (const auto& rf : d.roofs)
     if (!rf.reference)
       roof_items.push_back(rf.key);
   if (!roof_items.empty())
-    for (const auto &l : wrap_items("Roofs: ", roof_items, width))
+    for (const auto& l : wrap_items("Roofs: ", roof_items, width))
       out.push_back(l);
   std::string points = "Points: ";
   for (memory_level l : {memory_level::dram, memory_level::l2, memory_level::l1})
@@ -396,12 +404,14 @@ std::string render_roofline_terminal(const run &r, const chart_options &options,
   points += "(one row per kernel, joined)";
   out.push_back(points);
   std::size_t name_w = 8;
-  for (const auto &k : d.kernels)
+  for (const auto& k : d.kernels)
     name_w = std::max(name_w, short_name(k.name, 28).size());
   name_w = std::min<std::size_t>(name_w, 28);
   for (std::size_t i = 0; i < d.kernels.size(); ++i) {
-    const auto &k = d.kernels[i];
-    const chart_point &p = k.points.back();
+    const auto& k = d.kernels[i];
+    if (!k.labelled)
+      continue;
+    const chart_point& p = k.points.back();
     const std::string name = short_name(k.name, name_w);
     std::size_t name_cols = 0;
     for (unsigned char ch : name)
@@ -416,20 +426,47 @@ std::string render_roofline_terminal(const run &r, const chart_options &options,
         bound = fmt::format("  {:.0f}% of roof", k.pct_of_roof);
       line += bound;
     }
-    out.push_back(paint_text(key_of(i), col ? ansi_color(k.color) : -1, col, true) + " " + line);
+    if (k.overhead_dominated && line.size() + 10 <= width)
+      line += " overhead";
+    out.push_back(paint_text(key_of(key_index[i]), col ? ansi_color(k.color) : -1, col, true) +
+                  " " + line);
   }
-  for (const auto &e : d.excluded)
-    for (const auto &l :
+  std::set<std::string> unkeyed_topics;
+  for (const auto& k : d.kernels)
+    if (!k.labelled)
+      unkeyed_topics.insert(k.topic);
+  if (keyed < d.kernels.size())
+    for (const auto& l :
+         wrap_words(fmt::format("and {} more kernel{} in {} topic{} (the points without a letter; "
+                                "the report lists every kernel)",
+                                d.kernels.size() - keyed, d.kernels.size() - keyed == 1 ? "" : "s",
+                                unkeyed_topics.size(), unkeyed_topics.size() == 1 ? "" : "s"),
+                    width))
+      out.push_back(l);
+  // Kernels without FLOPs: one line (the bandwidth view lists them); other exclusions each.
+  if (d.no_flops > 0)
+    for (const auto& l :
+         wrap_words(fmt::format("{} kernel{} move{} data only (no FLOPs): {}", d.no_flops,
+                                d.no_flops == 1 ? "" : "s", d.no_flops == 1 ? "s" : "",
+                                t.bandwidth_hint.empty() ? std::string("see the bandwidth view")
+                                                         : t.bandwidth_hint),
+                    width))
+      out.push_back(l);
+  for (const auto& e : d.excluded) {
+    if (e.no_flops)
+      continue;
+    for (const auto& l :
          wrap_words("Not plotted: " + short_name(e.name, 40) + ": " + e.reason, width))
       out.push_back(paint_text(l, col ? 161 : -1, col));
-  for (const auto &f : d.footer)
-    for (const auto &l : wrap_words(f, width))
+  }
+  for (const auto& f : d.footer)
+    for (const auto& l : wrap_words(f, width))
       out.push_back(l);
-  for (const auto &l : wrap_words(d.origin_text, width))
+  for (const auto& l : wrap_words(d.origin_text, width))
     out.push_back(paint_text(l, d.origin_badge.empty() ? -1 : 166, col));
 
   std::string text;
-  for (const auto &l : out)
+  for (const auto& l : out)
     text += l + "\n";
   return text;
 }

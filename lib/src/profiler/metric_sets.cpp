@@ -47,10 +47,49 @@ metric_spec plain(std::string key, std::vector<std::string> names, metric_role r
 }
 
 metric_spec bytes(std::string key, std::vector<std::string> names, memory_level level,
-                  std::string what) {
+                  std::string what, double weight = 1) {
   metric_spec m = plain(std::move(key), std::move(names), metric_role::bytes, std::move(what));
   m.level = level;
+  m.weight = weight;
   return m;
+}
+
+// Memory levels as Nsight Compute's hierarchical roofline sections define them (checked against
+// the SpeedOfLight_Hierarchical*RooflineChart.section files of ncu 2025.x): L1 is the L1/TEX
+// writeback data path at 128 B a cycle, which on CC 9.0+ (`_mem_lgds`) carries local, global,
+// distributed-shared and shared-memory data; L2 is the L2-to-crossbar data path at 32 B a cycle
+// (what the L2 returns to the SMs); DRAM is read + write. docs/metrics.md says why.
+std::vector<metric_spec> memory_levels() {
+  return {
+      bytes("dram_read", {"dram__bytes_read.sum", "dram__bytes_op_read.sum"}, memory_level::dram,
+            "bytes read from DRAM"),
+      bytes("dram_write", {"dram__bytes_write.sum", "dram__bytes_op_write.sum"},
+            memory_level::dram, "bytes written to DRAM"),
+      bytes("l2_bytes", {"lts__lts2xbar_cycles_active.sum"}, memory_level::l2,
+            "L2-to-SM traffic: 32 B per active L2-to-crossbar cycle", 32),
+      bytes("l1_bytes",
+            {"l1tex__lsu_writeback_active_mem_lgds.sum", "l1tex__lsu_writeback_active_mem_lg.sum",
+             "l1tex__lsu_writeback_active.sum"},
+            memory_level::l1,
+            "L1/shared traffic: 128 B per active LSU writeback cycle (global, local, shared, "
+            "distributed shared on CC 9.0+; global and local before)",
+            128),
+  };
+}
+
+// Raw counters of the other common definitions, kept in the run while within the pass budget.
+std::vector<metric_spec> other_level_definitions() {
+  auto optional_count = [](std::string key, std::string name, std::string what) {
+    metric_spec m = plain(std::move(key), {std::move(name)}, metric_role::count, std::move(what));
+    m.optional = true;
+    return m;
+  };
+  return {
+      optional_count("l1_tag_bytes", "l1tex__t_bytes.sum",
+                     "bytes at the L1/TEX tag stage (global and local only; NERSC's L1)"),
+      optional_count("l2_tag_bytes", "lts__t_bytes.sum",
+                     "bytes of every L2 tag lookup (NERSC's L2; counts L2 fabric traffic too)"),
+  };
 }
 
 // Tensor paths, disjoint on every chip: a chip that has the per-instruction `op_` counters
@@ -125,6 +164,8 @@ std::vector<metric_spec> time_and_clocks() {
             "SM clock during the kernel (Hz)"),
       plain("dram_clock", {"dram__cycles_elapsed.avg.per_second"}, metric_role::dram_clock,
             "DRAM clock during the kernel (Hz)"),
+      plain("l2_clock", {"lts__cycles_elapsed.avg.per_second"}, metric_role::count,
+            "L2 clock during the kernel (Hz)"),
   };
 }
 
@@ -135,19 +176,15 @@ metric_set_def roofline_set() {
                   "achieved occupancy; tensor paths while within 3 passes";
   s.pass_budget = 3;
   s.metrics = cuda_core_flops();
-  s.metrics.push_back(bytes("dram_read", {"dram__bytes_read.sum", "dram__bytes_op_read.sum"},
-                            memory_level::dram, "bytes read from DRAM"));
-  s.metrics.push_back(bytes("dram_write", {"dram__bytes_write.sum", "dram__bytes_op_write.sum"},
-                            memory_level::dram, "bytes written to DRAM"));
-  s.metrics.push_back(bytes("l2_bytes", {"lts__t_bytes.sum"}, memory_level::l2,
-                            "bytes requested from L2 (all L2 tag lookups)"));
-  s.metrics.push_back(bytes("l1_bytes", {"l1tex__t_bytes.sum"}, memory_level::l1,
-                            "bytes requested from L1/TEX (global, local, shared through LSU)"));
+  for (auto& m : memory_levels())
+    s.metrics.push_back(std::move(m));
   for (auto& m : time_and_clocks())
     s.metrics.push_back(std::move(m));
   s.metrics.push_back(plain("occupancy", {"sm__warps_active.avg.pct_of_peak_sustained_active"},
                             metric_role::occupancy, "achieved occupancy (% of warp slots)"));
   for (auto& m : tensor_paths())
+    s.metrics.push_back(std::move(m));
+  for (auto& m : other_level_definitions())
     s.metrics.push_back(std::move(m));
   return s;
 }

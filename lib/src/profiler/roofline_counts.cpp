@@ -22,7 +22,7 @@ roofline_counts derive_roofline_counts(const resolved_set& set,
         c.flops[m.spec.prec] += v * m.spec.weight;
       break;
     case metric_role::bytes:
-      c.bytes[m.spec.level] += v;
+      c.bytes[m.spec.level] += v * m.spec.weight;
       if (m.spec.key == "dram_read")
         c.dram_read_bytes = v;
       else if (m.spec.key == "dram_write")
@@ -56,6 +56,12 @@ void apply_counts(const roofline_counts& counts, const std::map<std::string, dou
   k.bytes = counts.bytes;
   if (counts.achieved_occupancy)
     k.occupancy_achieved = counts.achieved_occupancy;
+  if (counts.sm_clock_hz > 0)
+    k.sm_clock_mhz = counts.sm_clock_hz * 1e-6;
+  if (counts.dram_clock_hz > 0)
+    k.mem_clock_mhz = counts.dram_clock_hz * 1e-6;
+  if (counts.time_s > 0)
+    k.gpu_time_s = counts.time_s;
   for (const auto& [name, value] : raw)
     k.counters[name] = value;
   k.source = work_source::counters;

@@ -7,6 +7,7 @@
 #include <cupti_target.h>
 #include <fmt/format.h>
 
+#include <chrono>
 #include <iostream>
 #include <mutex>
 
@@ -14,6 +15,7 @@
 #include "roofkit/error.hpp"
 #include "roofkit/profiler.hpp"
 #include "roofkit/profiler_host.hpp"
+#include "roofkit/timing.hpp"
 
 namespace roofkit {
 
@@ -214,6 +216,16 @@ void default_warning(const std::string& text) { std::cerr << "roofkit: warning: 
 
 } // namespace
 
+std::string to_string(cache_control c) { return c == cache_control::all ? "all" : "none"; }
+
+cache_control parse_cache_control(const std::string& text) {
+  if (text == "all")
+    return cache_control::all;
+  if (text == "none")
+    return cache_control::none;
+  throw usage_error(fmt::format("unknown cache control '{}' (valid: all, none)", text));
+}
+
 std::string device_chip_name(int device) {
   current_context(device);
   profiler_ref ref;
@@ -260,6 +272,24 @@ struct profiler_session::impl {
   std::unique_ptr<cupti_catalog> catalog;
   resolved_set set;
   std::vector<std::uint8_t> config;
+  std::unique_ptr<l2_flusher> flusher;
+  profiler_stats stats;
+
+  std::vector<range_values> user_replay(const std::function<void()>& body,
+                                        const std::function<void()>& before,
+                                        std::size_t capacity);
+  void flush_in_pass();
+  void prepare_flusher();
+
+  // Cache control before profile()'s kernel replay, which has no hook between its passes.
+  void prepare_pass() {
+    if (options.cache == cache_control::all) {
+      if (!flusher)
+        flusher = std::make_unique<l2_flusher>(device);
+      flusher->flush(nullptr);
+    }
+    ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+  }
 
   void warn(const std::string& text) const {
     if (options.warn)
@@ -270,6 +300,23 @@ struct profiler_session::impl {
 
   std::vector<double> evaluate(const std::vector<std::uint8_t>& data, std::size_t range) const {
     return catalog->evaluate(data, range, set.names());
+  }
+
+  // Decodes an auto-range image: one entry per kernel launch, in launch order.
+  std::vector<range_values> collect(const enabled_profiler& rp, const std::vector<std::uint8_t>& data,
+                                    std::size_t capacity) const {
+    const auto dropped = rp.decode();
+    const auto names = cupti_catalog::range_names(data);
+    // CUPTI drops launches beyond the image silently (DecodeData reports none in auto range),
+    // so a full image is how we know that some were lost.
+    if (dropped > 0 || names.size() >= capacity)
+      warn(fmt::format("the counter image filled up with {} ranges: any kernel launch after "
+                       "those was not profiled; raise profiler_options::max_ranges",
+                       names.size()));
+    std::vector<range_values> out;
+    for (std::size_t i = 0; i < names.size(); ++i)
+      out.push_back(to_values(names[i], evaluate(data, i)));
+    return out;
   }
 
   range_values to_values(const std::string& name, const std::vector<double>& v) const {
@@ -311,9 +358,9 @@ std::vector<range_values> profiler_session::profile(const std::function<void()>&
   auto& s = *impl_;
   ROOFKIT_CUDA_CHECK(cudaSetDevice(s.device));
   ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
-  // One range more than asked: CUPTI drops launches beyond the image silently (DecodeData
-  // reports none in auto range), so a full image is how we know that some were lost.
+  // One range more than asked, to know when launches were lost (see collect()).
   const std::size_t capacity = s.options.max_ranges + 1;
+  s.prepare_pass();
   enabled_profiler rp(s.ctx);
   auto data = rp.counter_data(s.set.names(), capacity);
   rp.set_config(s.config, data, CUPTI_AutoRange, CUPTI_KernelReplay, capacity);
@@ -321,22 +368,115 @@ std::vector<range_values> profiler_session::profile(const std::function<void()>&
   work();
   ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
   rp.stop();
-  const auto dropped = rp.decode();
-  const auto names = cupti_catalog::range_names(data);
-  if (dropped > 0 || names.size() >= capacity)
-    s.warn(fmt::format("profile() filled its counter image with {} ranges: any kernel launch "
-                       "after those was not profiled; raise profiler_options::max_ranges",
-                       names.size()));
-  std::vector<range_values> out;
-  for (std::size_t i = 0; i < names.size(); ++i)
-    out.push_back(s.to_values(names[i], s.evaluate(data, i)));
+  return s.collect(rp, data, capacity);
+}
+
+// Auto range + user replay: `body` is one pass's GPU work, run between start and stop until
+// CUPTI has every pass; returns one entry per kernel launch of a pass.
+std::vector<range_values> profiler_session::impl::user_replay(const std::function<void()>& body,
+                                                              const std::function<void()>& before,
+                                                              std::size_t capacity) {
+  ROOFKIT_CUDA_CHECK(cudaSetDevice(device));
+  ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+  const auto t0 = std::chrono::steady_clock::now();
+  enabled_profiler rp(ctx);
+  auto data = rp.counter_data(set.names(), capacity);
+  rp.set_config(config, data, CUPTI_AutoRange, CUPTI_UserReplay, capacity);
+  const auto t1 = std::chrono::steady_clock::now();
+  bool done = false;
+  int pass = 0;
+  for (; !done; ++pass) {
+    if (pass > set.passes + 1)
+      throw runtime_error(fmt::format("the profiled work did not complete in {} passes", pass));
+    if (before)
+      before();
+    ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+    rp.start();
+    body();
+    ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+    done = rp.stop();
+  }
+  const auto t2 = std::chrono::steady_clock::now();
+  auto out = collect(rp, data, capacity);
+  const auto t3 = std::chrono::steady_clock::now();
+  auto seconds = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
+  stats.calls += 1;
+  stats.passes += pass;
+  stats.setup_s += seconds(t0, t1);
+  stats.passes_s += seconds(t1, t2);
+  stats.decode_s += seconds(t2, t3);
   return out;
 }
+
+// With cache control each work's flush runs inside the pass, after the profiler has started
+// (its own set-up writes device memory), as a launch of its own whose range is dropped. The
+// flusher is made before any pass: making it launches work of its own.
+void profiler_session::impl::flush_in_pass() { flusher->flush(nullptr); }
+
+void profiler_session::impl::prepare_flusher() {
+  if (options.cache == cache_control::all && !flusher) {
+    ROOFKIT_CUDA_CHECK(cudaSetDevice(device));
+    flusher = std::make_unique<l2_flusher>(device);
+  }
+}
+
+std::vector<range_values> profiler_session::profile_launches(
+    const std::function<void()>& work, const std::function<void()>& before_pass) {
+  auto& s = *impl_;
+  const bool flush = s.options.cache == cache_control::all;
+  s.prepare_flusher();
+  auto out = s.user_replay(
+      [&] {
+        if (flush)
+          s.flush_in_pass();
+        work();
+      },
+      before_pass, s.options.max_ranges + 1 + (flush ? 1 : 0));
+  if (flush && !out.empty())
+    out.erase(out.begin());
+  return out;
+}
+
+std::vector<std::vector<range_values>>
+profiler_session::profile_batch(const std::vector<batch_work>& works,
+                                const std::function<void()>& before_pass) {
+  auto& s = *impl_;
+  const bool flush = s.options.cache == cache_control::all;
+  s.prepare_flusher();
+  std::size_t expected = 0;
+  for (const auto& w : works)
+    expected += w.launches + (flush ? 1 : 0);
+  auto ranges = s.user_replay(
+      [&] {
+        for (const auto& w : works) {
+          if (flush)
+            s.flush_in_pass();
+          w.work();
+        }
+      },
+      before_pass, expected + 1);
+  if (ranges.size() != expected)
+    throw runtime_error(fmt::format("the batch launched {} kernels per pass, {} expected from "
+                                    "the works' launch counts",
+                                    ranges.size(), expected));
+  std::vector<std::vector<range_values>> out;
+  std::size_t next = 0;
+  for (const auto& w : works) {
+    next += flush ? 1 : 0;
+    out.emplace_back(ranges.begin() + std::ptrdiff_t(next),
+                     ranges.begin() + std::ptrdiff_t(next + w.launches));
+    next += w.launches;
+  }
+  return out;
+}
+
+const profiler_stats& profiler_session::stats() const { return impl_->stats; }
 
 range_values profiler_session::profile_range(const std::string& name,
                                              const std::function<void()>& work,
                                              const std::function<void()>& before_pass) {
   auto& s = *impl_;
+  s.prepare_flusher();
   ROOFKIT_CUDA_CHECK(cudaSetDevice(s.device));
   ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
   enabled_profiler rp(s.ctx);
@@ -346,11 +486,15 @@ range_values profiler_session::profile_range(const std::string& name,
   for (int pass = 0; !done; ++pass) {
     if (pass > s.set.passes + 1)
       throw runtime_error(fmt::format("range '{}' did not complete in {} passes", name, pass));
-    if (before_pass) {
+    if (before_pass)
       before_pass();
+    ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+    rp.start();
+    // Cache control after the profiler's own set-up, outside the range: not counted.
+    if (s.flusher) {
+      s.flush_in_pass();
       ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
     }
-    rp.start();
     rp.push(name);
     work();
     ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());

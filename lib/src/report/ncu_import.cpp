@@ -85,12 +85,36 @@ double seconds_of(const launch_row& row) {
   return 0;
 }
 
-/// A `.sum` amount, or its `.sum.per_second` rate times the kernel time.
+/// Cycles elapsed in the kernel on the clock of the unit that counts `metric` ("smsp__..." ->
+/// smsp__cycles_elapsed.avg): the count itself, or its rate times the kernel time; the SM's
+/// cycles when the unit's are missing (SM and SMSP share a clock).
+std::optional<double> elapsed_cycles(const launch_row& row, const std::string& metric,
+                                     double time) {
+  std::vector<std::string> units;
+  if (auto pos = metric.find("__"); pos != std::string::npos)
+    units.push_back(metric.substr(0, pos));
+  for (const char* u : {"sm", "smsp"})
+    units.emplace_back(u);
+  for (const auto& unit : units) {
+    if (auto c = row.get(unit + "__cycles_elapsed.avg"))
+      return c;
+    if (auto rate = row.get(unit + "__cycles_elapsed.avg.per_second"); rate && time > 0)
+      return *rate * time;
+  }
+  return std::nullopt;
+}
+
+/// A `.sum` amount in whichever form the export has it: `.sum`, its `.sum.per_second` rate
+/// times the kernel time, or its `.sum.per_cycle_elapsed` rate times the elapsed cycles (ncu's
+/// roofline sections collect that form).
 std::optional<double> amount(const launch_row& row, const std::string& sum_metric, double time) {
   if (auto v = row.get(sum_metric))
     return v;
-  if (auto rate = row.get(sum_metric + ".per_second"))
+  if (auto rate = row.get(sum_metric + ".per_second"); rate && time > 0)
     return *rate * time;
+  if (auto rate = row.get(sum_metric + ".per_cycle_elapsed"))
+    if (auto cycles = elapsed_cycles(row, sum_metric, time))
+      return *rate * *cycles;
   return std::nullopt;
 }
 
@@ -108,29 +132,60 @@ std::optional<precision> tensor_precision(const std::string& family) {
   return std::nullopt;
 }
 
-/// Tensor metric families present ("sm__ops_path_tensor_src_fp16" for its .sum and
-/// .sum.per_second columns); a family whose summary is also present is dropped (no double
-/// counting of "src_fp8" and "src_fp8_sparsity_off").
-std::vector<std::string> tensor_families(const std::vector<std::string>& metric_columns) {
-  std::set<std::string> families;
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+const std::string sparsity_off = "_sparsity_off";
+const std::string sparsity_on = "_sparsity_on";
+
+/// One tensor path of the export: its dense work (the `_sparsity_off` counter when the export
+/// has it, else the family's own counter) and its sparse work (`_sparsity_on`), kept apart.
+struct tensor_family {
+  std::string base;                  ///< "sm__ops_path_tensor_src_bf16_dst_fp32"
+  std::string dense;                 ///< metric counting dense ops
+  std::optional<std::string> sparse; ///< metric counting sparse ops, when present
+  precision prec = precision::tensor_fp16;
+};
+
+/// Tensor metric families present (a family is named by any form of its .sum: .sum,
+/// .sum.per_second, .sum.per_cycle_elapsed). A family whose summary family is also present is
+/// dropped (no double counting of "src_fp8" and "src_fp8_dst_fp32").
+std::vector<tensor_family> tensor_families(const std::vector<std::string>& metric_columns) {
+  std::set<std::string> names;
   for (const auto& name : metric_columns) {
     if (name.rfind(tensor_prefix, 0) != 0)
       continue;
-    for (const char* suffix : {".sum.per_second", ".sum"}) {
-      const std::string s = suffix;
-      if (name.size() > s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0) {
-        families.insert(name.substr(0, name.size() - s.size()));
+    for (const char* suffix : {".sum.per_cycle_elapsed", ".sum.per_second", ".sum"})
+      if (ends_with(name, suffix)) {
+        names.insert(name.substr(0, name.size() - std::string(suffix).size()));
         break;
       }
-    }
   }
-  std::vector<std::string> out;
-  for (const auto& f : families) {
-    const bool covered = std::any_of(families.begin(), families.end(), [&f](const auto& g) {
-      return g != f && f.rfind(g + "_", 0) == 0;
+  std::set<std::string> bases;
+  for (const auto& n : names) {
+    if (ends_with(n, sparsity_off))
+      bases.insert(n.substr(0, n.size() - sparsity_off.size()));
+    else if (ends_with(n, sparsity_on))
+      bases.insert(n.substr(0, n.size() - sparsity_on.size()));
+    else
+      bases.insert(n);
+  }
+  std::vector<tensor_family> out;
+  for (const auto& b : bases) {
+    const bool covered = std::any_of(bases.begin(), bases.end(), [&b](const auto& g) {
+      return g != b && b.rfind(g + "_", 0) == 0;
     });
-    if (!covered)
-      out.push_back(f);
+    const auto p = tensor_precision(b);
+    if (covered || !p)
+      continue;
+    tensor_family f;
+    f.base = b;
+    f.prec = *p;
+    f.dense = names.count(b + sparsity_off) ? b + sparsity_off : b;
+    if (names.count(b + sparsity_on))
+      f.sparse = b + sparsity_on;
+    out.push_back(std::move(f));
   }
   return out;
 }
@@ -138,10 +193,34 @@ std::vector<std::string> tensor_families(const std::vector<std::string>& metric_
 struct launch_work {
   double time = 0;
   std::map<precision, double> flops;
+  std::map<precision, double> sparse_ops; ///< tensor ops with sparsity on: not placed
   std::map<memory_level, double> bytes;
 };
 
-launch_work work_of(const launch_row& row, const std::vector<std::string>& tensor,
+/// An amount that ncu's hierarchical roofline scales from a cycle or writeback count: the first
+/// of `metrics` present, times its factor.
+std::optional<double> scaled_amount(const launch_row& row,
+                                    const std::vector<std::pair<std::string, double>>& metrics,
+                                    double time) {
+  for (const auto& [metric, factor] : metrics)
+    if (auto v = amount(row, metric, time))
+      return *v * factor;
+  return std::nullopt;
+}
+
+// Bytes per level, in ncu's hierarchical-roofline definitions first (CC 9.0+: L1 = 128 B per
+// LSU writeback cycle of global, local, and shared traffic; L2 = 32 B per L2-to-crossbar active
+// cycle), then the t_bytes counters of older exports.
+const std::vector<std::pair<std::string, double>> l1_byte_metrics = {
+    {"l1tex__lsu_writeback_active_mem_lgds.sum", 128},
+    {"l1tex__t_bytes.sum", 1},
+};
+const std::vector<std::pair<std::string, double>> l2_byte_metrics = {
+    {"lts__lts2xbar_cycles_active.sum", 32},
+    {"lts__t_bytes.sum", 1},
+};
+
+launch_work work_of(const launch_row& row, const std::vector<tensor_family>& tensor,
                     const ncu_import_options& options) {
   launch_work w;
   w.time = seconds_of(row);
@@ -154,10 +233,13 @@ launch_work work_of(const launch_row& row, const std::vector<std::string>& tenso
       continue;
     w.flops[op.prec] += *count * (options.half2_packed ? op.flops : op.scalar_flops);
   }
-  for (const auto& family : tensor)
-    if (auto p = tensor_precision(family))
-      if (auto ops = amount(row, family + ".sum", w.time))
-        w.flops[*p] += *ops;
+  for (const auto& family : tensor) {
+    if (auto ops = amount(row, family.dense + ".sum", w.time))
+      w.flops[family.prec] += *ops;
+    if (family.sparse)
+      if (auto ops = amount(row, *family.sparse + ".sum", w.time); ops && *ops > 0)
+        w.sparse_ops[family.prec] += *ops;
+  }
   for (auto it = w.flops.begin(); it != w.flops.end();)
     it = it->second > 0 ? std::next(it) : w.flops.erase(it);
 
@@ -170,9 +252,9 @@ launch_work work_of(const launch_row& row, const std::vector<std::string>& tenso
   }
   if (dram && *dram > 0)
     w.bytes[memory_level::dram] = *dram;
-  if (auto l2 = amount(row, "lts__t_bytes.sum", w.time); l2 && *l2 > 0)
+  if (auto l2 = scaled_amount(row, l2_byte_metrics, w.time); l2 && *l2 > 0)
     w.bytes[memory_level::l2] = *l2;
-  if (auto l1 = amount(row, "l1tex__t_bytes.sum", w.time); l1 && *l1 > 0)
+  if (auto l1 = scaled_amount(row, l1_byte_metrics, w.time); l1 && *l1 > 0)
     w.bytes[memory_level::l1] = *l1;
   return w;
 }
@@ -206,63 +288,55 @@ std::uint32_t as_count(std::optional<double> v) {
   return v && *v > 0 ? static_cast<std::uint32_t>(std::llround(*v)) : 0;
 }
 
-/// Compute and memory peaks from `.peak_sustained` metrics times the measured clocks.
+/// Compute and memory peaks from `.peak_sustained` metrics times the measured clocks. Tensor
+/// roofs are dense: a family's `_sparsity_off` peak, or half its own peak, which counts sparse
+/// operations (2x dense).
 std::vector<ceiling> ceilings_of(const std::vector<launch_row>& rows,
-                                 const std::vector<std::string>& tensor,
+                                 const std::vector<tensor_family>& tensor,
                                  const ncu_import_options& options) {
+  using scaled = std::pair<std::string, double>; // a per-cycle peak and its factor
   struct peak_rule {
     bool is_memory;
     precision prec;
     memory_level level;
-    std::vector<std::string> per_cycle; // first present wins
-    double factor;
-    std::string clock;
+    std::vector<scaled> per_cycle; // first present wins
+    std::vector<std::string> clocks;
   };
   std::vector<peak_rule> rules;
   const double half_fma = options.half2_packed ? 4 : 2;
+  const std::vector<std::string> sm_clock = {sm_clock_metric};
+  auto fma_peak = [](const char* op, double factor) {
+    return std::vector<scaled>{{op_metric("smsp", op) + ".peak_sustained", factor},
+                               {op_metric("sm", op) + ".peak_sustained", factor}};
+  };
+  rules.push_back({false, precision::fp64, memory_level::dram, fma_peak("dfma", 2), sm_clock});
+  rules.push_back({false, precision::fp32, memory_level::dram, fma_peak("ffma", 2), sm_clock});
   rules.push_back(
-      {false,
-       precision::fp64,
-       memory_level::dram,
-       {op_metric("smsp", "dfma") + ".peak_sustained", op_metric("sm", "dfma") + ".peak_sustained"},
-       2,
-       sm_clock_metric});
-  rules.push_back(
-      {false,
-       precision::fp32,
-       memory_level::dram,
-       {op_metric("smsp", "ffma") + ".peak_sustained", op_metric("sm", "ffma") + ".peak_sustained"},
-       2,
-       sm_clock_metric});
-  rules.push_back(
-      {false,
-       precision::fp16,
-       memory_level::dram,
-       {op_metric("smsp", "hfma") + ".peak_sustained", op_metric("sm", "hfma") + ".peak_sustained"},
-       half_fma,
-       sm_clock_metric});
-  for (const auto& family : tensor)
-    if (auto p = tensor_precision(family))
-      rules.push_back(
-          {false, *p, memory_level::dram, {family + ".sum.peak_sustained"}, 1, sm_clock_metric});
+      {false, precision::fp16, memory_level::dram, fma_peak("hfma", half_fma), sm_clock});
+  for (const auto& f : tensor) {
+    std::vector<scaled> peaks;
+    if (f.dense != f.base)
+      peaks.emplace_back(f.dense + ".sum.peak_sustained", 1);
+    peaks.emplace_back(f.base + ".sum.peak_sustained", 0.5);
+    rules.push_back({false, f.prec, memory_level::dram, peaks, sm_clock});
+  }
   rules.push_back({true,
                    precision::fp32,
                    memory_level::dram,
-                   {"dram__bytes.sum.peak_sustained"},
-                   1,
-                   dram_clock_metric});
+                   {{"dram__bytes.sum.peak_sustained", 1}},
+                   {dram_clock_metric}});
   rules.push_back({true,
                    precision::fp32,
                    memory_level::l2,
-                   {"lts__t_bytes.sum.peak_sustained"},
-                   1,
-                   "lts__cycles_elapsed.avg.per_second"});
+                   {{"lts__lts2xbar_cycles_active.sum.peak_sustained", 32},
+                    {"lts__t_bytes.sum.peak_sustained", 1}},
+                   {"lts__cycles_elapsed.avg.per_second"}});
   rules.push_back({true,
                    precision::fp32,
                    memory_level::l1,
-                   {"l1tex__t_bytes.sum.peak_sustained"},
-                   1,
-                   "l1tex__cycles_elapsed.avg.per_second"});
+                   {{"l1tex__lsu_writeback_active_mem_lgds.sum.peak_sustained", 128},
+                    {"l1tex__t_bytes.sum.peak_sustained", 1}},
+                   {"l1tex__cycles_elapsed.avg.per_second", sm_clock_metric}});
 
   std::vector<double> sm_hz;
   std::vector<double> dram_hz;
@@ -277,13 +351,21 @@ std::vector<ceiling> ceilings_of(const std::vector<launch_row>& rows,
   for (const auto& rule : rules) {
     std::vector<double> values;
     std::string used;
+    std::string used_clock;
+    double used_factor = 1;
     for (const auto& row : rows) {
-      auto clock = row.get(rule.clock);
-      for (const auto& metric : rule.per_cycle) {
+      std::optional<double> clock;
+      for (const auto& name : rule.clocks)
+        if ((clock = row.get(name))) {
+          used_clock = name;
+          break;
+        }
+      for (const auto& [metric, factor] : rule.per_cycle) {
         auto per_cycle = row.get(metric);
         if (per_cycle && clock && *per_cycle > 0 && *clock > 0) {
-          values.push_back(*per_cycle * rule.factor * *clock);
+          values.push_back(*per_cycle * factor * *clock);
           used = metric;
+          used_factor = factor;
           break;
         }
       }
@@ -305,8 +387,10 @@ std::vector<ceiling> ceilings_of(const std::vector<launch_row>& rows,
     c.source = ceiling_source::theoretical;
     c.sm_clock_mhz = median(sm_hz) / 1e6;
     c.mem_clock_mhz = median(dram_hz) / 1e6;
-    c.method = fmt::format("ncu {} x {}{}", used, rule.clock,
-                           rule.factor != 1 ? fmt::format(" x {}", rule.factor) : "");
+    c.method = fmt::format("ncu {} x {}{}", used, used_clock,
+                           used_factor != 1 ? fmt::format(" x {}", used_factor) : "");
+    if (!rule.is_memory && rule.prec >= precision::tensor_fp64 && used_factor == 0.5)
+      c.method += " (dense: half the peak, which counts sparse operations)";
     out.push_back(std::move(c));
   }
   return out;
@@ -453,8 +537,11 @@ run import_ncu_csv(std::string_view text, const std::string& source,
     std::map<precision, std::vector<double>> flops;
     std::map<memory_level, std::vector<double>> bytes;
     std::map<std::string, std::vector<double>> counters;
+    std::map<precision, std::vector<double>> sparse;
     std::vector<double> occ_achieved;
     std::vector<double> occ_theoretical;
+    std::vector<double> sm_hz;
+    std::vector<double> dram_hz;
     for (const launch_row* row : launches) {
       const launch_work w = work_of(*row, tensor, options);
       if (!(w.time > 0))
@@ -465,6 +552,12 @@ run import_ncu_csv(std::string_view text, const std::string& source,
         flops[p].push_back(f);
       for (const auto& [l, b] : w.bytes)
         bytes[l].push_back(b);
+      for (const auto& [p, ops] : w.sparse_ops)
+        sparse[p].push_back(ops);
+      if (auto v = row->get(sm_clock_metric))
+        sm_hz.push_back(*v);
+      if (auto v = row->get(dram_clock_metric))
+        dram_hz.push_back(*v);
       for (const auto& [name, v] : row->metrics)
         counters[name].push_back(v);
       if (auto v = row->get("sm__warps_active.avg.pct_of_peak_sustained_active"))
@@ -482,6 +575,14 @@ run import_ncu_csv(std::string_view text, const std::string& source,
       k.bytes[l] = mean(v);
     for (const auto& [name, v] : counters)
       k.counters[name] = mean(v);
+    // Sparse tensor work is not comparable with a dense roof: kept beside, not placed.
+    for (const auto& [p, v] : sparse)
+      k.counters["roofkit__sparse_tensor_ops_" + to_string(p)] = mean(v);
+    // Each kernel is compared with roofs at the clocks it ran at.
+    if (!sm_hz.empty())
+      k.sm_clock_mhz = mean(sm_hz) / 1e6;
+    if (!dram_hz.empty())
+      k.mem_clock_mhz = mean(dram_hz) / 1e6;
     if (!occ_achieved.empty())
       k.occupancy_achieved = mean(occ_achieved);
     if (!occ_theoretical.empty())

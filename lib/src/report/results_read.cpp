@@ -23,7 +23,7 @@ namespace {
 using json = nlohmann::json;
 
 const char* valid_precisions =
-    "fp64, fp32, fp16, tensor_fp64, tensor_tf32, tensor_fp16, tensor_fp8, tensor_int8";
+    "fp64, fp32, fp16, bf16, tensor_fp64, tensor_tf32, tensor_fp16, tensor_fp8, tensor_int8";
 const char* valid_levels = "l1, l2, dram";
 
 class reader {
@@ -148,12 +148,13 @@ void check_schema(const reader& rd, const json& doc) {
 
 run_origin parse_origin(const reader& rd, const std::string& name) {
   for (run_origin o :
-       {run_origin::measured, run_origin::analytical, run_origin::imported, run_origin::recorded})
+       {run_origin::measured, run_origin::analytical, run_origin::imported, run_origin::recorded,
+        run_origin::timing_only})
     if (to_string(o) == name)
       return o;
   rd.fail(
       "context.origin",
-      fmt::format("unknown origin '{}' (valid: measured, analytical, imported, recorded)", name));
+      fmt::format("unknown origin '{}' (valid: measured, analytical, imported, recorded, timing-only)", name));
 }
 
 run_context parse_context(const reader& rd, const json& j) {

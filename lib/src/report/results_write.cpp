@@ -95,6 +95,8 @@ void put_derived(json& j, const kernel_placement& pl) {
     j["ridge_level"] = to_string(*pl.ridge_level);
     j["ridge_distance"] = number(pl.ridge_distance);
   }
+  if (pl.roof_sm_clock_mhz > 0)
+    j["roof_sm_clock_mhz"] = number(pl.roof_sm_clock_mhz);
   if (!pl.notes.empty())
     j["notes"] = pl.notes;
 }

@@ -13,6 +13,8 @@ std::string to_string(precision p) {
     return "fp32";
   case precision::fp16:
     return "fp16";
+  case precision::bf16:
+    return "bf16";
   case precision::tensor_fp64:
     return "tensor_fp64";
   case precision::tensor_tf32:
@@ -35,6 +37,8 @@ std::string label(precision p) {
     return "FP32";
   case precision::fp16:
     return "FP16";
+  case precision::bf16:
+    return "BF16";
   case precision::tensor_fp64:
     return "Tensor FP64";
   case precision::tensor_tf32:
@@ -87,6 +91,8 @@ std::string to_string(run_origin o) {
     return "imported";
   case run_origin::recorded:
     return "recorded";
+  case run_origin::timing_only:
+    return "timing-only";
   }
   return "unknown";
 }

@@ -58,6 +58,10 @@ std::string provenance_line(const run& r, bool recorded) {
     return fmt::format("Imported from Nsight Compute: {} on {}{}", device, date, not_here);
   case run_origin::recorded:
     return fmt::format("Recorded run from {} on {} - not measured on this machine", device, date);
+  case run_origin::timing_only:
+    return fmt::format("TIMING ONLY on {} on {}: kernels verified and timed, no hardware counters "
+                       "(not placed on the roofline){}",
+                       device, date, not_here);
   case run_origin::measured:
     break;
   }

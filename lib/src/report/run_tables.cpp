@@ -3,6 +3,7 @@
 #include <cmath>
 #include <ostream>
 #include <string>
+#include <variant>
 
 #include <fmt/format.h>
 
@@ -57,6 +58,8 @@ std::string kernel_note(const kernel_result& k, const kernel_placement& p) {
                                       : "FAILED (" + k.status + "): " + k.message);
   if (!p.has_flops)
     parts.emplace_back("no FLOPs: bandwidth only");
+  if (k.overhead_dominated)
+    parts.emplace_back("launch overhead dominates: rates are bounds");
   if (p.mixed_precision && p.compute_roof > 0)
     parts.push_back(
         fmt::format("mixed precision: combined roof {:.1f} TFLOP/s", p.compute_roof / 1e12));
@@ -72,6 +75,156 @@ std::string value_unit(const ceiling& c) {
   if (c.is_memory)
     return "GB/s";
   return c.prec == precision::tensor_int8 ? "TOP/s" : "TFLOP/s";
+}
+
+// A kernel name in at most `max` characters (ASCII "..." so that Markdown widths stay right).
+std::string short_kernel_name(const std::string& name, std::size_t max) {
+  std::string s = name.rfind("void ", 0) == 0 ? name.substr(5) : name;
+  if (const auto paren = s.find('('); paren != std::string::npos && paren > 0)
+    s = s.substr(0, paren);
+  if (s.size() > max)
+    s = s.substr(0, max - 3) + "...";
+  return s;
+}
+
+// Splits text into lines of at most `width` characters, at spaces.
+std::vector<std::string> wrap(const std::string& text, std::size_t width) {
+  std::vector<std::string> lines;
+  std::string line, word;
+  const auto flush_word = [&] {
+    if (word.empty())
+      return;
+    if (!line.empty() && line.size() + 1 + word.size() > width) {
+      lines.push_back(line);
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+    word.clear();
+  };
+  for (char ch : text) {
+    if (ch == ' ')
+      flush_word();
+    else
+      word += ch;
+  }
+  flush_word();
+  if (!line.empty())
+    lines.push_back(line);
+  return lines;
+}
+
+std::string wrapped(const std::string& text, std::size_t width) {
+  std::string out;
+  for (const auto& l : wrap(text, width))
+    out += (out.empty() ? "" : "\n") + l;
+  return out;
+}
+
+constexpr std::size_t narrow_width = 120;
+
+// The kernels table in at most 120 columns: the answer per kernel (time, achieved, DRAM, bound,
+// % of roof, occupancy) and a flag; the full table is the wide one.
+table narrow_kernels_table(const run& r, const std::vector<kernel_placement>& placements) {
+  const bool flops = any_flops(placements);
+  const bool occupancy = std::any_of(r.kernels.begin(), r.kernels.end(), [](const auto& k) {
+    return k.occupancy_achieved.has_value();
+  });
+  const auto levels = levels_present(r);
+  const memory_level main_level =
+      std::find(levels.begin(), levels.end(), memory_level::dram) != levels.end() || levels.empty()
+          ? memory_level::dram
+          : levels.front();
+  const std::string lvl = main_level == memory_level::l1 ? "L1" : label(main_level);
+  table t;
+  t.id = "kernels";
+  t.title = "Kernels";
+  t.columns = {{"name", "Kernel"}, {"time_us", "Time us", "", 2}};
+  if (flops) {
+    t.columns.push_back({"gflop_per_s", "GFLOP/s", "", 1});
+    t.columns.push_back({"intensity_" + to_string(main_level), "AI " + lvl, "", 2});
+  }
+  t.columns.push_back({to_string(main_level) + "_gb_per_s", lvl + " GB/s", "", 1});
+  t.columns.push_back({"bound", "Bound"});
+  t.columns.push_back({"pct_of_roof", "Roof %", "", 1});
+  if (occupancy)
+    t.columns.push_back({"occupancy_achieved_pct", "Occ %", "", 0});
+  t.columns.push_back({"flag", "Flag"});
+  for (std::size_t i = 0; i < r.kernels.size(); ++i) {
+    const kernel_result& k = r.kernels[i];
+    const kernel_placement& p = placements[i];
+    const level_point* lp = point_at(p, main_level);
+    std::vector<cell> row{short_kernel_name(k.name, 34), positive_or_empty(k.time.median_s, 1e6)};
+    if (flops) {
+      row.push_back(p.has_flops ? maybe(p.achieved_flops, 1e-9) : cell(std::monostate{}));
+      row.push_back(lp && p.has_flops ? maybe(lp->intensity) : cell(std::monostate{}));
+    }
+    row.push_back(lp ? positive_or_empty(lp->achieved_bandwidth, 1e-9) : cell(std::monostate{}));
+    row.push_back(p.bound_label.empty() ? p.bound : p.bound_label);
+    row.push_back(p.bound == "unknown" ? cell(std::monostate{}) : maybe(p.pct_of_roof));
+    if (occupancy)
+      row.push_back(k.occupancy_achieved ? maybe(*k.occupancy_achieved, 100)
+                                         : cell(std::monostate{}));
+    std::string flag = k.status != "ok" ? "FAILED" : "";
+    if (k.overhead_dominated)
+      flag += std::string(flag.empty() ? "" : ", ") + "overhead";
+    if (!p.has_flops && k.status == "ok")
+      flag += std::string(flag.empty() ? "" : ", ") + "no FLOPs";
+    row.push_back(flag);
+    t.rows.push_back(std::move(row));
+    t.highlight.push_back(k.status != "ok");
+  }
+  t.notes.push_back(wrapped(
+      fmt::format("Bound: the roof that allows the least time; Roof %: achieved / attainable; "
+                  "AI: FLOP per byte at {}; Occ: achieved occupancy. Flag: FAILED (verification "
+                  "or error), overhead (launch overhead dominates the time: the rates are "
+                  "bounds), no FLOPs (placed on bandwidth only). Every column and the notes: "
+                  "--wide.",
+                  lvl),
+      narrow_width));
+  return t;
+}
+
+table narrow_ceilings_table(const table& wide) {
+  table t = wide;
+  // Drop the method (the wide table and the JSON keep it).
+  for (std::size_t i = 0; i < t.columns.size(); ++i)
+    if (t.columns[i].key == "method") {
+      t.columns.erase(t.columns.begin() + static_cast<std::ptrdiff_t>(i));
+      for (auto& row : t.rows)
+        if (i < row.size())
+          row.erase(row.begin() + static_cast<std::ptrdiff_t>(i));
+      --i;
+    }
+  for (auto& c : t.columns) {
+    if (c.key.rfind("ridge_", 0) == 0) {
+      c.header = c.header == "Ridge L1/shared" ? "Ridge L1" : c.header;
+      c.unit.clear();
+    }
+    if (c.key == "sm_clock_mhz" || c.key == "mem_clock_mhz") {
+      c.header = c.key == "sm_clock_mhz" ? "SM MHz" : "Mem MHz";
+      c.unit.clear();
+    }
+  }
+  t.notes.push_back(
+      "Ridge: the intensity (FLOP/byte) at which a compute roof meets a memory roof.");
+  for (auto& n : t.notes)
+    n = wrapped(n, narrow_width);
+  return t;
+}
+
+table narrow_context_table(const table& wide) {
+  table t = wide;
+  // "| key | value |": the value gets what the widest key leaves of the 120 columns.
+  std::size_t key_w = t.columns.front().header.size();
+  for (const auto& row : t.rows)
+    if (const auto* k = std::get_if<std::string>(&row.front()))
+      key_w = std::max(key_w, k->size());
+  const std::size_t value_w = narrow_width > key_w + 27 ? narrow_width - key_w - 7 : 20;
+  for (auto& row : t.rows)
+    if (row.size() == 2)
+      if (const auto* v = std::get_if<std::string>(&row[1]); v && v->size() > value_w)
+        row[1] = v->substr(0, value_w - 3) + "...";
+  return t;
 }
 
 } // namespace
@@ -232,19 +385,24 @@ void print_run_report(const run& r, output_format format, std::ostream& out,
     out << "# roofkit run: "
         << (r.context.device_name.empty() ? std::string("unnamed GPU") : r.context.device_name)
         << "\n\n";
-    out << "**" << provenance_line(r, options.recorded) << ".**\n\n";
-    out << clocks_line(r) << ".";
+    const std::size_t width = options.wide ? std::string::npos : narrow_width;
+    out << wrapped("**" + provenance_line(r, options.recorded) + ".**", width) << "\n\n";
+    std::string clocks = clocks_line(r) + ".";
     if (!options.source_name.empty())
-      out << " File: " << options.source_name << ".";
-    out << "\n\n";
+      clocks += " File: " + options.source_name + ".";
+    out << wrapped(clocks, width) << "\n\n";
     if (auto it = r.context.extra.find("note"); it != r.context.extra.end())
-      out << "Note: " << it->second << "\n\n";
+      out << wrapped("Note: " + it->second, width) << "\n\n";
     if (wanted("ceilings"))
-      printer->print(ceilings_table(r));
-    if (wanted("kernels"))
-      printer->print(kernels_table(r, analyze(r)));
+      printer->print(options.wide ? ceilings_table(r) : narrow_ceilings_table(ceilings_table(r)));
+    if (wanted("kernels")) {
+      const auto placements = analyze(r);
+      printer->print(options.wide ? kernels_table(r, placements)
+                                  : narrow_kernels_table(r, placements));
+    }
     if (wanted("context"))
-      printer->print(context_table(r, options.recorded));
+      printer->print(options.wide ? context_table(r, options.recorded)
+                                  : narrow_context_table(context_table(r, options.recorded)));
   } else {
     if (wanted("context"))
       printer->print(context_table(r, options.recorded));

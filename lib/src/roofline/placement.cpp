@@ -81,9 +81,26 @@ kernel_result analytical_kernel(std::string name, std::map<precision, double> fl
   return k;
 }
 
-kernel_placement place_kernel(const kernel_result& k, const std::vector<ceiling>& ceilings) {
+std::vector<ceiling> ceilings_at_clock(const std::vector<ceiling>& ceilings, double sm_clock_mhz) {
+  std::vector<ceiling> out = ceilings;
+  if (!positive(sm_clock_mhz))
+    return out;
+  for (auto& c : out) {
+    if ((c.is_memory && c.level == memory_level::dram) || !positive(c.sm_clock_mhz))
+      continue;
+    c.value *= sm_clock_mhz / c.sm_clock_mhz;
+    c.sm_clock_mhz = sm_clock_mhz;
+  }
+  return out;
+}
+
+kernel_placement place_kernel(const kernel_result& k, const std::vector<ceiling>& run_ceilings) {
+  // Every roof is compared at the SM clock the kernel ran at (when its counters say it).
+  const std::vector<ceiling> ceilings =
+      ceilings_at_clock(run_ceilings, k.sm_clock_mhz.value_or(0.0));
   kernel_placement pl;
   pl.name = k.name;
+  pl.roof_sm_clock_mhz = k.sm_clock_mhz.value_or(0.0);
   pl.analytical = k.source == work_source::analytical;
   pl.failed = k.status != "ok";
   pl.time_s = k.time.median_s;

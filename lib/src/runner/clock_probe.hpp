@@ -1,5 +1,7 @@
 #pragma once
-// Internal: the clock64() spin kernel of observe_sm_clock().
+// Internal: the device kernels of the timing harness (clock64() spin, L2 read sweep).
+#include <cstddef>
+
 #include <cuda_runtime_api.h>
 
 namespace roofkit::detail {
@@ -7,5 +9,10 @@ namespace roofkit::detail {
 /// One block of one thread spins until `cycles` SM clocks have passed and writes the cycles it
 /// saw to `elapsed` (device memory).
 void launch_clock_probe(long long cycles, long long* elapsed, cudaStream_t stream);
+
+/// Reads `bytes` (a multiple of 16) of `buffer`, which must hold zeros, with `blocks` blocks;
+/// writes to `sink` only if the data is not all zeros (never, for a zeroed buffer).
+void launch_l2_read_sweep(const void* buffer, std::size_t bytes, unsigned salt, unsigned* sink,
+                          int blocks, cudaStream_t stream);
 
 } // namespace roofkit::detail

@@ -12,8 +12,8 @@ constexpr const char *memory_model = "memory-model-global-to-shared.txt";
 constexpr const char *management = "cuda-memory-management.txt";
 constexpr const char *notes = "cuda-notes-warps-occupancy-roofline-gemm.txt";
 
-constexpr const char *ld_sectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
-constexpr const char *ld_requests = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum";
+constexpr const char *ld_sectors = "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum";
+constexpr const char *ld_requests = "smsp__sass_inst_executed_op_global_ld.sum";
 
 seed_claim claim(std::string id, std::string text, const char *file, std::string figure,
                  std::string subject, std::string baseline, claim_metric metric,

@@ -80,16 +80,23 @@ l2_flusher::l2_flusher(int device) {
   require_device(device);
   int l2 = 0;
   ROOFKIT_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
-  bytes_ = 2 * static_cast<std::size_t>(std::max(l2, 1 << 20));
-  ROOFKIT_CUDA_CHECK(cudaMalloc(&buffer_, bytes_));
+  ROOFKIT_CUDA_CHECK(cudaDeviceGetAttribute(&blocks_, cudaDevAttrMultiProcessorCount, device));
+  blocks_ *= 4;
+  bytes_ = 4 * static_cast<std::size_t>(std::max(l2, 1 << 20));
+  ROOFKIT_CUDA_CHECK(cudaMalloc(&buffer_, bytes_ + 64));
+  sink_ = static_cast<unsigned*>(buffer_) + bytes_ / sizeof(unsigned);
+  // Zeros, once; the memset leaves dirty lines, which the first sweep writes back.
+  ROOFKIT_CUDA_CHECK(cudaMemset(buffer_, 0, bytes_ + 64));
+  flush(nullptr);
+  ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 l2_flusher::~l2_flusher() { cudaFree(buffer_); }
 
 void l2_flusher::flush(cudaStream_t stream) {
-  // A new byte value each time, so no layer can skip the write as a no-op.
-  value_ = (value_ + 1) & 0xff;
-  ROOFKIT_CUDA_CHECK(cudaMemsetAsync(buffer_, static_cast<int>(value_), bytes_, stream));
+  value_ = value_ * 1664525u + 1013904223u;
+  detail::launch_l2_read_sweep(buffer_, bytes_, value_, sink_, blocks_, stream);
+  ROOFKIT_CUDA_CHECK(cudaGetLastError());
 }
 
 clock_reading observe_sm_clock(int device, cudaStream_t stream) {
@@ -147,14 +154,37 @@ timing_result time_kernel(const launch_fn& launch, const timing_options& options
   }
   ROOFKIT_CUDA_CHECK(cudaStreamSynchronize(stream));
 
+  // A short kernel is timed in batches of launches between one pair of events, and each
+  // sample is preceded by GPU work that outlasts the enqueueing (the flush, or a clock spin), so
+  // that the launches run back to back at the GPU's pace instead of the host's.
+  int batch = 1;
+  if (options.min_batch_s > 0) {
+    event_pair probe;
+    ROOFKIT_CUDA_CHECK(cudaEventRecord(probe.start, stream));
+    launch(stream);
+    ROOFKIT_CUDA_CHECK_LAUNCH();
+    ROOFKIT_CUDA_CHECK(cudaEventRecord(probe.stop, stream));
+    ROOFKIT_CUDA_CHECK(cudaEventSynchronize(probe.stop));
+    const double once = probe.seconds();
+    if (!flusher && once > 0 && once < options.min_batch_s)
+      batch = static_cast<int>(std::min(200.0, std::ceil(options.min_batch_s / once)));
+  }
+  device_buffer spin_sink(sizeof(long long));
+  const long long spin_cycles = std::max(200'000LL, 10'000LL * batch);
+
   std::vector<event_pair> events;
   events.reserve(static_cast<std::size_t>(options.repetitions));
   for (int i = 0; i < options.repetitions; ++i) {
-    if (flusher)
+    if (flusher) {
       flusher->flush(stream);
+    } else if (batch > 1) {
+      detail::launch_clock_probe(spin_cycles, static_cast<long long*>(spin_sink.ptr), stream);
+      ROOFKIT_CUDA_CHECK_LAUNCH();
+    }
     auto& ev = events.emplace_back();
     ROOFKIT_CUDA_CHECK(cudaEventRecord(ev.start, stream));
-    launch(stream);
+    for (int b = 0; b < batch; ++b)
+      launch(stream);
     ROOFKIT_CUDA_CHECK_LAUNCH();
     ROOFKIT_CUDA_CHECK(cudaEventRecord(ev.stop, stream));
   }
@@ -162,8 +192,9 @@ timing_result time_kernel(const launch_fn& launch, const timing_options& options
 
   timing_result r;
   r.l2_flushed = options.flush_l2;
+  r.launches_per_sample = batch;
   for (const auto& ev : events)
-    r.samples_s.push_back(ev.seconds());
+    r.samples_s.push_back(ev.seconds() / batch);
   r.time = summarize_samples(r.samples_s);
   if (options.observe_clock)
     r.sm_clock = observe_sm_clock(options.device, stream);

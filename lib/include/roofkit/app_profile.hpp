@@ -1,0 +1,164 @@
+#pragma once
+// Profiling another process's kernels: the options shared by the launcher and the injected
+// library (passed through the environment), which launches are selected, the record log the
+// injected library writes (one JSON object per line, flushed as it goes), and the run built from
+// it. CPU only: the injected library (lib/inject) holds the CUPTI side.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <regex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "roofkit/roofline.hpp"
+#include "roofkit/run.hpp"
+
+namespace roofkit {
+
+/// What to profile in the application and how.
+struct app_profile_options {
+  std::string kernel_regex;           ///< ECMAScript regex searched in the demangled name; "" = all
+  std::string nvtx_range;             ///< only launches inside an NVTX push/pop range of this name
+  std::int64_t launch_skip = 0;       ///< selected launches to let pass before profiling starts
+  std::int64_t launch_count = -1;     ///< selected launches to profile at most; -1 = no limit
+  std::string cache_control = "all";  ///< "all" (flushed L2 before every pass) or "none"
+  std::string clock_control = "none"; ///< "base" or "none" (see docs/profile.md)
+  std::string record_path;            ///< where the injected library writes its records
+};
+
+/// Checks the options; throws usage_error naming the bad value and the valid choices.
+void validate(const app_profile_options& options);
+
+/// The environment variables that carry the options to the injected library.
+std::map<std::string, std::string> to_environment(const app_profile_options& options);
+/// Reads the options back from the environment (lookup returns nullptr for an unset name).
+/// Throws usage_error for a malformed value.
+app_profile_options options_from_environment(const char* (*lookup)(const char*));
+
+/// Decides launch by launch whether to profile: name regex, NVTX range, then skip and count over
+/// the launches that pass both filters. Not thread-safe (the caller holds a lock).
+class launch_selector {
+public:
+  explicit launch_selector(const app_profile_options& options);
+  /// Whether this launch is profiled; `nvtx_stack` holds the enclosing ranges of the calling
+  /// thread, outermost first.
+  bool select(const std::string& kernel_name, const std::vector<std::string>& nvtx_stack);
+  /// Launches that passed the filters so far (profiled or skipped by --launch-skip).
+  std::int64_t matched() const { return matched_; }
+  /// Launches selected so far.
+  std::int64_t selected() const { return selected_; }
+  /// True once --launch-count launches were selected: no later launch is profiled.
+  bool exhausted() const;
+
+private:
+  bool name_matches(const std::string& kernel_name);
+
+  app_profile_options options_;
+  std::optional<std::regex> regex_;
+  std::map<std::string, bool> regex_matches_; ///< per kernel name: regexes are slow per launch
+  std::int64_t matched_ = 0;
+  std::int64_t selected_ = 0;
+};
+
+/// One profiled launch as the injected library records it.
+struct launch_record {
+  std::int64_t index = 0; ///< launch ordinal in the process (all kernels, from 0)
+  std::string mangled_name;
+  kernel_result kernel; ///< name (demangled), launch, flops, bytes, counters, clocks, gpu time
+  std::uint64_t stream = 0;
+  std::uint64_t thread = 0;
+  double profile_overhead_s = 0; ///< wall time spent profiling this launch
+};
+
+/// Launches of one kernel as the application ran them (timed with events, not replayed).
+struct kernel_timing {
+  std::string name;
+  std::int64_t launches = 0;
+  double total_s = 0;
+  double median_s = 0;
+  double min_s = 0;
+  double max_s = 0;
+};
+
+/// Launches that could not be profiled, by kernel and reason.
+struct not_profiled {
+  std::string name;
+  std::string reason; ///< "stream capture", "CUDA graph", "profiler unavailable", ...
+  std::int64_t launches = 0;
+};
+
+/// Everything the injected library wrote.
+struct profile_log {
+  std::map<std::string, std::string> device; ///< name, cc, sms, chip, ordinal, driver, runtime
+  std::string metric_set;
+  int passes = 0;
+  std::vector<launch_record> launches;
+  std::vector<kernel_timing> timings;
+  std::vector<not_profiled> skipped;
+  std::vector<std::string> errors; ///< messages of failures (profiler unavailable, ...)
+  std::vector<std::string> hints;
+  int error_exit = 0;    ///< exit code asked by an error record (3: no counter access)
+  bool finished = false; ///< the end record is there (the process reached exit)
+  std::int64_t total_launches = 0;
+};
+
+/// JSON lines of the log (each ends with '\n').
+std::string start_line(const std::map<std::string, std::string>& device,
+                       const std::string& metric_set, int passes);
+std::string launch_line(const launch_record& r);
+std::string timing_line(const kernel_timing& t);
+std::string not_profiled_line(const not_profiled& n);
+std::string error_line(const std::string& message, const std::string& hint, int exit);
+std::string end_line(std::int64_t total_launches);
+
+/// Parses a log; a truncated last line (the process died while writing) is ignored, any other
+/// bad line throws runtime_error naming the line.
+profile_log parse_profile_log(std::string_view text);
+
+/// How the application ended.
+struct app_outcome {
+  int exit_code = 0; ///< when it exited
+  int signal = 0;    ///< when a signal ended it (exit_code then 128 + signal)
+  bool started = true;
+};
+
+/// Per kernel name: its launches, profiled launches, time and share of the application's GPU
+/// time (from the timings; from the profiled launches when the log has no timings).
+struct kernel_summary {
+  std::string name;
+  std::int64_t launches = 0;
+  std::int64_t profiled = 0;
+  double total_s = 0;
+  double median_s = 0;
+  double share = 0; ///< of the GPU time of every timed launch, 0..1
+};
+
+/// The summary, largest total time first.
+std::vector<kernel_summary> summarize_kernels(const profile_log& log);
+
+/// What build_profile_run needs besides the log.
+struct profile_run_inputs {
+  std::vector<ceiling> ceilings;
+  std::string command;
+  std::string date;
+  std::string host;
+  app_outcome app;
+  app_profile_options options;
+};
+
+/// The run: one kernel per kernel name and launch configuration (mean work, median counter time
+/// of its profiled launches, theoretical occupancy from the occupancy engine), largest GPU time
+/// first.
+run build_profile_run(const profile_log& log, const profile_run_inputs& inputs);
+
+/// The run file text: the roofkit.run/1 JSON of `r` with a "profile" object added (application
+/// outcome, per-kernel summary, every profiled launch with its placement, what was not profiled).
+std::string profile_run_json(const run& r, const profile_log& log, const profile_run_inputs& in);
+
+/// The run restricted to the kernels that hold the most GPU time (at most `max_kernels`, and
+/// enough to cover `share` of it) for the default chart.
+run top_kernels_run(const run& r, const profile_log& log, std::size_t max_kernels = 12,
+                    double share = 0.95);
+
+} // namespace roofkit

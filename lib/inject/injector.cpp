@@ -1,0 +1,515 @@
+// The injected library of `profile`: loaded by the CUDA driver through CUDA_INJECTION64_PATH,
+// it subscribes to kernel launches and profiles the selected ones.
+//
+// A selected launch is profiled in its callback, before the application's own launch runs:
+// synchronise the context, save device memory with a CUPTI checkpoint, then for every replay pass
+// restore the checkpoint, flush the L2 (cache control "all") and re-issue the same launch (same
+// function, dimensions and parameters) inside a user range; finally restore the checkpoint once
+// more and let the application's launch go. Every pass and the application see the same memory.
+#include <cuda.h>
+#include <cupti.h>
+#include <cupti_checkpoint.h>
+#include <dlfcn.h>
+
+using NV::Cupti::Checkpoint::CUpti_Checkpoint;
+using NV::Cupti::Checkpoint::cuptiCheckpointFree;
+using NV::Cupti::Checkpoint::cuptiCheckpointRestore;
+using NV::Cupti::Checkpoint::cuptiCheckpointSave;
+#include <generated_nvtx_meta.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include <cuda_runtime_api.h>
+#include <fmt/format.h>
+
+#include "launch_args.hpp"
+#include "launch_timer.hpp"
+#include "roofkit/app_profile.hpp"
+#include "roofkit/bench.hpp"
+#include "roofkit/error.hpp"
+#include "roofkit/occupancy_ptxas.hpp"
+#include "roofkit/profiler.hpp"
+#include "roofkit/timing.hpp"
+
+namespace roofkit::inject {
+
+namespace {
+
+thread_local bool in_tool = false;                // our own driver calls: no callbacks handled
+thread_local std::vector<std::string> nvtx_stack; // enclosing NVTX push/pop ranges
+
+struct tool_scope {
+  bool was;
+  tool_scope() : was(in_tool) { in_tool = true; }
+  ~tool_scope() { in_tool = was; }
+};
+
+void say(const std::string& text) { std::fprintf(stderr, "roofkit-inject: %s\n", text.c_str()); }
+
+/// Per-device profiling state, created on the first selected launch.
+struct device_state {
+  bool failed = false;
+  std::unique_ptr<profiler_session> session;
+  CUcontext primary = nullptr;
+};
+
+class injector {
+public:
+  static injector& get() {
+    static injector* one = new injector; // never destroyed: callbacks may outlive static dtors
+    return *one;
+  }
+
+  void start() {
+    const char* path = std::getenv("ROOFKIT_PROFILE_RECORD");
+    if (path && *path)
+      out_ = std::fopen(path, "a");
+    // The end record says the process reached exit, whatever happens below.
+    std::atexit([] { injector::get().finish(); });
+    try {
+      options_ = options_from_environment([](const char* n) -> const char* { return getenv(n); });
+      selector_ = std::make_unique<launch_selector>(options_);
+    } catch (const std::exception& e) {
+      fail(std::string("bad options: ") + e.what(), "", 2);
+      return;
+    }
+    CUptiResult r = cuptiSubscribe(&subscriber_, &injector::callback, this);
+    if (r != CUPTI_SUCCESS) {
+      const char* text = nullptr;
+      cuptiGetResultString(r, &text);
+      const std::string what = text ? text : "unknown CUPTI error";
+      if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
+        fail("cannot subscribe to CUDA callbacks: another profiler or tool using CUPTI is "
+             "attached to the application (" +
+                 what + ")",
+             "run the application without the other profiler (nsys, ncu, a framework profiler)", 3);
+      else
+        fail("cannot subscribe to CUDA callbacks: " + what, "", 3);
+      return;
+    }
+    for (CUpti_CallbackId id : {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+                                CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+                                CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+                                CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+                                CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+                                CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+                                CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture,
+                                CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz,
+                                CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2,
+                                CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz,
+                                CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph,
+                                CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz,
+                                CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture,
+                                CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz,
+                                CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate,
+                                CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate_v2,
+                                CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags,
+                                CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams,
+                                CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz,
+                                CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
+                                CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz})
+      cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, id);
+    cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE,
+                        CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
+    if (!options_.nvtx_range.empty()) {
+      // NVTX loads its tool on the first NVTX call: point it at the libcupti we are bound to
+      // (the launcher's guess may differ when the application brought its own copy).
+      Dl_info info{};
+      if (dladdr(reinterpret_cast<void*>(&cuptiSubscribe), &info) != 0 && info.dli_fname)
+        setenv("NVTX_INJECTION64_PATH", info.dli_fname, 1);
+      cuptiEnableDomain(1, subscriber_, CUPTI_CB_DOMAIN_NVTX);
+    }
+  }
+
+  void finish() {
+    std::lock_guard lock(mutex_);
+    if (finished_)
+      return;
+    finished_ = true;
+    tool_scope scope;
+    timer_.drain();
+    for (const auto& t : timer_.timings(kernel_names_))
+      write(timing_line(t));
+    for (const auto& [key, n] : not_profiled_)
+      write(not_profiled_line({key.first, key.second, n}));
+    write(end_line(launches_.load()));
+    if (out_)
+      std::fclose(out_);
+    out_ = nullptr;
+  }
+
+private:
+  static void CUPTIAPI callback(void* self, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                                const void* data) {
+    if (in_tool)
+      return;
+    auto* me = static_cast<injector*>(self);
+    try {
+      if (domain == CUPTI_CB_DOMAIN_DRIVER_API)
+        me->on_driver(cbid, static_cast<const CUpti_CallbackData*>(data));
+      else if (domain == CUPTI_CB_DOMAIN_NVTX)
+        on_nvtx(cbid, static_cast<const CUpti_NvtxData*>(data));
+      else if (domain == CUPTI_CB_DOMAIN_RESOURCE &&
+               cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
+        tool_scope scope;
+        me->timer_.drain(static_cast<const CUpti_ResourceData*>(data)->context);
+      }
+    } catch (const std::exception& e) {
+      say(std::string("internal error: ") + e.what());
+    }
+  }
+
+  static void on_nvtx(CUpti_CallbackId cbid, const CUpti_NvtxData* d) {
+    auto push_attrib = [](const nvtxEventAttributes_t* a) {
+      nvtx_stack.push_back(a && a->messageType == NVTX_MESSAGE_TYPE_ASCII && a->message.ascii
+                               ? a->message.ascii
+                               : "");
+    };
+    switch (cbid) {
+    case CUPTI_CBID_NVTX_nvtxRangePushA: {
+      const char* m = static_cast<const nvtxRangePushA_params*>(d->functionParams)->message;
+      nvtx_stack.push_back(m ? m : "");
+      break;
+    }
+    case CUPTI_CBID_NVTX_nvtxRangePushEx:
+      push_attrib(static_cast<const nvtxRangePushEx_params*>(d->functionParams)->eventAttrib);
+      break;
+    case CUPTI_CBID_NVTX_nvtxDomainRangePushEx:
+      push_attrib(
+          static_cast<const nvtxDomainRangePushEx_params*>(d->functionParams)->core.eventAttrib);
+      break;
+    case CUPTI_CBID_NVTX_nvtxRangePushW:
+      nvtx_stack.emplace_back();
+      break;
+    case CUPTI_CBID_NVTX_nvtxRangePop:
+    case CUPTI_CBID_NVTX_nvtxDomainRangePop:
+      if (!nvtx_stack.empty())
+        nvtx_stack.pop_back();
+      break;
+    default:
+      break;
+    }
+  }
+
+  void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData* d) {
+    const bool enter = d->callbackSite == CUPTI_API_ENTER;
+    if (is_kernel_launch(cbid)) {
+      if (enter)
+        on_launch(cbid, d);
+      else {
+        tool_scope scope;
+        timer_.end(d->functionReturnValue &&
+                   *static_cast<const CUresult*>(d->functionReturnValue) == CUDA_SUCCESS);
+      }
+      return;
+    }
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture:
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph:
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz:
+      if (!enter && succeeded(d))
+        ++captures_;
+      return;
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture:
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz:
+      if (!enter && captures_ > 0)
+        --captures_;
+      return;
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch:
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz:
+      if (enter)
+        on_graph_launch(static_cast<const cuGraphLaunch_params*>(d->functionParams)->hGraph);
+      return;
+    default: // the instantiations: every field below starts with phGraphExec, hGraph
+      if (!enter && succeeded(d)) {
+        const auto* p = static_cast<const cuGraphInstantiateWithFlags_params*>(d->functionParams);
+        if (p->phGraphExec)
+          on_instantiate(*p->phGraphExec, p->hGraph);
+      }
+      return;
+    }
+  }
+
+  static bool succeeded(const CUpti_CallbackData* d) {
+    return d->functionReturnValue &&
+           *static_cast<const CUresult*>(d->functionReturnValue) == CUDA_SUCCESS;
+  }
+
+  int kernel_id(const std::string& name) {
+    auto [it, added] = kernel_ids_.try_emplace(name, static_cast<int>(kernel_names_.size()));
+    if (added)
+      kernel_names_.push_back(name);
+    return it->second;
+  }
+
+  const std::string& demangled(const char* symbol) {
+    auto it = demangled_.find(symbol);
+    if (it == demangled_.end())
+      it = demangled_.emplace(symbol, demangle(symbol)).first;
+    return it->second;
+  }
+
+  static std::string function_name(CUfunction f, CUkernel k) {
+    const char* name = nullptr;
+    if (f && cuFuncGetName(&name, f) == CUDA_SUCCESS && name)
+      return name;
+    if (k && cuKernelGetName(&name, k) == CUDA_SUCCESS && name)
+      return name;
+    return "(unknown kernel)";
+  }
+
+  void collect_graph_kernels(CUgraph graph, std::vector<std::string>& names, int depth = 0) {
+    std::size_t n = 0;
+    if (depth > 8 || cuGraphGetNodes(graph, nullptr, &n) != CUDA_SUCCESS || n == 0)
+      return;
+    std::vector<CUgraphNode> nodes(n);
+    if (cuGraphGetNodes(graph, nodes.data(), &n) != CUDA_SUCCESS)
+      return;
+    for (CUgraphNode node : nodes) {
+      CUgraphNodeType type;
+      if (cuGraphNodeGetType(node, &type) != CUDA_SUCCESS)
+        continue;
+      if (type == CU_GRAPH_NODE_TYPE_KERNEL) {
+        CUDA_KERNEL_NODE_PARAMS p{};
+        if (cuGraphKernelNodeGetParams(node, &p) == CUDA_SUCCESS)
+          names.push_back(demangle(function_name(p.func, p.kern)));
+      } else if (type == CU_GRAPH_NODE_TYPE_GRAPH) {
+        CUgraph child = nullptr;
+        if (cuGraphChildGraphNodeGetGraph(node, &child) == CUDA_SUCCESS)
+          collect_graph_kernels(child, names, depth + 1);
+      }
+    }
+  }
+
+  void on_instantiate(CUgraphExec exec, CUgraph graph) {
+    tool_scope scope;
+    std::vector<std::string> names;
+    collect_graph_kernels(graph, names);
+    std::lock_guard lock(mutex_);
+    graph_kernels_[exec] = std::move(names);
+  }
+
+  void on_graph_launch(CUgraphExec exec) {
+    std::lock_guard lock(mutex_);
+    auto it = graph_kernels_.find(exec);
+    if (it == graph_kernels_.end()) {
+      ++not_profiled_[{"(kernels of a graph whose instantiation roofkit did not see)",
+                       "CUDA graph"}];
+      return;
+    }
+    for (const auto& name : it->second)
+      ++not_profiled_[{name, "CUDA graph"}];
+    launches_ += static_cast<std::int64_t>(it->second.size());
+  }
+
+  void on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData* d) {
+    tool_scope scope;
+    const launch_args a = decode_launch(cbid, d->functionParams);
+    const std::int64_t index = launches_++;
+    std::unique_lock lock(mutex_);
+    const std::string name = d->symbolName ? demangled(d->symbolName) : "(unnamed kernel)";
+    const int id = kernel_id(name);
+    if (!device_written_) {
+      device_written_ = true;
+      CUdevice dev = 0;
+      if (cuCtxGetDevice(&dev) == CUDA_SUCCESS)
+        write_start(static_cast<int>(dev), "", 0);
+    }
+    CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
+    if (captures_ > 0 || (cuStreamIsCapturing(a.stream, &capture) == CUDA_SUCCESS &&
+                          capture != CU_STREAM_CAPTURE_STATUS_NONE)) {
+      ++not_profiled_[{name, "stream capture"}];
+      return;
+    }
+    if (selector_ && selector_->select(name, nvtx_stack)) {
+      if (stopped_)
+        ++not_profiled_[{name, "profiler unavailable"}];
+      else
+        profile(a, d, name, index);
+    }
+    lock.unlock();
+    timer_.begin(d->context, a.stream, id);
+  }
+
+  device_state* state_for(CUcontext ctx, int& ordinal) {
+    CUdevice dev = 0;
+    if (cuCtxGetDevice(&dev) != CUDA_SUCCESS)
+      return nullptr;
+    ordinal = static_cast<int>(dev);
+    device_state& s = devices_[ordinal];
+    if (s.failed || s.session)
+      return s.failed ? nullptr : &s;
+    const profiler_status status = check_profiler(ordinal);
+    cuCtxSetCurrent(ctx);
+    if (!status.ok) {
+      s.failed = true;
+      fail(status.message, status.hint, status.exit ? status.exit : 3);
+      return nullptr;
+    }
+    profiler_options po;
+    po.warn = [](const std::string& w) { say("warning: " + w); };
+    // The bench's metric set and cache control: the session flushes the L2 after the
+    // profiler has started each pass, outside the range (profile_range).
+    po.cache = parse_cache_control(options_.cache_control);
+    s.session = std::make_unique<profiler_session>(ordinal, bench_metric_set(), po);
+    cuDevicePrimaryCtxRetain(&s.primary, dev);
+    cuCtxSetCurrent(ctx);
+    write_start(ordinal, s.session->chip(), s.session->passes());
+    return &s;
+  }
+
+  /// The device record (again, with the chip and passes, once a session exists).
+  void write_start(int ordinal, const std::string& chip, int passes) {
+    std::map<std::string, std::string> dev;
+    char name[256] = {};
+    cuDeviceGetName(name, sizeof name, ordinal);
+    int major = 0;
+    int minor = 0;
+    int sms = 0;
+    cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, ordinal);
+    cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, ordinal);
+    cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, ordinal);
+    int driver = 0;
+    int runtime = 0;
+    cuDriverGetVersion(&driver);
+    cudaRuntimeGetVersion(&runtime);
+    dev["name"] = name;
+    dev["cc"] = fmt::format("{}.{}", major, minor);
+    dev["sms"] = std::to_string(sms);
+    dev["ordinal"] = std::to_string(ordinal);
+    if (!chip.empty())
+      dev["chip"] = chip;
+    dev["driver"] = fmt::format("{}.{}", driver / 1000, (driver % 1000) / 10);
+    dev["runtime"] = fmt::format("{}.{}", runtime / 1000, (runtime % 1000) / 10);
+    write(start_line(dev, passes > 0 ? "roofline" : "", passes));
+  }
+
+  void profile(const launch_args& a, const CUpti_CallbackData* d, const std::string& name,
+               std::int64_t index) {
+    const auto t0 = std::chrono::steady_clock::now();
+    CUcontext ctx = d->context;
+    int ordinal = 0;
+    device_state* s = nullptr;
+    try {
+      s = state_for(ctx, ordinal);
+    } catch (const error& e) {
+      stopped_ = true;
+      fail(e.what(), e.hint(), static_cast<int>(e.code()));
+      return;
+    }
+    if (!s) {
+      stopped_ = true;
+      ++not_profiled_[{name, "profiler unavailable"}];
+      return;
+    }
+    if (ctx != s->primary) {
+      ++not_profiled_[{name, "not the device's primary context"}];
+      return;
+    }
+    launch_record rec;
+    rec.index = index;
+    rec.mangled_name = d->symbolName ? d->symbolName : "";
+    kernel_result& k = rec.kernel;
+    k.name = name;
+    k.launch.grid = {a.grid[0], a.grid[1], a.grid[2]};
+    k.launch.block = {a.block[0], a.block[1], a.block[2]};
+    k.launch.dynamic_smem_bytes = a.dynamic_smem;
+    int regs = 0;
+    int smem = 0;
+    if (cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, a.function) == CUDA_SUCCESS)
+      k.launch.registers_per_thread = static_cast<std::uint32_t>(regs);
+    if (cuFuncGetAttribute(&smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, a.function) == CUDA_SUCCESS)
+      k.launch.static_smem_bytes = static_cast<std::uint32_t>(smem);
+    rec.stream = reinterpret_cast<std::uintptr_t>(a.stream);
+    rec.thread = static_cast<std::uint64_t>(syscall(SYS_gettid));
+
+    CUpti_Checkpoint cp{CUpti_Checkpoint_STRUCT_SIZE};
+    cp.ctx = ctx;
+    cp.allowOverwrite = 1;
+    try {
+      ROOFKIT_CU_CHECK(cuCtxSynchronize());
+      ROOFKIT_CUPTI_CHECK(cuptiCheckpointSave(&cp));
+      std::string launch_error;
+      auto work = [&] {
+        const CUresult r = relaunch(a);
+        if (r != CUDA_SUCCESS && launch_error.empty()) {
+          const char* text = nullptr;
+          cuGetErrorName(r, &text);
+          launch_error = text ? text : "launch failed";
+        }
+      };
+      auto before_pass = [&] { ROOFKIT_CUPTI_CHECK(cuptiCheckpointRestore(&cp)); };
+      const range_values values = s->session->profile_range("launch", work, before_pass);
+      cuCtxSetCurrent(ctx);
+      ROOFKIT_CUPTI_CHECK(cuptiCheckpointRestore(&cp));
+      ROOFKIT_CU_CHECK(cuCtxSynchronize());
+      cuptiCheckpointFree(&cp);
+      if (!launch_error.empty())
+        throw runtime_error("re-issued launch failed: " + launch_error);
+      apply_counts(derive_roofline_counts(s->session->metrics(), values.values), values.values, k);
+    } catch (const std::exception& e) {
+      cuptiCheckpointFree(&cp);
+      cuCtxSetCurrent(ctx);
+      k.status = "error";
+      k.message = e.what();
+      say(fmt::format("{}: not profiled: {}", name, e.what()));
+      ++not_profiled_[{name, "profiling error"}];
+      return;
+    }
+    rec.profile_overhead_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    write(launch_line(rec));
+  }
+
+  void fail(const std::string& message, const std::string& hint, int exit) {
+    say(message + (hint.empty() ? "" : " (" + hint + ")"));
+    write(error_line(message, hint, exit));
+  }
+
+  void write(const std::string& line) {
+    if (!out_)
+      return;
+    std::fwrite(line.data(), 1, line.size(), out_);
+    std::fflush(out_);
+  }
+
+  std::recursive_mutex mutex_;
+  FILE* out_ = nullptr;
+  app_profile_options options_;
+  std::unique_ptr<launch_selector> selector_;
+  CUpti_SubscriberHandle subscriber_ = nullptr;
+  std::atomic<std::int64_t> launches_{0};
+  std::atomic<int> captures_{0};
+  bool stopped_ = false;
+  bool finished_ = false;
+  bool device_written_ = false;
+  std::map<int, device_state> devices_;
+  std::unordered_map<std::string, std::string> demangled_;
+  std::unordered_map<std::string, int> kernel_ids_;
+  std::vector<std::string> kernel_names_;
+  std::map<std::pair<std::string, std::string>, std::int64_t> not_profiled_;
+  std::unordered_map<CUgraphExec, std::vector<std::string>> graph_kernels_;
+  launch_timer timer_;
+};
+
+} // namespace
+
+} // namespace roofkit::inject
+
+extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
+  static std::once_flag once;
+  std::call_once(once, [] { roofkit::inject::injector::get().start(); });
+  return 1;
+}

@@ -1,0 +1,123 @@
+#include "launch_timer.hpp"
+
+#include <algorithm>
+
+namespace roofkit::inject {
+
+namespace {
+
+struct open_pair {
+  bool active = false;
+  CUcontext ctx = nullptr;
+  CUstream stream = nullptr;
+  CUevent start = nullptr;
+  int kernel = -1;
+};
+thread_local open_pair current;
+
+} // namespace
+
+CUevent launch_timer::take(CUcontext ctx) {
+  auto& pool = free_[ctx];
+  if (!pool.empty()) {
+    CUevent e = pool.back();
+    pool.pop_back();
+    return e;
+  }
+  CUevent e = nullptr;
+  if (cuEventCreate(&e, CU_EVENT_DEFAULT) != CUDA_SUCCESS)
+    return nullptr;
+  return e;
+}
+
+bool launch_timer::begin(CUcontext ctx, CUstream stream, int kernel_id) {
+  std::lock_guard lock(mutex_);
+  CUevent start = take(ctx);
+  if (!start || cuEventRecord(start, stream) != CUDA_SUCCESS) {
+    if (start)
+      free_[ctx].push_back(start);
+    return false;
+  }
+  current = {true, ctx, stream, start, kernel_id};
+  return true;
+}
+
+void launch_timer::end(bool launched) {
+  if (!current.active)
+    return;
+  std::lock_guard lock(mutex_);
+  open_pair p = current;
+  current.active = false;
+  CUevent stop = launched ? take(p.ctx) : nullptr;
+  if (!stop || cuEventRecord(stop, p.stream) != CUDA_SUCCESS) {
+    free_[p.ctx].push_back(p.start);
+    if (stop)
+      free_[p.ctx].push_back(stop);
+    return;
+  }
+  pending_.push_back({p.ctx, p.start, stop, p.kernel});
+  collect(false, nullptr);
+}
+
+void launch_timer::retire(const pair& p) {
+  float ms = 0;
+  if (cuEventElapsedTime(&ms, p.start, p.stop) == CUDA_SUCCESS)
+    times_ms_[p.kernel].push_back(ms);
+  free_[p.ctx].push_back(p.start);
+  free_[p.ctx].push_back(p.stop);
+}
+
+void launch_timer::collect(bool wait_all, CUcontext ctx) {
+  // Oldest first; stop at the first pair still running unless told to wait or over the cap.
+  for (auto it = pending_.begin(); it != pending_.end();) {
+    if (ctx && it->ctx != ctx) {
+      ++it;
+      continue;
+    }
+    CUresult q = cuEventQuery(it->stop);
+    if (q == CUDA_ERROR_NOT_READY) {
+      if (!wait_all && pending_.size() <= max_pending)
+        break;
+      q = cuEventSynchronize(it->stop);
+    }
+    if (q == CUDA_SUCCESS)
+      retire(*it);
+    it = pending_.erase(it);
+  }
+}
+
+void launch_timer::drain(CUcontext ctx) {
+  std::lock_guard lock(mutex_);
+  collect(true, ctx);
+  if (ctx) {
+    for (CUevent e : free_[ctx])
+      cuEventDestroy(e);
+    free_.erase(ctx);
+  }
+}
+
+std::vector<kernel_timing> launch_timer::timings(const std::vector<std::string>& names) {
+  std::lock_guard lock(mutex_);
+  std::vector<kernel_timing> out;
+  for (auto& [id, v] : times_ms_) {
+    if (v.empty() || id < 0 || static_cast<std::size_t>(id) >= names.size())
+      continue;
+    kernel_timing t;
+    t.name = names[static_cast<std::size_t>(id)];
+    t.launches = static_cast<std::int64_t>(v.size());
+    std::vector<float> s = v;
+    std::sort(s.begin(), s.end());
+    double total = 0;
+    for (float x : s)
+      total += x;
+    t.total_s = total * 1e-3;
+    const std::size_t n = s.size();
+    t.median_s = (n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2])) * 1e-3;
+    t.min_s = s.front() * 1e-3;
+    t.max_s = s.back() * 1e-3;
+    out.push_back(t);
+  }
+  return out;
+}
+
+} // namespace roofkit::inject

@@ -1,0 +1,94 @@
+// CUDA-core FMA throughput: FP64, FP32, FP16x2 and BF16x2 loops of independent chains.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include "clock_probe.cuh"
+
+namespace roofkit::ceiling_kernels {
+
+namespace {
+
+__device__ __forceinline__ double fma_op(double a, double x, double y) { return fma(a, x, y); }
+__device__ __forceinline__ float fma_op(float a, float x, float y) { return fmaf(a, x, y); }
+__device__ __forceinline__ __half2 fma_op(__half2 a, __half2 x, __half2 y) {
+  return __hfma2(a, x, y);
+}
+__device__ __forceinline__ __nv_bfloat162 fma_op(__nv_bfloat162 a, __nv_bfloat162 x,
+                                                 __nv_bfloat162 y) {
+  return __hfma2(a, x, y);
+}
+
+template <class T> __device__ T splat(float v);
+template <> __device__ double splat<double>(float v) { return v; }
+template <> __device__ float splat<float>(float v) { return v; }
+template <> __device__ __half2 splat<__half2>(float v) { return __float2half2_rn(v); }
+template <> __device__ __nv_bfloat162 splat<__nv_bfloat162>(float v) {
+  return __float2bfloat162_rn(v);
+}
+
+__device__ double lanes_sum(double v) { return v; }
+__device__ double lanes_sum(float v) { return v; }
+__device__ double lanes_sum(__half2 v) { return 0.5 * (double(__low2float(v)) + __high2float(v)); }
+__device__ double lanes_sum(__nv_bfloat162 v) {
+  return 0.5 * (double(__low2float(v)) + __high2float(v));
+}
+
+// a = a x + y with x = y = 0.5 (kernel arguments, unknown to the compiler): every chain
+// converges to exactly 1 in every format, so the sum of the chains is `chains`.
+template <class T, int chains>
+__global__ void fma_kernel(double* out, int iterations, float xf, float yf, clock_sample* clk) {
+  clock_begin(clk);
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  const T x = splat<T>(xf), y = splat<T>(yf);
+  T a[chains];
+#pragma unroll
+  for (int j = 0; j < chains; ++j)
+    a[j] = splat<T>(float((t + j) % 13) * 0.25f);
+#pragma unroll 4
+  for (int i = 0; i < iterations; ++i) {
+#pragma unroll
+    for (int j = 0; j < chains; ++j)
+      a[j] = fma_op(a[j], x, y);
+  }
+  double sum = 0;
+#pragma unroll
+  for (int j = 0; j < chains; ++j)
+    sum += lanes_sum(a[j]);
+  out[t] = sum;
+  clock_end(clk);
+}
+
+template <class T> void launch_chains(int chains, int iterations, double* out, const shape& s) {
+  switch (chains) {
+  case 8:
+    fma_kernel<T, 8><<<s.blocks, s.threads, 0, s.stream>>>(out, iterations, 0.5f, 0.5f, s.clock);
+    break;
+  case 16:
+    fma_kernel<T, 16><<<s.blocks, s.threads, 0, s.stream>>>(out, iterations, 0.5f, 0.5f, s.clock);
+    break;
+  default:
+    fma_kernel<T, 24><<<s.blocks, s.threads, 0, s.stream>>>(out, iterations, 0.5f, 0.5f, s.clock);
+    break;
+  }
+}
+
+} // namespace
+
+void fma_loop(fma_type type, int chains, int iterations, double* out, const shape& s) {
+  switch (type) {
+  case fma_type::fp64:
+    launch_chains<double>(chains, iterations, out, s);
+    break;
+  case fma_type::fp32:
+    launch_chains<float>(chains, iterations, out, s);
+    break;
+  case fma_type::fp16x2:
+    launch_chains<__half2>(chains, iterations, out, s);
+    break;
+  case fma_type::bf16x2:
+    launch_chains<__nv_bfloat162>(chains, iterations, out, s);
+    break;
+  }
+}
+
+} // namespace roofkit::ceiling_kernels

@@ -1,0 +1,34 @@
+#include "roofkit/device_check.hpp"
+
+#include <cuda_runtime_api.h>
+#include <fmt/format.h>
+
+#include "roofkit/error.hpp"
+
+namespace roofkit {
+
+std::string missing_device_message(int ordinal, const std::vector<std::string>& names) {
+  std::string list;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    list += fmt::format("{}{} = {}", i == 0 ? "" : ", ", i, names[i]);
+  if (names.empty())
+    return fmt::format("device {} does not exist; no GPU visible", ordinal);
+  return fmt::format("device {} does not exist; {} GPU{} visible: {}", ordinal, names.size(),
+                     names.size() == 1 ? "" : "s", list);
+}
+
+void require_device(int ordinal) {
+  int count = 0;
+  ROOFKIT_CUDA_CHECK(cudaGetDeviceCount(&count));
+  if (ordinal >= 0 && ordinal < count)
+    return;
+  std::vector<std::string> names;
+  for (int i = 0; i < count; ++i) {
+    cudaDeviceProp prop{};
+    ROOFKIT_CUDA_CHECK(cudaGetDeviceProperties(&prop, i));
+    names.emplace_back(prop.name);
+  }
+  throw usage_error(missing_device_message(ordinal, names));
+}
+
+} // namespace roofkit

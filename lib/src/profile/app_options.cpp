@@ -1,0 +1,129 @@
+// Options of an application profile: validation, and the environment that carries them to the
+// injected library.
+#include <cerrno>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "roofkit/app_profile.hpp"
+#include "roofkit/error.hpp"
+
+namespace roofkit {
+
+namespace {
+
+const char* env_kernel = "ROOFKIT_PROFILE_KERNEL";
+const char* env_nvtx = "ROOFKIT_PROFILE_NVTX";
+const char* env_skip = "ROOFKIT_PROFILE_LAUNCH_SKIP";
+const char* env_count = "ROOFKIT_PROFILE_LAUNCH_COUNT";
+const char* env_cache = "ROOFKIT_PROFILE_CACHE_CONTROL";
+const char* env_clock = "ROOFKIT_PROFILE_CLOCK_CONTROL";
+const char* env_record = "ROOFKIT_PROFILE_RECORD";
+
+std::int64_t parse_int(const char* name, const std::string& text) {
+  char* end = nullptr;
+  errno = 0;
+  const long long v = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno != 0)
+    throw usage_error(fmt::format("{}='{}' is not an integer", name, text));
+  return v;
+}
+
+} // namespace
+
+void validate(const app_profile_options& o) {
+  if (o.launch_skip < 0)
+    throw usage_error(
+        fmt::format("launch skip {} is out of range (valid: 0 or more)", o.launch_skip));
+  if (o.launch_count < -1 || o.launch_count == 0)
+    throw usage_error(fmt::format(
+        "launch count {} is out of range (valid: 1 or more; -1 for no limit)", o.launch_count));
+  if (o.cache_control != "all" && o.cache_control != "none")
+    throw usage_error(
+        fmt::format("cache control '{}' is not valid (valid: all, none)", o.cache_control));
+  if (o.clock_control != "base" && o.clock_control != "none")
+    throw usage_error(
+        fmt::format("clock control '{}' is not valid (valid: base, none)", o.clock_control));
+  if (!o.kernel_regex.empty()) {
+    try {
+      std::regex re(o.kernel_regex);
+    } catch (const std::regex_error& e) {
+      throw usage_error(
+          fmt::format("kernel regex '{}' is not valid: {}", o.kernel_regex, e.what()));
+    }
+  }
+}
+
+std::map<std::string, std::string> to_environment(const app_profile_options& o) {
+  std::map<std::string, std::string> env;
+  env[env_kernel] = o.kernel_regex;
+  env[env_nvtx] = o.nvtx_range;
+  env[env_skip] = std::to_string(o.launch_skip);
+  env[env_count] = std::to_string(o.launch_count);
+  env[env_cache] = o.cache_control;
+  env[env_clock] = o.clock_control;
+  env[env_record] = o.record_path;
+  return env;
+}
+
+app_profile_options options_from_environment(const char* (*lookup)(const char*)) {
+  app_profile_options o;
+  auto get = [lookup](const char* name) -> std::optional<std::string> {
+    const char* v = lookup(name);
+    return v ? std::optional<std::string>(v) : std::nullopt;
+  };
+  if (auto v = get(env_kernel))
+    o.kernel_regex = *v;
+  if (auto v = get(env_nvtx))
+    o.nvtx_range = *v;
+  if (auto v = get(env_skip))
+    o.launch_skip = parse_int(env_skip, *v);
+  if (auto v = get(env_count))
+    o.launch_count = parse_int(env_count, *v);
+  if (auto v = get(env_cache))
+    o.cache_control = *v;
+  if (auto v = get(env_clock))
+    o.clock_control = *v;
+  if (auto v = get(env_record))
+    o.record_path = *v;
+  validate(o);
+  return o;
+}
+
+launch_selector::launch_selector(const app_profile_options& options) : options_(options) {
+  if (!options_.kernel_regex.empty())
+    regex_.emplace(options_.kernel_regex);
+}
+
+bool launch_selector::exhausted() const {
+  return options_.launch_count >= 0 && selected_ >= options_.launch_count;
+}
+
+bool launch_selector::name_matches(const std::string& kernel_name) {
+  if (!regex_)
+    return true;
+  auto it = regex_matches_.find(kernel_name);
+  if (it == regex_matches_.end())
+    it = regex_matches_.emplace(kernel_name, std::regex_search(kernel_name, *regex_)).first;
+  return it->second;
+}
+
+bool launch_selector::select(const std::string& kernel_name,
+                             const std::vector<std::string>& nvtx_stack) {
+  if (!name_matches(kernel_name))
+    return false;
+  if (!options_.nvtx_range.empty()) {
+    bool inside = false;
+    for (const auto& r : nvtx_stack)
+      inside = inside || r == options_.nvtx_range;
+    if (!inside)
+      return false;
+  }
+  ++matched_;
+  if (matched_ <= options_.launch_skip || exhausted())
+    return false;
+  ++selected_;
+  return true;
+}
+
+} // namespace roofkit

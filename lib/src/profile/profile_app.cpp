@@ -1,0 +1,176 @@
+// `profile` end to end: start the application under the injected library, read its records and
+// build the run, whatever state the application ended in.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "roofkit/app_process.hpp"
+#include "roofkit/data_files.hpp"
+#include "roofkit/device.hpp"
+#include "roofkit/error.hpp"
+#include "roofkit/results.hpp"
+
+namespace roofkit {
+
+namespace {
+
+std::string utc_now() {
+  const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", tm.tm_year + 1900, tm.tm_mon + 1,
+                     tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+}
+
+std::string host_name() {
+  char buf[256] = {};
+  return gethostname(buf, sizeof buf - 1) == 0 ? std::string(buf) : std::string("unknown");
+}
+
+std::filesystem::path temporary_record_path() {
+  std::string dir = std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp";
+  std::string pattern = dir + "/roofkit-profile-XXXXXX";
+  const int fd = mkstemp(pattern.data());
+  if (fd < 0)
+    throw runtime_error(fmt::format("cannot create a record file in '{}'", dir));
+  close(fd);
+  return pattern;
+}
+
+} // namespace
+
+std::vector<ceiling> load_ceilings_file(const std::filesystem::path& path) {
+  using json = nlohmann::ordered_json;
+  const std::string text = read_text_file(path);
+  json j = json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("ceilings") || !j["ceilings"].is_array())
+    throw usage_error(fmt::format("'{}' has no \"ceilings\" array (expected a run file or a "
+                                  "machine file written by `ceilings --save`)",
+                                  path.string()));
+  json wrapper = {{"schema", run_schema}, {"context", json::object()}, {"kernels", json::array()}};
+  wrapper["ceilings"] = j["ceilings"];
+  if (j.contains("context") && j["context"].is_object())
+    wrapper["context"] = j["context"];
+  return parse_run(wrapper.dump(), path.string()).ceilings;
+}
+
+app_profile_result profile_application(const app_profile_request& request) {
+  auto say = [&request](const std::string& s) {
+    if (request.say)
+      request.say(s);
+  };
+  app_profile_options options = request.options;
+  validate(options);
+  if (request.argv.empty() && !request.from_records)
+    throw usage_error("no application given: put its command line after '--'");
+  if (request.from_records && request.records_file.empty())
+    throw usage_error("no record file given to build the run from");
+  std::vector<ceiling> file_ceilings;
+  if (!request.ceilings_file.empty())
+    file_ceilings = load_ceilings_file(request.ceilings_file);
+  app_profile_result out;
+  std::string text;
+  if (request.from_records) {
+    text = read_text_file(request.records_file);
+    out.app.started = false;
+  } else {
+    const auto library = find_inject_library(request.inject_library, request.inject_candidates);
+    const bool own_record = request.records_file.empty();
+    options.record_path = own_record ? temporary_record_path().string() : request.records_file;
+    if (!own_record)
+      write_text_file(options.record_path, ""); // the library appends
+    if (options.clock_control == "base")
+      say("warning: clock control 'base' is not available through CUPTI 13.0 (no clock lock); "
+          "kernels run at their own clocks, which are recorded per kernel");
+    const auto env = profile_environment(options, library, cupti_library_path());
+    out.app = run_app(request.argv, env);
+    try {
+      text = read_text_file(options.record_path);
+    } catch (const error&) {
+    }
+    if (own_record)
+      std::filesystem::remove(options.record_path);
+  }
+  out.log = parse_profile_log(text);
+
+  profile_run_inputs& in = out.inputs;
+  in.app = out.app;
+  in.options = options;
+  in.options.record_path.clear();
+  in.command = request.command;
+  in.date = utc_now();
+  in.host = host_name();
+  if (!file_ceilings.empty()) {
+    in.ceilings = file_ceilings;
+  } else if (out.log.device.count("ordinal")) {
+    try {
+      if (request.from_records)
+        throw no_device_error("rebuilding from records");
+      in.ceilings =
+          theoretical_ceilings(query_device(std::atoi(out.log.device["ordinal"].c_str())));
+    } catch (const error&) {
+      if (auto spec = match_gpu(out.log.device["name"], load_gpu_specs()))
+        in.ceilings = theoretical_ceilings(model_from_spec(*spec));
+      else
+        say(fmt::format("warning: no ceilings: no GPU here and no spec for '{}' in "
+                        "data/gpus.json",
+                        out.log.device["name"]));
+    }
+  }
+  out.result = build_profile_run(out.log, in);
+
+  if (!request.from_records) {
+    if (out.app.signal)
+      say(fmt::format("the application was killed by signal {} ({}); the {} launches profiled "
+                      "before are kept",
+                      out.app.signal, strsignal(out.app.signal), out.log.launches.size()));
+    else if (out.app.exit_code != 0)
+      say(fmt::format("the application failed with exit code {}; the {} launches profiled before "
+                      "are kept",
+                      out.app.exit_code, out.log.launches.size()));
+    else if (!out.log.finished && out.log.total_launches == 0 && out.log.launches.empty())
+      say("the application exited without starting CUDA, or the injection library was not "
+          "loaded (was CUDA_INJECTION64_PATH overridden?)");
+  }
+  if (out.app.exit_code != 0)
+    out.exit_code = out.app.exit_code;
+  else if (out.log.error_exit != 0)
+    out.exit_code = out.log.error_exit;
+  return out;
+}
+
+table profile_summary_table(const run& r, const profile_log& log) {
+  table t;
+  t.id = "profile";
+  t.title = "Kernels by GPU time";
+  t.columns = {{"kernel", "Kernel"},
+               {"launches", "Launches", "", 0},
+               {"profiled", "Profiled", "", 0},
+               {"total_time_us", "Total", "us", 1},
+               {"median_time_us", "Median", "us", 2},
+               {"gpu_time_pct", "GPU time", "%", 1},
+               {"bound", "Bound"},
+               {"pct_of_roof", "% of roof", "%", 1}};
+  const auto placements = analyze(r);
+  for (const auto& s : summarize_kernels(log)) {
+    std::vector<cell> row{s.name,           s.launches,    s.profiled, s.total_s * 1e6,
+                          s.median_s * 1e6, s.share * 100, cell{},     cell{}};
+    for (std::size_t i = 0; i < r.kernels.size(); ++i)
+      if (const auto& n = r.kernels[i].name; n == s.name || n.rfind(s.name + " [grid ", 0) == 0) {
+        row[6] = placements[i].bound;
+        row[7] = placements[i].pct_of_roof;
+        break;
+      }
+    t.rows.push_back(std::move(row));
+  }
+  for (const auto& n : log.skipped)
+    t.notes.push_back(fmt::format("not profiled ({}): {} x {}", n.reason, n.launches, n.name));
+  return t;
+}
+
+} // namespace roofkit

@@ -1,0 +1,190 @@
+// The record log of an application profile: one JSON object per line, written and flushed by the
+// injected library as it goes, so that a crash loses at most the line being written.
+#include <cstdlib>
+#include <memory>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "roofkit/app_profile.hpp"
+#include "roofkit/error.hpp"
+
+namespace roofkit {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+std::string line_of(const json& j) { return j.dump() + '\n'; }
+
+json dims(const std::array<std::uint32_t, 3>& d) { return json::array({d[0], d[1], d[2]}); }
+
+std::array<std::uint32_t, 3> dims_of(const json& j) {
+  std::array<std::uint32_t, 3> d{1, 1, 1};
+  for (std::size_t i = 0; i < 3 && i < j.size(); ++i)
+    d[i] = j[i].get<std::uint32_t>();
+  return d;
+}
+
+template <class T> void put_opt(json& j, const char* key, const std::optional<T>& v) {
+  if (v)
+    j[key] = *v;
+}
+
+template <class T> std::optional<T> get_opt(const json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null())
+    return std::nullopt;
+  return it->get<T>();
+}
+
+} // namespace
+
+std::string start_line(const std::map<std::string, std::string>& device,
+                       const std::string& metric_set, int passes) {
+  json j = {{"type", "start"}, {"device", device}, {"metric_set", metric_set}, {"passes", passes}};
+  return line_of(j);
+}
+
+std::string launch_line(const launch_record& r) {
+  const kernel_result& k = r.kernel;
+  json j = {{"type", "launch"},
+            {"index", r.index},
+            {"name", k.name},
+            {"mangled", r.mangled_name},
+            {"grid", dims(k.launch.grid)},
+            {"block", dims(k.launch.block)}};
+  j["registers"] = k.launch.registers_per_thread;
+  j["static_smem"] = k.launch.static_smem_bytes;
+  j["dynamic_smem"] = k.launch.dynamic_smem_bytes;
+  j["stream"] = r.stream;
+  j["thread"] = r.thread;
+  put_opt(j, "gpu_time_s", k.gpu_time_s);
+  put_opt(j, "sm_clock_mhz", k.sm_clock_mhz);
+  put_opt(j, "mem_clock_mhz", k.mem_clock_mhz);
+  put_opt(j, "occupancy_achieved", k.occupancy_achieved);
+  json flops = json::object();
+  for (const auto& [p, v] : k.flops)
+    flops[to_string(p)] = v;
+  json bytes = json::object();
+  for (const auto& [l, v] : k.bytes)
+    bytes[to_string(l)] = v;
+  j["flops"] = flops;
+  j["bytes"] = bytes;
+  j["counters"] = k.counters;
+  j["profile_overhead_s"] = r.profile_overhead_s;
+  if (!k.message.empty())
+    j["message"] = k.message;
+  return line_of(j);
+}
+
+std::string timing_line(const kernel_timing& t) {
+  json j = {{"type", "timing"},     {"name", t.name},         {"launches", t.launches},
+            {"total_s", t.total_s}, {"median_s", t.median_s}, {"min_s", t.min_s},
+            {"max_s", t.max_s}};
+  return line_of(j);
+}
+
+std::string not_profiled_line(const not_profiled& n) {
+  json j = {
+      {"type", "not_profiled"}, {"name", n.name}, {"reason", n.reason}, {"launches", n.launches}};
+  return line_of(j);
+}
+
+std::string error_line(const std::string& message, const std::string& hint, int exit) {
+  json j = {{"type", "error"}, {"message", message}, {"hint", hint}, {"exit", exit}};
+  return line_of(j);
+}
+
+std::string end_line(std::int64_t total_launches) {
+  return line_of(json{{"type", "end"}, {"launches", total_launches}});
+}
+
+profile_log parse_profile_log(std::string_view text) {
+  profile_log log;
+  std::size_t pos = 0;
+  int line_no = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    const bool last = end == std::string_view::npos;
+    if (last)
+      end = text.size();
+    const std::string_view line = text.substr(pos, end - pos);
+    pos = end + 1;
+    ++line_no;
+    if (line.empty())
+      continue;
+    json j = json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) {
+      if (last)
+        break; // the process ended while writing this line
+      throw runtime_error(fmt::format("profile record line {} is not a JSON object", line_no));
+    }
+    try {
+      const std::string type = j.value("type", "");
+      if (type == "start") {
+        for (const auto& [k, v] : j.at("device").items())
+          log.device[k] = v.get<std::string>();
+        if (j.value("passes", 0) > 0) { // the first record names the device only
+          log.metric_set = j.value("metric_set", "");
+          log.passes = j.value("passes", 0);
+        }
+      } else if (type == "launch") {
+        launch_record r;
+        r.index = j.at("index").get<std::int64_t>();
+        r.mangled_name = j.value("mangled", "");
+        kernel_result& k = r.kernel;
+        k.name = j.at("name").get<std::string>();
+        k.launch.grid = dims_of(j.at("grid"));
+        k.launch.block = dims_of(j.at("block"));
+        k.launch.registers_per_thread = j.value("registers", 0u);
+        k.launch.static_smem_bytes = j.value("static_smem", 0u);
+        k.launch.dynamic_smem_bytes = j.value("dynamic_smem", 0u);
+        r.stream = j.value("stream", std::uint64_t{0});
+        r.thread = j.value("thread", std::uint64_t{0});
+        k.gpu_time_s = get_opt<double>(j, "gpu_time_s");
+        k.sm_clock_mhz = get_opt<double>(j, "sm_clock_mhz");
+        k.mem_clock_mhz = get_opt<double>(j, "mem_clock_mhz");
+        k.occupancy_achieved = get_opt<double>(j, "occupancy_achieved");
+        for (const auto& [name, v] : j.at("flops").items())
+          if (auto p = parse_precision(name))
+            k.flops[*p] = v.get<double>();
+        for (const auto& [name, v] : j.at("bytes").items())
+          if (auto l = parse_memory_level(name))
+            k.bytes[*l] = v.get<double>();
+        for (const auto& [name, v] : j.at("counters").items())
+          k.counters[name] = v.get<double>();
+        k.source = work_source::counters;
+        k.message = j.value("message", "");
+        r.profile_overhead_s = j.value("profile_overhead_s", 0.0);
+        log.launches.push_back(std::move(r));
+      } else if (type == "timing") {
+        kernel_timing t;
+        t.name = j.at("name").get<std::string>();
+        t.launches = j.at("launches").get<std::int64_t>();
+        t.total_s = j.at("total_s").get<double>();
+        t.median_s = j.value("median_s", 0.0);
+        t.min_s = j.value("min_s", 0.0);
+        t.max_s = j.value("max_s", 0.0);
+        log.timings.push_back(std::move(t));
+      } else if (type == "not_profiled") {
+        log.skipped.push_back({j.at("name").get<std::string>(), j.at("reason").get<std::string>(),
+                               j.at("launches").get<std::int64_t>()});
+      } else if (type == "error") {
+        log.errors.push_back(j.at("message").get<std::string>());
+        log.hints.push_back(j.value("hint", ""));
+        log.error_exit = std::max(log.error_exit, j.value("exit", 1));
+      } else if (type == "end") {
+        log.finished = true;
+        log.total_launches = j.value("launches", std::int64_t{0});
+      } else {
+        throw runtime_error(fmt::format("unknown record type '{}'", type));
+      }
+    } catch (const json::exception& e) {
+      throw runtime_error(fmt::format("profile record line {}: {}", line_no, e.what()));
+    }
+  }
+  return log;
+}
+
+} // namespace roofkit

@@ -1,0 +1,322 @@
+// The run of an application profile: per-kernel summary, kernels for the roofline, and the run
+// file with every profiled launch.
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "roofkit/app_profile.hpp"
+#include "roofkit/arch.hpp"
+#include "roofkit/build_info.hpp"
+#include "roofkit/occupancy.hpp"
+#include "roofkit/results.hpp"
+
+namespace roofkit {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+double median_of(std::vector<double> v) {
+  if (v.empty())
+    return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+std::string dims_text(const std::array<std::uint32_t, 3>& d) {
+  return fmt::format("({}, {}, {})", d[0], d[1], d[2]);
+}
+
+std::optional<double> theoretical_occupancy(const profile_log& log, const launch_config& l) {
+  int major = 0;
+  int minor = 0;
+  auto it = log.device.find("cc");
+  if (it == log.device.end() || std::sscanf(it->second.c_str(), "%d.%d", &major, &minor) != 2)
+    return std::nullopt;
+  const arch_spec* arch = find_arch(major, minor);
+  if (!arch)
+    return std::nullopt;
+  launch_params p;
+  p.threads_per_block = static_cast<int>(l.block[0] * l.block[1] * l.block[2]);
+  p.registers_per_thread = static_cast<int>(l.registers_per_thread);
+  p.static_smem = l.static_smem_bytes;
+  p.dynamic_smem = l.dynamic_smem_bytes;
+  const occupancy_result r = compute_occupancy(*arch, p, false);
+  if (r.active_blocks <= 0)
+    return std::nullopt;
+  return r.occupancy;
+}
+
+/// A profiled launch as a kernel of a run: time from its counters, theoretical occupancy.
+kernel_result launch_kernel(const profile_log& log, const launch_record& r) {
+  kernel_result k = r.kernel;
+  const double t = k.gpu_time_s.value_or(0);
+  k.time = {t, t, t, 1};
+  k.occupancy_theoretical = theoretical_occupancy(log, k.launch);
+  k.source = work_source::counters;
+  return k;
+}
+
+} // namespace
+
+std::vector<kernel_summary> summarize_kernels(const profile_log& log) {
+  std::map<std::string, kernel_summary> by_name;
+  std::vector<std::string> order;
+  auto entry = [&](const std::string& name) -> kernel_summary& {
+    auto [it, added] = by_name.try_emplace(name);
+    if (added) {
+      it->second.name = name;
+      order.push_back(name);
+    }
+    return it->second;
+  };
+  for (const auto& t : log.timings) {
+    auto& s = entry(t.name);
+    s.launches += t.launches;
+    s.total_s += t.total_s;
+    s.median_s = t.median_s;
+  }
+  std::map<std::string, std::vector<double>> profiled_times;
+  for (const auto& r : log.launches) {
+    auto& s = entry(r.kernel.name);
+    ++s.profiled;
+    profiled_times[r.kernel.name].push_back(r.kernel.gpu_time_s.value_or(0));
+  }
+  // Without timings (the process died before writing them) the profiled launches stand in.
+  for (auto& [name, s] : by_name)
+    if (s.launches == 0 && profiled_times.count(name)) {
+      const auto& v = profiled_times[name];
+      s.launches = static_cast<std::int64_t>(v.size());
+      for (double x : v)
+        s.total_s += x;
+      s.median_s = median_of(v);
+    }
+  double total = 0;
+  for (const auto& [name, s] : by_name)
+    total += s.total_s;
+  std::vector<kernel_summary> out;
+  for (const auto& name : order) {
+    kernel_summary s = by_name[name];
+    s.share = total > 0 ? s.total_s / total : 0;
+    out.push_back(s);
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto& a, const auto& b) { return a.total_s > b.total_s; });
+  return out;
+}
+
+run build_profile_run(const profile_log& log, const profile_run_inputs& in) {
+  run r;
+  r.ceilings = in.ceilings;
+  run_context& c = r.context;
+  c.origin = run_origin::measured;
+  c.tool_version = std::string(tool_version());
+  c.git_revision = std::string(git_revision());
+  c.date = in.date;
+  c.host = in.host;
+  c.command = in.command;
+  auto dev = [&log](const char* key) {
+    auto it = log.device.find(key);
+    return it == log.device.end() ? std::string() : it->second;
+  };
+  c.device_name = dev("name");
+  std::sscanf(dev("cc").c_str(), "%d.%d", &c.cc_major, &c.cc_minor);
+  c.sm_count = std::atoi(dev("sms").c_str());
+  c.driver_version = dev("driver");
+  c.runtime_version = dev("runtime");
+  c.cache_control = in.options.cache_control;
+  c.clock_control = "none";
+  if (in.options.clock_control == "base")
+    c.extra["clock_control_note"] =
+        "base was asked for; CUPTI 13.0 cannot lock clocks, so kernels ran at their own clocks "
+        "(recorded per kernel)";
+  c.extra["metric_set"] = log.metric_set;
+  c.extra["replay_passes"] = std::to_string(log.passes);
+  c.extra["replay"] = "user range + user replay of a re-issued launch, device memory restored "
+                      "from a CUPTI checkpoint before every pass";
+  c.extra["app_status"] = !in.app.started    ? "not run here (built from a record log)"
+                          : in.app.signal    ? fmt::format("killed by signal {}", in.app.signal)
+                          : in.app.exit_code ? fmt::format("exited with {}", in.app.exit_code)
+                                             : "exited with 0";
+
+  // One kernel per name and launch configuration, in order of GPU time.
+  const auto summary = summarize_kernels(log);
+  std::map<std::string, std::set<std::string>> configs;
+  for (const auto& l : log.launches)
+    configs[l.kernel.name].insert(dims_text(l.kernel.launch.grid) + " " +
+                                  dims_text(l.kernel.launch.block));
+  std::vector<double> sm_mhz;
+  std::vector<double> mem_mhz;
+  for (const auto& s : summary) {
+    std::vector<std::string> keys;
+    std::map<std::string, std::vector<const launch_record*>> groups;
+    for (const auto& l : log.launches) {
+      if (l.kernel.name != s.name)
+        continue;
+      const std::string key =
+          dims_text(l.kernel.launch.grid) + " " + dims_text(l.kernel.launch.block);
+      if (!groups.count(key))
+        keys.push_back(key);
+      groups[key].push_back(&l);
+    }
+    for (const auto& key : keys) {
+      const auto& launches = groups[key];
+      kernel_result k = launch_kernel(log, *launches.front());
+      if (configs[s.name].size() > 1)
+        k.name +=
+            fmt::format(" [grid {} block {}]", dims_text(k.launch.grid), dims_text(k.launch.block));
+      std::vector<double> times;
+      std::map<precision, double> flops;
+      std::map<memory_level, double> bytes;
+      std::map<std::string, double> counters;
+      std::vector<double> occ;
+      std::vector<double> clocks;
+      std::vector<double> mclocks;
+      for (const auto* l : launches) {
+        times.push_back(l->kernel.gpu_time_s.value_or(0));
+        for (const auto& [p, v] : l->kernel.flops)
+          flops[p] += v;
+        for (const auto& [lv, v] : l->kernel.bytes)
+          bytes[lv] += v;
+        for (const auto& [n, v] : l->kernel.counters)
+          counters[n] += v;
+        if (l->kernel.occupancy_achieved)
+          occ.push_back(*l->kernel.occupancy_achieved);
+        if (l->kernel.sm_clock_mhz)
+          clocks.push_back(*l->kernel.sm_clock_mhz);
+        if (l->kernel.mem_clock_mhz)
+          mclocks.push_back(*l->kernel.mem_clock_mhz);
+      }
+      const double n = static_cast<double>(launches.size());
+      k.flops.clear();
+      k.bytes.clear();
+      k.counters.clear();
+      for (const auto& [p, v] : flops)
+        k.flops[p] = v / n;
+      for (const auto& [lv, v] : bytes)
+        k.bytes[lv] = v / n;
+      for (const auto& [name, v] : counters)
+        k.counters[name] = v / n;
+      k.time.median_s = median_of(times);
+      k.time.min_s = *std::min_element(times.begin(), times.end());
+      k.time.max_s = *std::max_element(times.begin(), times.end());
+      k.time.repetitions = static_cast<int>(times.size());
+      k.gpu_time_s = k.time.median_s;
+      if (!occ.empty())
+        k.occupancy_achieved = median_of(occ);
+      if (!clocks.empty()) {
+        k.sm_clock_mhz = median_of(clocks);
+        sm_mhz.push_back(*k.sm_clock_mhz);
+      }
+      if (!mclocks.empty()) {
+        k.mem_clock_mhz = median_of(mclocks);
+        mem_mhz.push_back(*k.mem_clock_mhz);
+      }
+      k.counters["roofkit__app_launches"] = static_cast<double>(s.launches);
+      k.counters["roofkit__app_total_time_s"] = s.total_s;
+      k.counters["roofkit__app_gpu_time_share"] = s.share;
+      k.size = fmt::format("{} of {} launches profiled", launches.size(), s.launches);
+      r.kernels.push_back(std::move(k));
+    }
+  }
+  c.sm_clock_mhz = median_of(sm_mhz);
+  c.mem_clock_mhz = median_of(mem_mhz);
+  return r;
+}
+
+std::string profile_run_json(const run& r, const profile_log& log, const profile_run_inputs& in) {
+  json j = json::parse(to_json_text(r));
+  json p = json::object();
+  json app = json::object();
+  app["command"] = in.command;
+  app["started"] = in.app.started;
+  app["exit_code"] = in.app.exit_code;
+  if (in.app.signal)
+    app["signal"] = in.app.signal;
+  app["status"] = r.context.extra.count("app_status") ? r.context.extra.at("app_status") : "";
+  app["records_complete"] = log.finished;
+  p["app"] = app;
+  json opts = json::object();
+  opts["kernel"] = in.options.kernel_regex;
+  opts["nvtx"] = in.options.nvtx_range;
+  opts["launch_skip"] = in.options.launch_skip;
+  opts["launch_count"] = in.options.launch_count;
+  opts["cache_control"] = in.options.cache_control;
+  opts["clock_control"] = in.options.clock_control;
+  p["options"] = opts;
+  p["total_launches"] = log.total_launches;
+  p["profiled_launches"] = log.launches.size();
+  double overhead = 0;
+  for (const auto& l : log.launches)
+    overhead += l.profile_overhead_s;
+  p["profile_overhead_s"] = overhead;
+  p["profile_overhead_per_launch_s"] =
+      log.launches.empty() ? 0.0 : overhead / static_cast<double>(log.launches.size());
+  json summary = json::array();
+  for (const auto& s : summarize_kernels(log))
+    summary.push_back({{"name", s.name},
+                       {"launches", s.launches},
+                       {"profiled", s.profiled},
+                       {"total_time_s", s.total_s},
+                       {"median_time_s", s.median_s},
+                       {"gpu_time_share", s.share}});
+  p["kernels"] = summary;
+  // Every profiled launch with its own placement, in the kernel format of the run.
+  run launches;
+  launches.context = r.context;
+  launches.ceilings = r.ceilings;
+  for (const auto& l : log.launches)
+    launches.kernels.push_back(launch_kernel(log, l));
+  json lj = json::parse(to_json_text(launches));
+  json list = json::array();
+  for (std::size_t i = 0; i < log.launches.size(); ++i) {
+    json one = json::object();
+    one["index"] = log.launches[i].index;
+    one["mangled_name"] = log.launches[i].mangled_name;
+    one["stream"] = log.launches[i].stream;
+    one["thread"] = log.launches[i].thread;
+    one["profile_overhead_s"] = log.launches[i].profile_overhead_s;
+    for (const auto& [key, value] : lj["kernels"][i].items())
+      one[key] = value;
+    list.push_back(std::move(one));
+  }
+  p["launches"] = list;
+  json skipped = json::array();
+  for (const auto& s : log.skipped)
+    skipped.push_back({{"name", s.name}, {"reason", s.reason}, {"launches", s.launches}});
+  p["not_profiled"] = skipped;
+  json errors = json::array();
+  for (std::size_t i = 0; i < log.errors.size(); ++i)
+    errors.push_back({{"message", log.errors[i]}, {"hint", log.hints[i]}});
+  p["errors"] = errors;
+  j["profile"] = p;
+  return j.dump(2) + '\n';
+}
+
+run top_kernels_run(const run& r, const profile_log& log, std::size_t max_kernels, double share) {
+  const auto summary = summarize_kernels(log);
+  std::set<std::string> keep;
+  double covered = 0;
+  for (const auto& s : summary) {
+    if (keep.size() >= max_kernels || (covered >= share && !keep.empty()))
+      break;
+    if (s.profiled == 0)
+      continue;
+    keep.insert(s.name);
+    covered += s.share;
+  }
+  run out = r;
+  out.kernels.clear();
+  for (const auto& k : r.kernels) {
+    const std::string base = k.name.substr(0, k.name.find(" [grid "));
+    if (keep.count(base))
+      out.kernels.push_back(k);
+  }
+  return out;
+}
+
+} // namespace roofkit

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Turns the results of scripts/profile-evidence.sh (its profile-evidence.tgz, unpacked) into the
+# committed evidence: the importer fixture, the comparisons with ncu, the wall-time and
+# many-kernels summaries, the PyTorch chart and run. CPU only.
+# Usage: scripts/profile-evidence-collect.sh RESULTS_DIR   (the unpacked results/ folder)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+R="${1:?usage: scripts/profile-evidence-collect.sh RESULTS_DIR}"
+V=data/validation
+mkdir -p "$V" plots tests/data/ncu
+steps="$R/steps.log"
+
+if [ -s "$R/torch-ops-roofline-raw.csv" ]; then
+  cp "$R/torch-ops-roofline-raw.csv" tests/data/ncu/torch-ops-roofline-raw.csv
+  echo "fixture: tests/data/ncu/torch-ops-roofline-raw.csv"
+fi
+for name in torch-ops bench; do
+  csv="$R/$name-ncu-same-metrics.csv"
+  [ -s "$R/$name.json" ] && [ -s "$csv" ] || continue
+  python3 scripts/profile-compare.py "$R/$name.json" "$csv" \
+    --what "roofline-cuda profile vs ncu with the same metric names, launch by launch ($name)" \
+    --command "scripts/profile-evidence.sh ($name stage): roofline-cuda profile ... ; ncu --metrics <the run's counter names> --print-units base --cache-control all --clock-control none --csv --page raw ..." \
+    >"$V/profile-vs-ncu-$name-gh100.json"
+  echo "comparison: $V/profile-vs-ncu-$name-gh100.json ($(python3 -c "import json; print(json.load(open('$V/profile-vs-ncu-$name-gh100.json'))['verdict'])"))"
+done
+if [ -s "$R/torch-ops.svg" ]; then
+  cp "$R/torch-ops.svg" plots/torch-ops-profile.svg
+  cp "$R/torch-ops.json" data/runs/h100-torch-ops-profile.json
+  echo "chart: plots/torch-ops-profile.svg, run: data/runs/h100-torch-ops-profile.json"
+fi
+python3 - "$R" "$V/profile-overhead-gh100.json" <<'PY'
+import json, os, re, sys
+r, out = sys.argv[1], sys.argv[2]
+steps = open(os.path.join(r, "steps.log")).read().splitlines()
+def step(prefix):
+    return next((s for s in steps if s.startswith("evidence: " + prefix)), "")
+def wall(line):
+    m = re.search(r"wall ([0-9.]+) s", line)
+    return float(m.group(1)) if m else None
+def timefile(name):
+    p = os.path.join(r, name + ".time")
+    if not os.path.exists(p):
+        return None
+    m = re.search(r"([0-9.]+) s wall, ([0-9]+) KiB", open(p).read())
+    return {"wall_s": float(m.group(1)), "max_rss_kib": int(m.group(2))} if m else None
+def run(name):
+    p = os.path.join(r, name + ".json")
+    if not os.path.exists(p):
+        return None
+    pr = json.load(open(p))["profile"]
+    return {k: pr[k] for k in ("total_launches", "profiled_launches", "profile_overhead_s",
+                               "profile_overhead_per_launch_s") if k in pr}
+def app_line(name):
+    p = os.path.join(r, name + ".out")
+    return open(p).read().strip().splitlines()[-1] if os.path.exists(p) and open(p).read().strip() else ""
+ncu_wall = wall(step("fixture:"))
+ours = timefile("torch-ops")
+doc = {
+    "schema": "roofkit.validation/1",
+    "what": "roofline-cuda profile: wall time against ncu --set roofline on the same PyTorch script, and a 10,000-kernel application with and without --launch-count",
+    "device": step("device:").replace("evidence: device: ", ""),
+    "torch": step("torch:").replace("evidence: torch: ", ""),
+    "ncu": step("ncu:").replace("evidence: ncu: ", ""),
+    "commands": {
+        "ncu": "ncu --set roofline --cache-control all --clock-control none --csv --page raw --nvtx --nvtx-include ops/ python3 tests/apps/torch_ops.py",
+        "ours": "roofline-cuda profile --nvtx ops -o ... --plot ... -- python3 tests/apps/torch_ops.py",
+        "many": "roofkit_app_many_kernels 10000 alone; roofline-cuda profile --launch-count 100 -- roofkit_app_many_kernels 10000; roofline-cuda profile -- roofkit_app_many_kernels 1000",
+        "script": "scripts/profile-evidence.sh then scripts/profile-evidence-collect.sh",
+    },
+    "torch_walltime": {
+        "ncu_set_roofline_s": ncu_wall,
+        "ncu_note": "ncu ran while the build ran beside it (4 of 16 cores left to it) when the log says so",
+        "profile_s": ours["wall_s"] if ours else None,
+        "script_alone_s": (timefile("torch-plain") or {}).get("wall_s"),
+        "ratio_profile_over_ncu": (ours["wall_s"] / ncu_wall) if ours and ncu_wall else None,
+        "goal": "at most 0.3",
+        "profile_run": run("torch-ops"),
+    },
+    "many_kernels": {
+        "alone": {**(timefile("many-plain") or {}), "app": app_line("many-plain")},
+        "launch_count_100": {**(timefile("many-count100") or {}), "app": app_line("many-count100"), "run": run("many-count100")},
+        "all_1000": {**(timefile("many-all1000") or {}), "app": app_line("many-all1000"), "run": run("many-all1000")},
+        "note": "the application prints its VmRSS after 1,000 launches and at the end (flat memory: equal); max RSS is the tool's largest child",
+    },
+    "steps": steps,
+}
+json.dump(doc, open(out, "w"), indent=1)
+print("summary:", out)
+PY

@@ -1,0 +1,56 @@
+"""A small PyTorch script for `roofline-cuda profile` and the Nsight Compute import fixture:
+a BF16 and an FP32 matmul, a softmax, a layer norm and a convolution, each run once after one
+warm-up pass (so cuBLAS/cuDNN choose their kernels first), inside an NVTX range "ops"."""
+import sys
+
+import torch
+
+
+def ops(a16, b16, a32, b32, x, ln, conv, img):
+    c16 = a16 @ b16
+    c32 = a32 @ b32
+    s = torch.softmax(x, dim=-1)
+    y = ln(x)
+    z = conv(img)
+    return c16, c32, s, y, z
+
+
+def main():
+    if not torch.cuda.is_available():
+        print("torch_ops: no CUDA device", file=sys.stderr)
+        return 77
+    torch.manual_seed(0)
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    dev = "cuda"
+    n = 4096
+    a16 = torch.randn(n, n, device=dev, dtype=torch.bfloat16)
+    b16 = torch.randn(n, n, device=dev, dtype=torch.bfloat16)
+    a32 = torch.randn(n, n, device=dev)
+    b32 = torch.randn(n, n, device=dev)
+    x = torch.randn(8192, 4096, device=dev)
+    ln = torch.nn.LayerNorm(4096, device=dev)
+    conv = torch.nn.Conv2d(64, 128, 3, padding=1, device=dev)
+    img = torch.randn(32, 64, 56, 56, device=dev)
+    with torch.no_grad():
+        ops(a16, b16, a32, b32, x, ln, conv, img)  # warm-up: library heuristics, module loads
+        torch.cuda.synchronize()
+        torch.cuda.nvtx.range_push("ops")
+        c16, c32, s, y, z = ops(a16, b16, a32, b32, x, ln, conv, img)
+        torch.cuda.nvtx.range_pop()
+        torch.cuda.synchronize()
+    # The results must not change under a profiler that replays launches.
+    ref16 = (a16.float() @ b16.float())
+    err16 = ((c16.float() - ref16).abs().max() / ref16.abs().max()).item()
+    err32 = ((c32 - a32.double().mm(b32.double()).float()).abs().max()).item()
+    rows = s.sum(dim=-1)
+    # No commas: ncu writes the program's output into its CSV stream.
+    ok = bool(torch.allclose(rows, torch.ones_like(rows), atol=1e-4))
+    print(f"torch_ops: bf16 rel err {err16:.2e} | fp32 abs err {err32:.2e} | "
+          f"softmax rows sum to 1: {ok} | layer norm mean {y.mean().item():.1e} | "
+          f"conv out {'x'.join(str(d) for d in z.shape)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

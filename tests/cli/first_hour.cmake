@@ -1,0 +1,49 @@
+# Command-line tests of issue 15 (the first hour of a new user): the overview chart's labels, the
+# bandwidth view, report width, the set-up script. Literal '|' and '*' are written [|] and [*].
+
+set(fh_run ${PROJECT_SOURCE_DIR}/data/runs/h100-sxm.json)
+set(fh_dir ${CMAKE_CURRENT_BINARY_DIR}/first_hour_cli)
+file(MAKE_DIRECTORY ${fh_dir})
+
+roofkit_cli_test(NAME first_hour.plot_term_counts_data_only_kernels
+  COMMAND roofline-cuda plot ${fh_run} --term --color never
+  STDOUT "[0-9]+ kernels move data only [(]no FLOPs[)]: see --bandwidth\n")
+roofkit_cli_test(NAME first_hour.plot_bandwidth_term
+  COMMAND roofline-cuda plot ${fh_run} --bandwidth --term
+  STDOUT "^Bandwidth of kernels without FLOPs: NVIDIA H100 80GB HBM3\nRoofs: .*transpose/copy +DRAM +[0-9.]+ TB/s +[0-9]+% "
+  STDERR_LINES 0)
+roofkit_cli_test(NAME first_hour.plot_bad_label_pattern
+  COMMAND roofline-cuda plot ${fh_run} --label "a(" -o ${fh_dir}/x.svg
+  EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1
+  STDERR "label pattern 'a[(]' is not a valid regular expression")
+add_test(NAME cli.first_hour.plot_label_regex
+  COMMAND sh -c "'$<TARGET_FILE:roofline-cuda>' plot '${fh_run}' --label '^gemm/' -o '${fh_dir}/label.svg' && grep -c 'class=\"kernel-label\"' '${fh_dir}/label.svg'")
+set_tests_properties(cli.first_hour.plot_label_regex PROPERTIES LABELS "cpu;cli"
+                     PASS_REGULAR_EXPRESSION "^3\n$")
+roofkit_cli_test(NAME first_hour.report_fits_120_columns
+  COMMAND roofline-cuda report ${fh_run}
+  STDOUT "[|] Kernel +[|] +Time us [|] +GFLOP/s [|] +AI DRAM [|]")
+add_test(NAME cli.first_hour.report_no_line_over_120
+  COMMAND sh -c "'$<TARGET_FILE:roofline-cuda>' report '${fh_run}' | awk 'length > 120 { n++ } END { print n + 0 }'")
+set_tests_properties(cli.first_hour.report_no_line_over_120 PROPERTIES LABELS "cpu;cli"
+                     PASS_REGULAR_EXPRESSION "^0\n$")
+add_test(NAME cli.first_hour.report_wide
+  COMMAND sh -c "'$<TARGET_FILE:roofline-cuda>' report '${fh_run}' --wide | awk 'length > 200 { n++ } END { print (n > 0) }'")
+set_tests_properties(cli.first_hour.report_wide PROPERTIES LABELS "cpu;cli"
+                     PASS_REGULAR_EXPRESSION "^1\n$")
+# Without package-manager access set-up skips the optional packages at once, in one line.
+add_test(NAME cli.first_hour.setup_skips_optional_fast
+  COMMAND sh -c "start=$(date +%s); ROOFKIT_SETUP_ASSUME_MISSING='chromium librsvg2-bin' ROOFKIT_SETUP_MIRROR=http://192.0.2.1 '${PROJECT_SOURCE_DIR}/scripts/setup.sh' 2>&1 | grep -c '^setup: skipped optional librsvg2-bin .*, chromium .* [[]' ; echo took $(( $(date +%s) - start ))"
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(cli.first_hour.setup_skips_optional_fast PROPERTIES LABELS "cpu;cli"
+                     PASS_REGULAR_EXPRESSION "^1\ntook [0-5]\n$")
+# scripts/run.sh builds the tool it runs and nothing else: no test, no other tool.
+add_test(NAME cli.first_hour.run_builds_only_roofline_cuda
+  COMMAND sh -c "ROOFKIT_RUN_BUILD_DIR='${fh_dir}/run-build' '${PROJECT_SOURCE_DIR}/scripts/run.sh' --dry-run 2>/dev/null > '${fh_dir}/run-plan.txt' && grep -c -- '-o tools/roofline-cuda ' '${fh_dir}/run-plan.txt' && grep -c -e '/tests/cpu/' -e '/tests/gpu/' -e 'occupancy-calc' -e gtest '${fh_dir}/run-plan.txt'"
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(cli.first_hour.run_builds_only_roofline_cuda PROPERTIES LABELS "cpu;cli"
+                     PASS_REGULAR_EXPRESSION "^1\n0\n$" TIMEOUT 300)
+roofkit_cli_test(NAME first_hour.plot_bandwidth_not_with_compare
+  COMMAND roofline-cuda plot --before ${fh_run} --after ${fh_run} --bandwidth -o ${fh_dir}/c.svg
+  EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1
+  STDERR "--bandwidth draws the kernels without FLOPs of one run")

@@ -1,0 +1,31 @@
+# Command-line tests of profile that need no GPU: usage errors, the application's exit code and
+# output passed through, and a run rebuilt from a recorded log.
+set(profile_records ${PROJECT_SOURCE_DIR}/tests/data/profile/features.jsonl)
+
+roofkit_cli_test(NAME profile.no_application COMMAND roofline-cuda profile
+  EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "no application given")
+roofkit_cli_test(NAME profile.bad_cache_control COMMAND roofline-cuda profile
+  --cache-control some -- true
+  EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "cache control 'some' is not valid \\(valid: all, none\\)")
+roofkit_cli_test(NAME profile.bad_launch_count COMMAND roofline-cuda profile --launch-count 0 -- true
+  EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "launch count 0 is out of range")
+roofkit_cli_test(NAME profile.bad_regex COMMAND roofline-cuda profile --kernel "(" -- true
+  EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "kernel regex")
+roofkit_cli_test(NAME profile.bad_plot_extension COMMAND roofline-cuda profile --plot out.bmp -- true
+  EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "out.bmp")
+roofkit_cli_test(NAME profile.application_not_found COMMAND roofline-cuda profile
+  -- no-such-application-roofkit
+  EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "cannot start 'no-such-application-roofkit'")
+roofkit_cli_test(NAME profile.exit_code_and_output_pass_through COMMAND roofline-cuda profile
+  -- sh -c "echo from-the-app && exit 7"
+  EXIT_CODE 7 STDOUT "^from-the-app\n$" STDERR "the application failed with exit code 7")
+roofkit_cli_test(NAME profile.from_records COMMAND roofline-cuda profile
+  --from-records ${profile_records} -o profile-from-records.json
+  STDOUT_EMPTY
+  STDERR "scale_in_place\\(double\\*, double, int\\) +\\| +2 \\| +2 .*not profiled \\(CUDA graph\\): 2 x graph_only_kernel")
+roofkit_cli_test(NAME profile.from_records_and_application COMMAND roofline-cuda profile
+  --from-records ${profile_records} -- true
+  EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "excludes")
+roofkit_cli_test(NAME profile.output_folder_missing COMMAND roofline-cuda profile
+  -o no-such-folder/run.json -- true
+  EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "folder 'no-such-folder' does not exist")

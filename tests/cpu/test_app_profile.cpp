@@ -1,0 +1,320 @@
+// `profile` without a GPU: options and their environment, launch selection, the record log,
+// the per-kernel summary and the run built from a recorded log.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "roofkit/app_process.hpp"
+#include "roofkit/app_profile.hpp"
+#include "roofkit/data_files.hpp"
+#include "roofkit/error.hpp"
+#include "roofkit/occupancy_ptxas.hpp"
+#include "roofkit/results.hpp"
+
+namespace {
+
+using roofkit::app_profile_options;
+using roofkit::launch_selector;
+
+const char* log_path = ROOFKIT_TEST_SOURCE_DIR "/tests/data/profile/features.jsonl";
+
+TEST(app_profile_options, rejects_bad_values_naming_them) {
+  app_profile_options o;
+  EXPECT_NO_THROW(roofkit::validate(o));
+  auto message = [](const app_profile_options& bad) {
+    try {
+      roofkit::validate(bad);
+    } catch (const roofkit::error& e) {
+      EXPECT_EQ(e.code(), roofkit::exit_code::usage);
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  app_profile_options o1;
+  o1.cache_control = "some";
+  EXPECT_NE(message(o1).find("'some' is not valid (valid: all, none)"), std::string::npos);
+  app_profile_options o2;
+  o2.clock_control = "boost";
+  EXPECT_NE(message(o2).find("'boost' is not valid (valid: base, none)"), std::string::npos);
+  app_profile_options o3;
+  o3.launch_count = 0;
+  EXPECT_NE(message(o3).find("launch count 0 is out of range"), std::string::npos);
+  app_profile_options o4;
+  o4.launch_skip = -2;
+  EXPECT_NE(message(o4).find("launch skip -2 is out of range"), std::string::npos);
+  app_profile_options o5;
+  o5.kernel_regex = "gemm(";
+  EXPECT_NE(message(o5).find("kernel regex 'gemm(' is not valid"), std::string::npos);
+}
+
+std::map<std::string, std::string> fake_env;
+const char* fake_lookup(const char* name) {
+  auto it = fake_env.find(name);
+  return it == fake_env.end() ? nullptr : it->second.c_str();
+}
+
+TEST(app_profile_options, survive_the_environment_round_trip) {
+  app_profile_options o;
+  o.kernel_regex = "sgemm|softmax";
+  o.nvtx_range = "ops";
+  o.launch_skip = 3;
+  o.launch_count = 7;
+  o.cache_control = "none";
+  o.clock_control = "base";
+  o.record_path = "/tmp/x.jsonl";
+  fake_env = roofkit::to_environment(o);
+  const auto back = roofkit::options_from_environment(fake_lookup);
+  EXPECT_EQ(back.kernel_regex, "sgemm|softmax");
+  EXPECT_EQ(back.nvtx_range, "ops");
+  EXPECT_EQ(back.launch_skip, 3);
+  EXPECT_EQ(back.launch_count, 7);
+  EXPECT_EQ(back.cache_control, "none");
+  EXPECT_EQ(back.clock_control, "base");
+  EXPECT_EQ(back.record_path, "/tmp/x.jsonl");
+  fake_env["ROOFKIT_PROFILE_LAUNCH_COUNT"] = "7x";
+  EXPECT_THROW(roofkit::options_from_environment(fake_lookup), roofkit::error);
+  fake_env.clear();
+  const auto defaults = roofkit::options_from_environment(fake_lookup);
+  EXPECT_EQ(defaults.launch_count, -1);
+  EXPECT_EQ(defaults.cache_control, "all");
+}
+
+TEST(app_profile_environment, sets_the_injection_and_nvtx_only_when_asked) {
+  app_profile_options o;
+  auto env = roofkit::profile_environment(o, "/opt/lib/libroofkit_inject.so", "/cuda/libcupti.so");
+  EXPECT_EQ(env.at("CUDA_INJECTION64_PATH"), "/opt/lib/libroofkit_inject.so");
+  EXPECT_EQ(env.count("NVTX_INJECTION64_PATH"), 0u);
+  o.nvtx_range = "ops";
+  env = roofkit::profile_environment(o, "/opt/lib/libroofkit_inject.so", "/cuda/libcupti.so");
+  EXPECT_EQ(env.at("NVTX_INJECTION64_PATH"), "/cuda/libcupti.so");
+}
+
+TEST(launch_selector, applies_regex_then_skip_then_count) {
+  app_profile_options o;
+  o.kernel_regex = "gemm";
+  o.launch_skip = 2;
+  o.launch_count = 3;
+  launch_selector s(o);
+  std::vector<bool> got;
+  for (int i = 0; i < 8; ++i) {
+    got.push_back(s.select(i % 2 ? "softmax_kernel" : "sgemm_128x64", {}));
+  }
+  // gemm launches are 0, 2, 4, 6: skip two (0, 2), profile 4 and 6 (count not reached).
+  EXPECT_EQ(got, (std::vector<bool>{false, false, false, false, true, false, true, false}));
+  EXPECT_EQ(s.matched(), 4);
+  EXPECT_EQ(s.selected(), 2);
+  EXPECT_FALSE(s.exhausted());
+  EXPECT_TRUE(s.select("sgemm_128x64", {}));
+  EXPECT_TRUE(s.exhausted());
+  EXPECT_FALSE(s.select("sgemm_128x64", {}));
+}
+
+TEST(launch_selector, nvtx_range_matches_any_enclosing_range) {
+  app_profile_options o;
+  o.nvtx_range = "ops";
+  launch_selector s(o);
+  EXPECT_FALSE(s.select("k", {}));
+  EXPECT_FALSE(s.select("k", {"warmup"}));
+  EXPECT_TRUE(s.select("k", {"ops", "inner"}));
+  EXPECT_TRUE(s.select("k", {"outer", "ops"}));
+  EXPECT_FALSE(s.select("k", {"ops2"}));
+}
+
+TEST(demangle, gives_readable_names_and_leaves_c_names_alone) {
+  EXPECT_EQ(roofkit::demangle("_Z7add_onePfi"), "add_one(float*, int)");
+  EXPECT_EQ(roofkit::demangle("plain_c_kernel"), "plain_c_kernel");
+}
+
+TEST(profile_log, round_trips_a_launch_record) {
+  roofkit::launch_record r;
+  r.index = 41;
+  r.mangled_name = "_Z7add_onePfi";
+  r.kernel.name = "add_one(float*, int)";
+  r.kernel.launch.grid = {4096, 1, 1};
+  r.kernel.launch.block = {256, 1, 1};
+  r.kernel.launch.registers_per_thread = 16;
+  r.kernel.launch.static_smem_bytes = 1024;
+  r.kernel.launch.dynamic_smem_bytes = 512;
+  r.kernel.flops[roofkit::precision::fp32] = 1048576;
+  r.kernel.bytes[roofkit::memory_level::dram] = 8388608;
+  r.kernel.gpu_time_s = 5.5e-6;
+  r.kernel.sm_clock_mhz = 1755;
+  r.kernel.counters["dram__bytes_read.sum"] = 4194304;
+  r.stream = 7;
+  r.thread = 99;
+  r.profile_overhead_s = 0.002;
+  const std::string text = roofkit::launch_line(r) + roofkit::end_line(100);
+  const auto log = roofkit::parse_profile_log(text);
+  ASSERT_EQ(log.launches.size(), 1u);
+  const auto& k = log.launches[0].kernel;
+  EXPECT_EQ(log.launches[0].index, 41);
+  EXPECT_EQ(k.name, "add_one(float*, int)");
+  EXPECT_EQ(k.launch.grid[0], 4096u);
+  EXPECT_EQ(k.launch.registers_per_thread, 16u);
+  EXPECT_EQ(k.launch.static_smem_bytes, 1024u);
+  EXPECT_EQ(k.launch.dynamic_smem_bytes, 512u);
+  EXPECT_DOUBLE_EQ(k.flops.at(roofkit::precision::fp32), 1048576);
+  EXPECT_DOUBLE_EQ(k.bytes.at(roofkit::memory_level::dram), 8388608);
+  EXPECT_DOUBLE_EQ(*k.gpu_time_s, 5.5e-6);
+  EXPECT_DOUBLE_EQ(k.counters.at("dram__bytes_read.sum"), 4194304);
+  EXPECT_EQ(log.launches[0].stream, 7u);
+  EXPECT_TRUE(log.finished);
+  EXPECT_EQ(log.total_launches, 100);
+}
+
+TEST(profile_log, a_truncated_last_line_is_what_a_crash_leaves) {
+  roofkit::kernel_timing t{"k", 3, 3e-6, 1e-6, 1e-6, 1e-6};
+  const std::string full = roofkit::timing_line(t);
+  const auto log = roofkit::parse_profile_log(full + full.substr(0, 20));
+  EXPECT_EQ(log.timings.size(), 1u);
+  EXPECT_FALSE(log.finished);
+  EXPECT_THROW(roofkit::parse_profile_log(full.substr(0, 20) + "\n" + full), roofkit::error);
+}
+
+TEST(kernel_summary, sums_launches_and_shares_from_timings) {
+  roofkit::profile_log log;
+  log.timings = {{"a", 4, 40e-6, 10e-6, 9e-6, 11e-6}, {"b", 1, 60e-6, 60e-6, 60e-6, 60e-6}};
+  roofkit::launch_record r;
+  r.kernel.name = "a";
+  r.kernel.gpu_time_s = 12e-6;
+  log.launches = {r, r};
+  const auto s = roofkit::summarize_kernels(log);
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_EQ(s[0].name, "b"); // largest total first
+  EXPECT_DOUBLE_EQ(s[0].share, 0.6);
+  EXPECT_EQ(s[1].name, "a");
+  EXPECT_EQ(s[1].launches, 4);
+  EXPECT_EQ(s[1].profiled, 2);
+  EXPECT_DOUBLE_EQ(s[1].total_s, 40e-6);
+  EXPECT_DOUBLE_EQ(s[1].median_s, 10e-6);
+  EXPECT_DOUBLE_EQ(s[1].share, 0.4);
+}
+
+TEST(kernel_summary, falls_back_to_profiled_launches_after_a_crash) {
+  roofkit::profile_log log; // no timing lines: the process died before exit
+  roofkit::launch_record r;
+  r.kernel.name = "a";
+  r.kernel.gpu_time_s = 2e-6;
+  log.launches = {r};
+  r.kernel.gpu_time_s = 4e-6;
+  log.launches.push_back(r);
+  r.kernel.gpu_time_s = 9e-6;
+  log.launches.push_back(r);
+  const auto s = roofkit::summarize_kernels(log);
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].launches, 3);
+  EXPECT_DOUBLE_EQ(s[0].total_s, 15e-6);
+  EXPECT_DOUBLE_EQ(s[0].median_s, 4e-6);
+  EXPECT_DOUBLE_EQ(s[0].share, 1.0);
+}
+
+roofkit::profile_log fixture_log() {
+  return roofkit::parse_profile_log(roofkit::read_text_file(log_path));
+}
+
+TEST(profile_run, one_kernel_per_name_and_configuration_with_mean_work) {
+  const auto log = fixture_log();
+  roofkit::profile_run_inputs in;
+  in.command = "roofline-cuda profile -- app";
+  in.options.cache_control = "all";
+  const auto r = roofkit::build_profile_run(log, in);
+  ASSERT_EQ(r.kernels.size(), 2u);
+  // scale_in_place holds more GPU time than add_one in the fixture.
+  const auto& scale = r.kernels[0];
+  EXPECT_EQ(scale.name, "scale_in_place(double*, double, int)");
+  EXPECT_EQ(scale.time.repetitions, 2);
+  EXPECT_DOUBLE_EQ(scale.time.median_s, (20e-6 + 22e-6) / 2);
+  EXPECT_DOUBLE_EQ(scale.flops.at(roofkit::precision::fp64), 2097152);
+  EXPECT_DOUBLE_EQ(scale.bytes.at(roofkit::memory_level::dram), (16777216.0 + 16777220.0) / 2);
+  // 256 threads, 16 registers, no shared memory: 8 blocks of 8 warps fill the 64 warp slots.
+  ASSERT_TRUE(scale.occupancy_theoretical.has_value());
+  EXPECT_DOUBLE_EQ(*scale.occupancy_theoretical, 1.0);
+  EXPECT_DOUBLE_EQ(scale.counters.at("roofkit__app_launches"), 2);
+  EXPECT_EQ(r.context.device_name, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(r.context.cc_major, 9);
+  EXPECT_EQ(r.context.cache_control, "all");
+  EXPECT_EQ(r.context.extra.at("app_status"), "exited with 0");
+}
+
+TEST(profile_run, json_carries_app_summary_launches_and_what_was_not_profiled) {
+  const auto log = fixture_log();
+  roofkit::profile_run_inputs in;
+  in.app.exit_code = 134;
+  in.app.signal = 6;
+  const auto r = roofkit::build_profile_run(log, in);
+  EXPECT_EQ(r.context.extra.at("app_status"), "killed by signal 6");
+  const auto text = roofkit::profile_run_json(r, log, in);
+  const auto j = nlohmann::json::parse(text);
+  EXPECT_EQ(j["schema"], "roofkit.run/1");
+  const auto& p = j["profile"];
+  EXPECT_EQ(p["app"]["exit_code"], 134);
+  EXPECT_EQ(p["app"]["signal"], 6);
+  EXPECT_EQ(p["launches"].size(), 5u);
+  EXPECT_EQ(p["launches"][0]["name"], "add_one(float*, int)");
+  EXPECT_TRUE(p["launches"][0].contains("bound"));
+  EXPECT_EQ(p["kernels"].size(), 3u);
+  bool graph = false;
+  bool capture = false;
+  for (const auto& n : p["not_profiled"]) {
+    graph = graph || (n["reason"] == "CUDA graph" && n["name"] == "graph_only_kernel(float*, int)");
+    capture = capture || n["reason"] == "stream capture";
+  }
+  EXPECT_TRUE(graph);
+  EXPECT_TRUE(capture);
+  // The file is still a run: it loads, with the kernels of the run.
+  const auto back = roofkit::parse_run(text, "profile.json");
+  EXPECT_EQ(back.kernels.size(), r.kernels.size());
+}
+
+TEST(profile_run, top_kernels_keep_most_gpu_time) {
+  const auto log = fixture_log();
+  const auto r = roofkit::build_profile_run(log, {});
+  const auto top = roofkit::top_kernels_run(r, log, 1);
+  ASSERT_EQ(top.kernels.size(), 1u);
+  EXPECT_EQ(top.kernels[0].name, "scale_in_place(double*, double, int)");
+}
+
+TEST(profile_run, summary_table_lists_every_kernel_and_the_skipped_ones) {
+  const auto log = fixture_log();
+  const auto r = roofkit::build_profile_run(log, {});
+  const auto t = roofkit::profile_summary_table(r, log);
+  ASSERT_EQ(t.rows.size(), 3u);
+  EXPECT_EQ(std::get<std::string>(t.rows[0][0]), "scale_in_place(double*, double, int)");
+  ASSERT_FALSE(t.notes.empty());
+}
+
+TEST(inject_library, is_found_in_the_first_place_that_has_it_or_named_in_the_error) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "roofkit_inject_find";
+  fs::create_directories(dir);
+  const fs::path lib = dir / "libroofkit_inject.so";
+  roofkit::write_text_file(lib, "x");
+  EXPECT_EQ(roofkit::find_inject_library("", {dir / "none.so", lib}), fs::absolute(lib));
+  try {
+    roofkit::find_inject_library("", {dir / "none.so"});
+    FAIL() << "no error";
+  } catch (const roofkit::error& e) {
+    EXPECT_NE(std::string(e.what()).find("none.so"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("ROOFKIT_INJECT_LIBRARY"), std::string::npos);
+  }
+  EXPECT_THROW(roofkit::find_inject_library((dir / "missing.so").string(), {}), roofkit::error);
+  fs::remove_all(dir);
+}
+
+TEST(run_app, passes_the_exit_code_and_the_signal_through) {
+  auto out = roofkit::run_app({"sh", "-c", "exit 7"}, {});
+  EXPECT_EQ(out.exit_code, 7);
+  EXPECT_EQ(out.signal, 0);
+  out = roofkit::run_app({"sh", "-c", "kill -SEGV $$"}, {});
+  EXPECT_EQ(out.signal, 11);
+  EXPECT_EQ(out.exit_code, 139);
+  out = roofkit::run_app({"sh", "-c", "test \"$ROOFKIT_X\" = yes"}, {{"ROOFKIT_X", "yes"}});
+  EXPECT_EQ(out.exit_code, 0);
+  EXPECT_THROW(roofkit::run_app({}, {}), roofkit::error);
+}
+
+} // namespace

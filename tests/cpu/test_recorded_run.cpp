@@ -1,0 +1,79 @@
+// The recorded H100 run (data/runs/h100-sxm.json) against physical limits and its own counters:
+// no kernel above a roof taken at the kernel's own clock, and every placed byte count equal to
+// the raw counters stored beside it (one consistent pass set).
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "roofkit/results.hpp"
+#include "roofkit/roofline.hpp"
+
+namespace {
+
+roofkit::run recorded() {
+  return roofkit::load_run(std::string(ROOFKIT_TEST_SOURCE_DIR) + "/data/runs/h100-sxm.json");
+}
+
+double counter(const roofkit::kernel_result& k, const std::string& name) {
+  const auto it = k.counters.find(name);
+  return it == k.counters.end() ? -1 : it->second;
+}
+
+TEST(recorded_run, was_measured_with_cache_control_and_per_kernel_clocks) {
+  const auto r = recorded();
+  EXPECT_EQ(r.context.cache_control, "all");
+  EXPECT_EQ(r.context.clock_control, "none");
+  int profiled = 0;
+  for (const auto& k : r.kernels) {
+    if (k.source != roofkit::work_source::counters)
+      continue;
+    ++profiled;
+    ASSERT_TRUE(k.sm_clock_mhz) << k.name;
+    EXPECT_GT(*k.sm_clock_mhz, 500) << k.name;
+    EXPECT_LT(*k.sm_clock_mhz, 2100) << k.name;
+    EXPECT_TRUE(k.gpu_time_s) << k.name;
+  }
+  EXPECT_GE(profiled, 60);
+}
+
+TEST(recorded_run, no_kernel_exceeds_a_roof_at_its_own_clock) {
+  const auto r = recorded();
+  const auto placements = roofkit::analyze(r);
+  ASSERT_EQ(placements.size(), r.kernels.size());
+  for (std::size_t i = 0; i < placements.size(); ++i) {
+    const auto& p = placements[i];
+    if (p.failed || p.analytical)
+      continue;
+    EXPECT_LE(p.pct_of_roof, 100.0) << p.name << " is above its " << p.bound << " roof";
+    for (const auto& lp : p.levels)
+      if (lp.has_ceiling)
+        EXPECT_LE(lp.utilisation, 1.0) << p.name << " at " << roofkit::to_string(lp.level);
+    if (p.has_flops && p.compute_roof > 0)
+      EXPECT_LE(p.achieved_flops, p.compute_roof) << p.name;
+  }
+}
+
+TEST(recorded_run, placed_bytes_are_the_raw_counters_beside_them) {
+  const auto r = recorded();
+  int checked = 0;
+  for (const auto& k : r.kernels) {
+    if (k.source != roofkit::work_source::counters)
+      continue;
+    const double read = counter(k, "dram__bytes_read.sum");
+    const double write = counter(k, "dram__bytes_write.sum");
+    const double l1 = counter(k, "l1tex__lsu_writeback_active_mem_lgds.sum");
+    const double l2 = counter(k, "lts__lts2xbar_cycles_active.sum");
+    ASSERT_GE(read, 0) << k.name;
+    ASSERT_GE(l1, 0) << k.name;
+    ASSERT_GE(l2, 0) << k.name;
+    EXPECT_DOUBLE_EQ(k.bytes.at(roofkit::memory_level::dram), read + write) << k.name;
+    if (l1 > 0)
+      EXPECT_DOUBLE_EQ(k.bytes.at(roofkit::memory_level::l1), 128 * l1) << k.name;
+    if (l2 > 0)
+      EXPECT_DOUBLE_EQ(k.bytes.at(roofkit::memory_level::l2), 32 * l2) << k.name;
+    ++checked;
+  }
+  EXPECT_GE(checked, 60);
+}
+
+} // namespace

@@ -1,0 +1,69 @@
+// measure_ceilings on the GPU (--quick, no references): every check passes, every roof has its
+// clock, and the roofs sit where the hardware allows (not above the theoretical peak at the
+// clock observed, not absurdly below it).
+#include <gtest/gtest.h>
+
+#include "roofkit/ceilings.hpp"
+#include "roofkit/device.hpp"
+
+using namespace roofkit;
+
+namespace {
+
+const ceilings_result& quick_result() {
+  static const ceilings_result r = [] {
+    ceilings_options o;
+    o.quick = true;
+    o.references = false;
+    return measure_ceilings(o, theoretical_ceilings(query_device(0)));
+  }();
+  return r;
+}
+
+} // namespace
+
+TEST(ceilings_gpu, every_result_check_passes) {
+  for (const auto& m : quick_result().measurements)
+    EXPECT_EQ(m.check, "ok") << m.name;
+}
+
+TEST(ceilings_gpu, roofs_carry_their_clock_and_stay_under_the_peak_at_that_clock) {
+  const auto& r = quick_result();
+  ASSERT_FALSE(r.ceilings.empty());
+  for (const auto& m : r.measurements) {
+    if (m.check != "ok" || m.reference)
+      continue;
+    EXPECT_GT(m.sm_clock_mhz, 100) << m.name;
+    EXPECT_LT(m.sm_clock_mhz, 4000) << m.name;
+    if (m.theoretical > 0 && m.theoretical_clock_mhz > 0 && !(m.level == memory_level::dram)) {
+      EXPECT_LE(m.value, 1.02 * m.theoretical * m.sm_clock_mhz / m.theoretical_clock_mhz)
+          << m.name << " exceeds the theoretical peak at its own clock";
+    }
+  }
+}
+
+TEST(ceilings_gpu, fma_and_dram_near_their_peaks) {
+  const auto& r = quick_result();
+  for (const auto& c : r.ceilings) {
+    const bool fma = !c.is_memory && (c.prec == precision::fp32 || c.prec == precision::fp64);
+    const bool dram = c.is_memory && c.level == memory_level::dram;
+    if (!fma && !dram)
+      continue;
+    for (const auto& m : r.measurements)
+      if (m.theoretical > 0 && ((fma && m.prec == c.prec) || (dram && m.level == c.level))) {
+        const double scale = fma && m.theoretical_clock_mhz > 0 && c.sm_clock_mhz > 0
+                                 ? c.sm_clock_mhz / m.theoretical_clock_mhz
+                                 : 1.0;
+        EXPECT_GT(c.value, 0.8 * m.theoretical * scale) << c.method;
+        break;
+      }
+  }
+}
+
+TEST(ceilings_gpu, sweeps_find_an_l2_plateau) {
+  const auto& r = quick_result();
+  bool l2 = false;
+  for (const auto& c : r.ceilings)
+    l2 = l2 || (c.is_memory && c.level == memory_level::l2);
+  EXPECT_TRUE(l2);
+}

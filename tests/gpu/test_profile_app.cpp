@@ -1,0 +1,107 @@
+// `roofline-cuda profile` on tests/apps/app_features.cu, end to end on the GPU: launches from two
+// threads and streams profiled, the application's in-place results still correct (memory is
+// restored around every replay), counters as the kernels' arithmetic says, stream capture and
+// graph kernels listed, the NVTX filter, and a crash that still leaves a run.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "roofkit/data_files.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+struct profiled {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+  json run;
+};
+
+profiled profile(const std::string& name, const std::string& options, const std::string& args) {
+  const fs::path dir = fs::path(ROOFKIT_TEST_BINARY_DIR) / "profile_gpu_test";
+  fs::create_directories(dir);
+  const fs::path run = dir / (name + ".json");
+  const fs::path out = dir / (name + ".out");
+  const fs::path err = dir / (name + ".err");
+  fs::remove(run);
+  const std::string cmd = std::string("'") + ROOFKIT_TOOL + "' profile " + options + " -o '" +
+                          run.string() + "' -- '" + ROOFKIT_APP_FEATURES + "' " + args + " >'" +
+                          out.string() + "' 2>'" + err.string() + "'";
+  profiled p;
+  const int status = std::system(cmd.c_str());
+  p.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  p.out = roofkit::read_text_file(out);
+  p.err = roofkit::read_text_file(err);
+  if (fs::exists(run))
+    p.run = json::parse(roofkit::read_text_file(run));
+  return p;
+}
+
+int count_reason(const json& run, const std::string& reason, const std::string& name_part) {
+  int n = 0;
+  for (const auto& s : run["profile"]["not_profiled"])
+    if (s["reason"] == reason && s["name"].get<std::string>().find(name_part) != std::string::npos)
+      n += s["launches"].get<int>();
+  return n;
+}
+
+TEST(profile_app, threads_streams_capture_and_graph) {
+  const auto p = profile("features", "", "");
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  EXPECT_NE(p.out.find("app_features: all results correct"), std::string::npos) << p.out;
+  const auto& prof = p.run["profile"];
+  ASSERT_TRUE(prof["app"]["records_complete"].get<bool>());
+  int add_one = 0;
+  int scale = 0;
+  for (const auto& l : prof["launches"]) {
+    const std::string name = l["name"];
+    const double n = 1 << 20;
+    if (name.rfind("add_one", 0) == 0) {
+      ++add_one;
+      EXPECT_DOUBLE_EQ(l["flops"]["fp32"].get<double>(), n); // one FADD per element
+      // 4 B read per element from a flushed L2; the 4 B written may stay in the 50 MB L2.
+      // (Needs the write-back-and-invalidate L2 flush: a flush that leaves dirty lines adds
+      // their write-back to the kernel's DRAM bytes.)
+      const double dram = l["bytes"]["dram"].get<double>();
+      EXPECT_GE(dram, 0.95 * 4 * n);
+      EXPECT_LE(dram, 1.05 * 8 * n);
+    } else if (name.rfind("scale_in_place", 0) == 0) {
+      ++scale;
+      EXPECT_DOUBLE_EQ(l["flops"]["fp64"].get<double>(), 2 * n); // one DFMA per element
+    }
+    EXPECT_GT(l["occupancy"]["theoretical"].get<double>(), 0.0) << l.dump();
+  }
+  EXPECT_EQ(add_one, 6); // three per thread, two threads
+  EXPECT_EQ(scale, 2);
+  EXPECT_EQ(count_reason(p.run, "stream capture", "add_one"), 1);
+  EXPECT_EQ(count_reason(p.run, "stream capture", "graph_only_kernel"), 1);
+  EXPECT_EQ(count_reason(p.run, "CUDA graph", "graph_only_kernel"), 2);
+  EXPECT_EQ(count_reason(p.run, "CUDA graph", "add_one"), 2);
+}
+
+TEST(profile_app, nvtx_range_selects_only_its_launches) {
+  const auto p = profile("features-nvtx", "--nvtx scale-range", "");
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  const auto& launches = p.run["profile"]["launches"];
+  ASSERT_EQ(launches.size(), 2u) << p.err;
+  for (const auto& l : launches)
+    EXPECT_EQ(l["name"].get<std::string>().rfind("scale_in_place", 0), 0u);
+}
+
+TEST(profile_app, a_crash_still_leaves_the_launches_profiled_before) {
+  const auto p = profile("features-crash", "--launch-count 4", "crash");
+  EXPECT_EQ(p.exit_code, 134); // SIGABRT, passed through as 128 + 6
+  ASSERT_TRUE(p.run.is_object()) << p.err;
+  EXPECT_EQ(p.run["profile"]["app"]["signal"], 6);
+  EXPECT_EQ(p.run["profile"]["launches"].size(), 4u);
+  EXPECT_NE(p.err.find("killed by signal 6"), std::string::npos) << p.err;
+}
+
+} // namespace

@@ -1,0 +1,136 @@
+// roofkit-suite: every bundled kernel launched once at its default size, plainly (between
+// cudaProfilerStart/Stop, for `ncu --profile-from-start off`) or under the bench's profiler
+// (the bench's metric set, its cache control and pass structure), with every launch's values
+// written as JSON. scripts/ncu-compare.sh runs both and compares launch by launch.
+//   roofkit-suite plain [REGEX]
+//   roofkit-suite profile all|none OUT.json [REGEX]
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <vector>
+
+#include <cuda_profiler_api.h>
+#include <cuda_runtime_api.h>
+#include <nlohmann/json.hpp>
+
+#include "roofkit/bench.hpp"
+#include "roofkit/error.hpp"
+#include "roofkit/kernel_registry.hpp"
+#include "roofkit/main_guard.hpp"
+#include "roofkit/profiler.hpp"
+
+namespace {
+
+using steady = std::chrono::steady_clock;
+
+double since(steady::time_point t0) {
+  return std::chrono::duration<double>(steady::now() - t0).count();
+}
+
+bool suite_member(const roofkit::kernel_descriptor& d) {
+  return d.kind == roofkit::measurement::kernel && d.counter_profiled;
+}
+
+int plain(const std::string& regex) {
+  cudaStream_t stream = nullptr;
+  for (const auto* d : roofkit::select_kernels(regex)) {
+    if (!suite_member(*d))
+      continue;
+    auto inst = d->make();
+    inst->setup(d->default_size);
+    inst->reset(stream);
+    ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+    ROOFKIT_CUDA_CHECK(cudaProfilerStart());
+    inst->run(stream);
+    ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+    ROOFKIT_CUDA_CHECK(cudaProfilerStop());
+    inst->teardown();
+    std::cout << d->name << '\n';
+  }
+  return 0;
+}
+
+int profile(const std::string& cache, const std::string& out_path, const std::string& regex) {
+  const auto t_start = steady::now();
+  roofkit::profiler_options po;
+  po.cache = roofkit::parse_cache_control(cache);
+  roofkit::profiler_session session(0, roofkit::bench_metric_set(), po);
+  double profile_s = 0;
+  cudaStream_t stream = nullptr;
+  nlohmann::json kernels = nlohmann::json::array();
+  // As the bench: kernels set up in batches of up to half the free device memory, each batch
+  // profiled in one pass set.
+  std::size_t free_bytes = 0, total_bytes = 0;
+  ROOFKIT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  std::vector<const roofkit::kernel_descriptor*> batch;
+  std::vector<std::unique_ptr<roofkit::kernel_instance>> instances;
+  double batch_bytes = 0;
+  auto flush_batch = [&] {
+    if (batch.empty())
+      return;
+    std::vector<roofkit::batch_work> works;
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      auto* inst = instances[i].get();
+      works.push_back({[inst, stream] { inst->run(stream); },
+                       static_cast<std::size_t>(std::max(1, batch[i]->kernels_per_run))});
+    }
+    const auto t0 = steady::now();
+    const auto ranges = session.profile_batch(works);
+    const double dt = since(t0);
+    profile_s += dt;
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      nlohmann::json launches = nlohmann::json::array();
+      for (const auto& r : ranges[i])
+        launches.push_back(r.values);
+      kernels.push_back({{"name", batch[i]->name}, {"launches", launches}});
+      instances[i]->teardown();
+    }
+    std::cerr << "roofkit-suite: " << batch.size() << " kernels profiled in " << dt << " s\n";
+    batch.clear();
+    instances.clear();
+    batch_bytes = 0;
+  };
+  for (const auto* d : roofkit::select_kernels(regex)) {
+    if (!suite_member(*d))
+      continue;
+    auto inst = d->make();
+    inst->setup(d->default_size);
+    ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+    batch.push_back(d);
+    instances.push_back(std::move(inst));
+    batch_bytes += d->device_bytes(d->default_size);
+    if (batch_bytes > 0.5 * double(free_bytes))
+      flush_batch();
+  }
+  flush_batch();
+  nlohmann::json doc;
+  doc["tool"] = "roofkit-suite";
+  doc["chip"] = session.chip();
+  doc["passes"] = session.passes();
+  doc["metrics"] = session.metrics().names();
+  doc["cache_control"] = cache;
+  doc["profile_s"] = profile_s;
+  const auto& st = session.stats();
+  doc["profile_breakdown_s"] = {{"setup", st.setup_s}, {"passes", st.passes_s},
+                                {"decode", st.decode_s}, {"calls", st.calls},
+                                {"passes_total", st.passes}};
+  doc["total_s"] = since(t_start);
+  doc["kernels"] = kernels;
+  std::ofstream(out_path) << doc.dump(1) << '\n';
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  return roofkit::guarded_main("roofkit-suite", [&]() -> int {
+    const std::string mode = argc > 1 ? argv[1] : "";
+    if (mode == "plain")
+      return plain(argc > 2 ? argv[2] : "");
+    if (mode == "profile" && argc > 3)
+      return profile(argv[2], argv[3], argc > 4 ? argv[4] : "");
+    std::cerr << "usage: roofkit-suite plain [REGEX] | profile all|none OUT.json [REGEX]\n";
+    return 2;
+  });
+}

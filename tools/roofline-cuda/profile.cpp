@@ -1,0 +1,138 @@
+// roofline-cuda profile: any CUDA application's kernels on the roofline (arguments only).
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "roofkit/app_process.hpp"
+#include "roofkit/data_files.hpp"
+#include "roofkit/embedded.hpp"
+#include "roofkit/error.hpp"
+#include "roofkit/plot.hpp"
+#include "roofkit/results.hpp"
+#include "subcommand.hpp"
+
+namespace {
+
+struct profile_cli {
+  roofkit::app_profile_options options;
+  std::string ceilings;
+  std::string output;
+  std::vector<std::string> plots;
+  std::vector<std::string> app;
+  std::string records;
+  std::string from_records;
+};
+
+std::filesystem::path executable_dir() {
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::filesystem::path() : self.parent_path();
+}
+
+int run_profile(const profile_cli& o) {
+  // Fail on bad output paths before the application runs.
+  std::vector<roofkit::chart_format> formats;
+  for (const auto& p : o.plots)
+    formats.push_back(roofkit::chart_format_for_path(p));
+  std::vector<std::string> outputs = o.plots;
+  outputs.push_back(o.output);
+  for (const auto& path : outputs) {
+    const auto dir = std::filesystem::path(path).parent_path();
+    if (!path.empty() && !dir.empty() && !std::filesystem::is_directory(dir))
+      throw roofkit::usage_error("cannot write '" + path + "': folder '" + dir.string() +
+                                 "' does not exist");
+  }
+  auto say = [](const std::string& s) { std::cerr << "roofline-cuda profile: " << s << '\n'; };
+
+  roofkit::app_profile_request req;
+  req.options = o.options;
+  req.argv = o.app;
+  req.ceilings_file = o.ceilings;
+  req.command = roofkit::cli::command_line();
+  req.say = say;
+  req.records_file = o.from_records.empty() ? o.records : o.from_records;
+  req.from_records = !o.from_records.empty();
+  if (const char* lib = std::getenv("ROOFKIT_INJECT_LIBRARY"))
+    req.inject_library = lib;
+  const auto dir = executable_dir();
+#ifdef ROOFKIT_INJECT_INSTALL_SUBDIR
+  req.inject_candidates.push_back(dir / ".." / ROOFKIT_INJECT_INSTALL_SUBDIR /
+                                  "libroofkit_inject.so");
+#endif
+#ifdef ROOFKIT_INJECT_BUILD_PATH
+  req.inject_candidates.emplace_back(ROOFKIT_INJECT_BUILD_PATH);
+#endif
+  req.inject_candidates.push_back(dir / "libroofkit_inject.so");
+
+  if (o.app.empty() && o.from_records.empty())
+    throw roofkit::usage_error("no application given: put its command line after '--' "
+                               "(roofline-cuda profile [options] -- ./app args...)");
+  auto res = roofkit::profile_application(req);
+  for (std::size_t i = 0; i < res.log.errors.size(); ++i)
+    say("error: " + res.log.errors[i] +
+        (res.log.hints[i].empty() ? "" : " (" + res.log.hints[i] + ")"));
+
+  std::ostringstream table;
+  auto printer = roofkit::make_printer(roofkit::output_format::markdown, table);
+  printer->print(roofkit::profile_summary_table(res.result, res.log));
+  printer->finish();
+  std::cerr << "\n" << table.str();
+  say(fmt::format("{} kernel launches, {} profiled ({} replay passes each){}",
+                  res.log.total_launches, res.log.launches.size(), res.log.passes,
+                  res.log.finished || res.log.device.empty()
+                      ? ""
+                      : "; the records end early (the application did not exit normally)"));
+  if (!o.output.empty()) {
+    roofkit::write_text_file(o.output, roofkit::profile_run_json(res.result, res.log, res.inputs));
+    say("run written to " + o.output);
+  }
+  if (!o.plots.empty()) {
+    const auto top = roofkit::top_kernels_run(res.result, res.log);
+    for (std::size_t i = 0; i < o.plots.size(); ++i) {
+      roofkit::write_roofline_chart(top, o.plots[i], formats[i]);
+      say("chart written to " + o.plots[i]);
+    }
+  }
+  return res.exit_code;
+}
+
+const roofkit::cli::registration reg{
+    "profile", 52, [](CLI::App& app) -> std::function<int()> {
+      auto* cmd = app.add_subcommand(
+          "profile", "Run a CUDA application and place its kernels on the roofline");
+      if (auto doc = roofkit::embedded_file("docs/cli/roofline-cuda-profile.md"))
+        cmd->footer(std::string(*doc));
+      auto o = std::make_shared<profile_cli>();
+      cmd->add_option("--kernel", o->options.kernel_regex,
+                      "Only kernels whose demangled name matches this regex");
+      cmd->add_option("--nvtx", o->options.nvtx_range,
+                      "Only launches inside an NVTX push/pop range of this name");
+      cmd->add_option("--launch-skip", o->options.launch_skip,
+                      "Matching launches to let run before profiling starts");
+      cmd->add_option("--launch-count", o->options.launch_count,
+                      "Matching launches to profile at most (default: all)");
+      cmd->add_option("--cache-control", o->options.cache_control,
+                      "all: flush the L2 before every replay pass; none: leave it (default all)");
+      cmd->add_option("--clock-control", o->options.clock_control,
+                      "base or none (default none; see the help page)");
+      cmd->add_option("--ceilings", o->ceilings,
+                      "Take the roofs from this machine file or run file");
+      cmd->add_option("-o,--output", o->output, "Write the run (roofkit.run/1 JSON) to this file");
+      cmd->add_option("--plot", o->plots,
+                      "Write the roofline chart of the kernels with most GPU time (.svg, "
+                      ".html, ...); may be given several times");
+      cmd->add_option("--records", o->records,
+                      "Keep the injection library's record log (JSON lines) in this file");
+      auto* from = cmd->add_option("--from-records", o->from_records,
+                                   "Build the run from a kept record log; runs no application");
+      auto* command =
+          cmd->add_option("command", o->app, "The application and its arguments, after --");
+      from->excludes(command);
+      return [o] { return run_profile(*o); };
+    }};
+
+} // namespace
