@@ -44,7 +44,7 @@ function(roofkit_schema_test)
   endif()
 endfunction()
 
-# --- occupancy-calc (see the issue-15 note in its schemas) -------------------------------------
+# --- occupancy-calc (roofkit.occupancy/2) -----------------------------------------------------
 set(ptxas_logs ${PROJECT_SOURCE_DIR}/tests/data/ptxas)
 roofkit_schema_test(NAME occupancy.report SCHEMA occupancy-calc-report.json
   COMMAND occupancy-calc --arch 9.0 -t 256 -r 48 --json)
@@ -100,6 +100,8 @@ roofkit_schema_test(NAME compare SCHEMA roofline-cuda-compare.json
   COMMAND roofline-cuda compare ${schema_runs}/sample.json ${schema_runs}/sample-after.json --json)
 roofkit_schema_test(NAME claims SCHEMA roofline-cuda-claims.json
   COMMAND roofline-cuda claims ${schema_h100} --json)
+roofkit_schema_test(NAME cliff_from SCHEMA roofline-cuda-cliff.json
+  COMMAND roofline-cuda cliff --from ${PROJECT_SOURCE_DIR}/tests/data/cliffs/exec-sample.json --json)
 roofkit_schema_test(NAME import_ncu_run SCHEMA roofkit-run-1.json
   FILE ${schema_out}/imported-run.json
   COMMAND roofline-cuda plot --import-ncu ${PROJECT_SOURCE_DIR}/tests/data/ncu/h100-raw.csv --term

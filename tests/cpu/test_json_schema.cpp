@@ -152,8 +152,9 @@ TEST(JsonSchema, RunSchemaCatchesAChangedRun) {
   EXPECT_EQ(run.validate(bad_schema).size(), 1u);
 }
 
-TEST(JsonSchema, OccupancySchemaAcceptsTodaysShapeAndTheObjectShape) {
-  // Today's report: every table a list; issue 15's: single records as objects plus "schema".
+TEST(JsonSchema, OccupancySchemaWantsObjectsForSingleRecords) {
+  // roofkit.occupancy/2: single records are objects, lists are lists (the /1 shape wrapped every
+  // record in a one-element list).
   const json_schema report(read_json(schema_dir / "occupancy-calc-report.json"));
   const json target = {{"arch", "sm_90"}, {"compute_capability", "9.0"}, {"family", "Hopper"},
                        {"gpu", nullptr},  {"origin", "--arch 9.0"},      {"sm_count", nullptr}};
@@ -181,20 +182,23 @@ TEST(JsonSchema, OccupancySchemaAcceptsTodaysShapeAndTheObjectShape) {
                       {"detail", ""}});
   const json legacy = {
       {"target", {target}}, {"launch", {launch}}, {"occupancy", {occupancy}}, {"limits", limits}};
-  const json objects = {{"schema", "roofkit.occupancy/1"},
+  const json objects = {{"schema", "roofkit.occupancy/2"},
                         {"target", target},
                         {"launch", launch},
                         {"occupancy", occupancy},
                         {"limits", limits}};
-  EXPECT_TRUE(report.validate(legacy).empty());
+  EXPECT_FALSE(report.validate(legacy).empty());
   EXPECT_TRUE(report.validate(objects).empty());
 
   json bad_limiter = objects;
   bad_limiter["occupancy"]["limiters"] = "registers, threads";
   EXPECT_FALSE(report.validate(bad_limiter).empty());
-  json two_records = legacy;
-  two_records["occupancy"].push_back(occupancy);
-  EXPECT_FALSE(report.validate(two_records).empty());
+  json wrapped = objects;
+  wrapped["occupancy"] = json::array({occupancy});
+  EXPECT_FALSE(report.validate(wrapped).empty());
+  json old_version = objects;
+  old_version["schema"] = "roofkit.occupancy/1";
+  EXPECT_FALSE(report.validate(old_version).empty());
   json over_one = objects;
   over_one["occupancy"]["occupancy"] = 1.25;
   EXPECT_FALSE(report.validate(over_one).empty());

@@ -45,11 +45,14 @@ TEST(recorded_run, no_kernel_exceeds_a_roof_at_its_own_clock) {
     if (p.failed || p.analytical)
       continue;
     EXPECT_LE(p.pct_of_roof, 100.0) << p.name << " is above its " << p.bound << " roof";
-    for (const auto& lp : p.levels)
-      if (lp.has_ceiling)
+    for (const auto& lp : p.levels) {
+      if (lp.has_ceiling) {
         EXPECT_LE(lp.utilisation, 1.0) << p.name << " at " << roofkit::to_string(lp.level);
-    if (p.has_flops && p.compute_roof > 0)
+      }
+    }
+    if (p.has_flops && p.compute_roof > 0) {
       EXPECT_LE(p.achieved_flops, p.compute_roof) << p.name;
+    }
   }
 }
 
@@ -70,10 +73,12 @@ TEST(recorded_run, placed_bytes_are_the_raw_counters_beside_them) {
     ASSERT_GE(l2, 0) << k.name;
     EXPECT_DOUBLE_EQ(k.bytes.at(roofkit::memory_level::dram), read + write) << k.name;
     ASSERT_GE(shared, 0) << k.name;
-    if (l1 + shared > 0)
+    if (l1 + shared > 0) {
       EXPECT_DOUBLE_EQ(k.bytes.at(roofkit::memory_level::l1), 128 * (l1 + shared)) << k.name;
-    if (l2 > 0)
+    }
+    if (l2 > 0) {
       EXPECT_DOUBLE_EQ(k.bytes.at(roofkit::memory_level::l2), 32 * l2) << k.name;
+    }
     ++checked;
   }
   EXPECT_GE(checked, 60);
