@@ -328,3 +328,18 @@ TEST(results, sample_run_loads_and_places_its_kernels) {
 }
 
 } // namespace
+
+// Found by fuzz_run_json: a number too large for a double is bad input, not an internal error.
+TEST(results, number_overflow_is_a_usage_error) {
+  const std::string text =
+      R"({"schema": "roofkit.run/1", "context": {"clocks": {"sm_mhz": 9.9e1980}},
+                               "kernels": []})";
+  try {
+    (void)roofkit::parse_run(text, "big.json");
+    FAIL() << "an overflowing number was accepted";
+  } catch (const roofkit::error& e) {
+    EXPECT_EQ(e.code(), roofkit::exit_code::usage);
+    EXPECT_NE(std::string(e.what()).find("big.json"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("number overflow"), std::string::npos) << e.what();
+  }
+}

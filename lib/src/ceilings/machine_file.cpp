@@ -161,6 +161,8 @@ machine_ceilings parse_machine_ceilings(const std::string& text, const std::stri
     doc = json::parse(text);
   } catch (const json::parse_error& e) {
     fail(source, fmt::format("malformed JSON ({})", e.what()));
+  } catch (const json::out_of_range& e) { // a number that overflows a double
+    fail(source, fmt::format("malformed JSON ({})", e.what()));
   }
   if (!doc.is_object())
     fail(source, "expected a JSON object");

@@ -185,6 +185,8 @@ cliff_result parse_cliff(std::string_view text, const std::string& source_name) 
     doc = json::parse(text);
   } catch (const json::parse_error& e) {
     throw usage_error(fmt::format("{}: not valid JSON (byte {})", source_name, e.byte));
+  } catch (const json::out_of_range& e) { // a number that overflows a double
+    throw usage_error(fmt::format("{}: not valid JSON ({})", source_name, e.what()));
   }
   if (!doc.is_object())
     rd.fail("the document", "is not a JSON object");

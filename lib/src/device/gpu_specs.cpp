@@ -31,6 +31,8 @@ public:
       doc = json::parse(text.begin(), text.end());
     } catch (const json::parse_error& e) {
       fail(fmt::format("malformed JSON at byte {}: {}", e.byte, e.what()));
+    } catch (const json::out_of_range& e) { // a number that overflows a double
+      fail(fmt::format("malformed JSON: {}", e.what()));
     }
     if (!doc.is_object())
       fail("the top level must be an object with \"schema\", \"sources\" and \"gpus\"");

@@ -331,7 +331,7 @@ kernel_result parse_kernel(const reader& rd, const json& j, const std::string& w
   return k;
 }
 
-std::string parse_error_text(const json::parse_error& e) {
+std::string parse_error_text(const json::exception& e) {
   std::string what = e.what();
   if (const auto pos = what.find("] ");
       what.rfind("[json.exception", 0) == 0 && pos != std::string::npos)
@@ -350,6 +350,8 @@ run parse_run(std::string_view text, const std::string& source_name) {
   try {
     doc = json::parse(text.begin(), text.end());
   } catch (const json::parse_error& e) {
+    rd.fail("", "not valid JSON: " + parse_error_text(e));
+  } catch (const json::out_of_range& e) { // e.g. a number that overflows a double
     rd.fail("", "not valid JSON: " + parse_error_text(e));
   }
   if (!doc.is_object())
