@@ -16,7 +16,7 @@
 namespace {
 
 struct sweep_case {
-  const roofkit::arch_spec *arch;
+  const roofkit::arch_spec* arch;
   int arch_index;
   roofkit::launch_params launch;
 };
@@ -27,14 +27,14 @@ struct oracle_input {
   std::vector<cudaOccDeviceState> states;
 };
 
-const char *const arch_names[] = {"sm_80", "sm_90", "sm_120"};
+const char* const arch_names[] = {"sm_80", "sm_90", "sm_120"};
 
-const std::vector<sweep_case> &sweep() {
+const std::vector<sweep_case>& sweep() {
   static const std::vector<sweep_case> cases = [] {
     std::vector<sweep_case> v;
     int index = 0;
-    for (const char *name : arch_names) {
-      const auto &a = roofkit::find_arch(name);
+    for (const char* name : arch_names) {
+      const auto& a = roofkit::find_arch(name);
       for (int carveout : {-1, 50})
         for (std::int64_t smem : {std::int64_t{0}, std::int64_t{20000}, std::int64_t{70000}})
           for (int regs = 0; regs <= 255; regs += 5)
@@ -54,13 +54,13 @@ const std::vector<sweep_case> &sweep() {
 }
 
 // The same launches as cuda_occupancy.h inputs, built once outside the timed loop.
-const oracle_input &oracle() {
+const oracle_input& oracle() {
   static const oracle_input input = [] {
     oracle_input in;
-    for (const char *name : arch_names) {
+    for (const char* name : arch_names) {
       in.devices.push_back(roofkit::test::oracle_device(roofkit::find_arch(name)));
     }
-    for (const auto &c : sweep()) {
+    for (const auto& c : sweep()) {
       cudaOccFuncAttributes f;
       f.maxThreadsPerBlock = 1024;
       f.numRegs = c.launch.registers_per_thread;
@@ -82,26 +82,26 @@ const oracle_input &oracle() {
 
 // state.range(0): 1 = with the reason in words for launches that fit no block (the default of
 // compute_occupancy), 0 = without (what sweeps and searches use; cuda_occupancy.h has no text).
-void roofkit_engine(benchmark::State &state) {
-  const auto &cases = sweep();
+void roofkit_engine(benchmark::State& state) {
+  const auto& cases = sweep();
   const bool explain = state.range(0) != 0;
   for (auto _ : state) {
     long long blocks = 0;
-    for (const auto &c : cases)
+    for (const auto& c : cases)
       blocks += roofkit::compute_occupancy(*c.arch, c.launch, explain).active_blocks;
     benchmark::DoNotOptimize(blocks);
   }
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(cases.size()));
   long long zero = 0;
-  for (const auto &c : cases)
+  for (const auto& c : cases)
     zero += roofkit::compute_occupancy(*c.arch, c.launch, false).active_blocks == 0;
   state.counters["zero_block_share"] =
       static_cast<double>(zero) / static_cast<double>(cases.size());
 }
 
-void cuda_occupancy_h(benchmark::State &state) {
-  const auto &cases = sweep();
-  const auto &in = oracle();
+void cuda_occupancy_h(benchmark::State& state) {
+  const auto& cases = sweep();
+  const auto& in = oracle();
   for (auto _ : state) {
     long long blocks = 0;
     for (std::size_t i = 0; i < cases.size(); ++i) {

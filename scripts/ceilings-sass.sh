@@ -22,7 +22,7 @@ expect = [
     ("mma_kernel<(roofkit::ceiling_kernels::mma_type)1", "HMMA.16816.F32.BF16"),
     ("mma_kernel<(roofkit::ceiling_kernels::mma_type)2", "HMMA.1688.F32.TF32"),
     ("mma_kernel<(roofkit::ceiling_kernels::mma_type)3", "IMMA.16832"),
-    ("mma_kernel<(roofkit::ceiling_kernels::mma_type)4", "DMMA.884"),
+    ("mma_kernel<(roofkit::ceiling_kernels::mma_type)4", "DMMA.8x8x4"),
     ("wgmma_kernel<(roofkit::ceiling_kernels::wgmma_type)0", "HGMMA.64x256x16.F32"),
     ("wgmma_kernel<(roofkit::ceiling_kernels::wgmma_type)1", "HGMMA.64x256x16.F32.BF16"),
     ("wgmma_kernel<(roofkit::ceiling_kernels::wgmma_type)2", "HGMMA.64x256x8.F32.TF32"),

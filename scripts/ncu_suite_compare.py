@@ -68,7 +68,12 @@ for cache in ("all", "none"):
             t2 = second.get(metric)
             spread = abs(t - t2) if t is not None and t2 is not None else None
             ok = None
-            if t is not None and r == "equal":
+            if t is not None and r == "equal" and spread:
+                # ncu's own two runs disagree (data-dependent addresses from fresh random
+                # inputs, or timing): judged by ncu's spread instead.
+                r = "equal_unless_ncu_varies"
+                ok = abs(v - t) <= 2 * spread
+            elif t is not None and r == "equal":
                 ok = v == t
             elif t is not None and r.startswith("dram"):
                 ok = abs(v - t) <= max(0.01 * abs(t), KIB64)
@@ -95,6 +100,8 @@ for cache in ("all", "none"):
                      "script": "scripts/ncu-suite-compare.sh"},
         "rules": {
             "equal": "SASS instruction, request and sector counts, branch targets, tensor ops",
+            "equal_unless_ncu_varies": "the same counts where ncu's own two runs differ: "
+                                       "|ours - ncu| <= 2 x |ncu run 1 - ncu run 2|",
             "within_ncu_spread": "hardware event counters, among them the L1 (LSU writeback "
                                  "cycles) and L2 (L2-to-crossbar cycles) counters of the level "
                                  "definitions: |ours - ncu| <= max(2 x |ncu run 1 - ncu run 2|, "

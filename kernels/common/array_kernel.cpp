@@ -16,21 +16,21 @@ public:
     teardown();
     size_ = size;
     runs_ = 0;
-    for (const auto &input : spec_.inputs) {
+    for (const auto& input : spec_.inputs) {
       float_buffer b(input.count(size));
       fill_random(b.data(), b.size(), fresh_seed(), input.values);
       inputs_.push_back(std::move(b));
     }
-    for (const auto &count : spec_.outputs) {
+    for (const auto& count : spec_.outputs) {
       float_buffer b(count(size));
       poison(b.data(), b.bytes());
       outputs_.push_back(std::move(b));
     }
     in_.clear();
     out_.clear();
-    for (auto &b : inputs_)
+    for (auto& b : inputs_)
       in_.push_back(b.data());
-    for (auto &b : outputs_)
+    for (auto& b : outputs_)
       out_.push_back(b.data());
     if (spec_.after_setup)
       spec_.after_setup(out_, size);
@@ -52,9 +52,9 @@ public:
       return v;
     }
     host_arrays in, out;
-    for (const auto &b : inputs_)
+    for (const auto& b : inputs_)
       in.push_back(b.to_host());
-    for (const auto &b : outputs_)
+    for (const auto& b : outputs_)
       out.push_back(b.to_host());
     return spec_.check(in, out, size_, runs_);
   }
@@ -79,7 +79,7 @@ public:
     return with_attributes(spec_.launch(size_), spec_.function);
   }
 
-  const void *kernel_function() const override { return spec_.function; }
+  const void* kernel_function() const override { return spec_.function; }
 
   std::map<std::string, std::string> facts() const override {
     return function_facts(spec_.function, spec_.launch(size_));
@@ -95,7 +95,7 @@ private:
 
 } // namespace
 
-std::unique_ptr<kernel_instance> make_array_instance(const array_kernel &spec) {
+std::unique_ptr<kernel_instance> make_array_instance(const array_kernel& spec) {
   return std::make_unique<array_instance>(spec);
 }
 
@@ -103,9 +103,9 @@ kernel_descriptor with_array_kernel(kernel_descriptor d, array_kernel spec) {
   spec.launch = d.launch;
   d.device_bytes = [inputs = spec.inputs, outputs = spec.outputs](problem_size n) {
     double floats = 0;
-    for (const auto &i : inputs)
+    for (const auto& i : inputs)
       floats += static_cast<double>(i.count(n));
-    for (const auto &o : outputs)
+    for (const auto& o : outputs)
       floats += static_cast<double>(o(n));
     return floats * sizeof(float);
   };

@@ -14,7 +14,7 @@
 namespace roofkit::kernels {
 
 /// Device pointers of a kernel's arrays, in declaration order.
-using device_arrays = std::vector<float *>;
+using device_arrays = std::vector<float*>;
 /// Host copies of a kernel's arrays, in declaration order.
 using host_arrays = std::vector<std::vector<float>>;
 
@@ -36,25 +36,25 @@ struct array_kernel {
   std::vector<input_array> inputs;
   std::vector<std::function<std::size_t(problem_size)>> outputs; ///< lengths in floats
   /// Enqueues one run; `run_index` counts runs since setup, from 0.
-  std::function<void(const device_arrays &in, const device_arrays &out, problem_size n,
+  std::function<void(const device_arrays& in, const device_arrays& out, problem_size n,
                      std::uint64_t run_index, cudaStream_t stream)>
       run;
   /// Compares the outputs of the last of `runs` runs with the CPU reference.
-  std::function<verification(const host_arrays &in, const host_arrays &out, problem_size n,
+  std::function<verification(const host_arrays& in, const host_arrays& out, problem_size n,
                              std::uint64_t runs)>
       check;
   /// The values check() looks at (default: all of output 0).
   std::function<checked_range(problem_size n, std::uint64_t runs)> checked;
   /// Runs once at the end of setup(), after the fills (e.g. zeroes an accumulator).
-  std::function<void(const device_arrays &out, problem_size n)> after_setup;
+  std::function<void(const device_arrays& out, problem_size n)> after_setup;
   /// The main kernel's function pointer.
-  const void *function = nullptr;
+  const void* function = nullptr;
   /// The main kernel's launch (the descriptor's).
   std::function<launch_config(problem_size)> launch;
 };
 
 /// A kernel_instance running `spec`.
-std::unique_ptr<kernel_instance> make_array_instance(const array_kernel &spec);
+std::unique_ptr<kernel_instance> make_array_instance(const array_kernel& spec);
 
 /// Completes `d` for `spec`: sets d.make, d.device_bytes and spec.launch from d.launch.
 kernel_descriptor with_array_kernel(kernel_descriptor d, array_kernel spec);

@@ -16,7 +16,7 @@ namespace roofkit::kernels {
 float_buffer::float_buffer(std::size_t count, memory_kind kind) : count_(count), kind_(kind) {
   if (count == 0)
     return;
-  void *p = nullptr;
+  void* p = nullptr;
   const std::size_t bytes = count * sizeof(float);
   switch (kind) {
   case memory_kind::device:
@@ -29,16 +29,16 @@ float_buffer::float_buffer(std::size_t count, memory_kind kind) : count_(count),
     ROOFKIT_CUDA_CHECK(cudaMallocHost(&p, bytes));
     break;
   }
-  data_ = static_cast<float *>(p);
+  data_ = static_cast<float*>(p);
 }
 
 float_buffer::~float_buffer() { reset(); }
 
-float_buffer::float_buffer(float_buffer &&other) noexcept
+float_buffer::float_buffer(float_buffer&& other) noexcept
     : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)),
       kind_(other.kind_) {}
 
-float_buffer &float_buffer::operator=(float_buffer &&other) noexcept {
+float_buffer& float_buffer::operator=(float_buffer&& other) noexcept {
   if (this != &other) {
     reset();
     data_ = std::exchange(other.data_, nullptr);
@@ -88,7 +88,7 @@ float corrupted(float v) {
   return v + 1.0f + 2.0f * std::fabs(v);
 }
 
-void corrupt_device_value(float *p, std::size_t index) {
+void corrupt_device_value(float* p, std::size_t index) {
   ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
   float v = 0;
   ROOFKIT_CUDA_CHECK(cudaMemcpy(&v, p + index, sizeof v, cudaMemcpyDefault));
@@ -96,7 +96,7 @@ void corrupt_device_value(float *p, std::size_t index) {
   ROOFKIT_CUDA_CHECK(cudaMemcpy(p + index, &v, sizeof v, cudaMemcpyDefault));
 }
 
-launch_config with_attributes(launch_config launch, const void *function) {
+launch_config with_attributes(launch_config launch, const void* function) {
   if (function == nullptr)
     return launch;
   cudaFuncAttributes attr{};
@@ -106,8 +106,8 @@ launch_config with_attributes(launch_config launch, const void *function) {
   return launch;
 }
 
-std::map<std::string, std::string> function_facts(const void *function,
-                                                  const launch_config &launch) {
+std::map<std::string, std::string> function_facts(const void* function,
+                                                  const launch_config& launch) {
   std::map<std::string, std::string> facts;
   if (function == nullptr)
     return facts;
@@ -134,7 +134,7 @@ std::map<std::string, std::string> function_facts(const void *function,
   return facts;
 }
 
-void require_free_device_memory(double bytes, const std::string &kernel) {
+void require_free_device_memory(double bytes, const std::string& kernel) {
   std::size_t free = 0, total = 0;
   ROOFKIT_CUDA_CHECK(cudaMemGetInfo(&free, &total));
   const double needed = bytes * 1.1 + 256.0 * (1 << 20);

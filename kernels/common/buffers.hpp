@@ -22,12 +22,12 @@ public:
   float_buffer() = default;
   float_buffer(std::size_t count, memory_kind kind = memory_kind::device);
   ~float_buffer();
-  float_buffer(float_buffer &&other) noexcept;
-  float_buffer &operator=(float_buffer &&other) noexcept;
-  float_buffer(const float_buffer &) = delete;
-  float_buffer &operator=(const float_buffer &) = delete;
+  float_buffer(float_buffer&& other) noexcept;
+  float_buffer& operator=(float_buffer&& other) noexcept;
+  float_buffer(const float_buffer&) = delete;
+  float_buffer& operator=(const float_buffer&) = delete;
 
-  float *data() const { return data_; }
+  float* data() const { return data_; }
   std::size_t size() const { return count_; }
   std::size_t bytes() const { return count_ * sizeof(float); }
   /// Copies the whole buffer to a new host vector (synchronous).
@@ -36,7 +36,7 @@ public:
   void reset();
 
 private:
-  float *data_ = nullptr;
+  float* data_ = nullptr;
   std::size_t count_ = 0;
   memory_kind kind_ = memory_kind::device;
 };
@@ -51,17 +51,17 @@ std::size_t random_index(std::size_t first, std::size_t count);
 float corrupted(float v);
 
 /// Replaces device (or managed) element p[index] with corrupted(p[index]) (synchronous).
-void corrupt_device_value(float *p, std::size_t index);
+void corrupt_device_value(float* p, std::size_t index);
 
 /// Fills launch.registers_per_thread and launch.static_smem_bytes from cudaFuncGetAttributes.
-launch_config with_attributes(launch_config launch, const void *function);
+launch_config with_attributes(launch_config launch, const void* function);
 
 /// Run-time facts of `function` launched with `launch`: registers, local memory per thread,
 /// static shared memory, resident blocks per SM and theoretical occupancy (0..1).
-std::map<std::string, std::string> function_facts(const void *function,
-                                                  const launch_config &launch);
+std::map<std::string, std::string> function_facts(const void* function,
+                                                  const launch_config& launch);
 
 /// Throws roofkit::error when the GPU has less than `bytes` (+10% and 256 MiB) free.
-void require_free_device_memory(double bytes, const std::string &kernel);
+void require_free_device_memory(double bytes, const std::string& kernel);
 
 } // namespace roofkit::kernels

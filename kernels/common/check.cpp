@@ -14,7 +14,7 @@
 namespace roofkit::kernels {
 
 verification compare_close(std::span<const float> got, std::span<const float> want, double atol,
-                           double rtol, const std::string &what) {
+                           double rtol, const std::string& what) {
   verification v;
   if (got.size() != want.size()) {
     v.message = fmt::format("{}: {} values, reference has {}", what, got.size(), want.size());
@@ -51,7 +51,7 @@ verification compare_close(std::span<const float> got, std::span<const float> wa
 }
 
 verification compare_exact(std::span<const float> got, std::span<const float> want,
-                           const std::string &what) {
+                           const std::string& what) {
   verification v;
   if (got.size() != want.size()) {
     v.message = fmt::format("{}: {} values, reference has {}", what, got.size(), want.size());
@@ -74,9 +74,9 @@ verification compare_exact(std::span<const float> got, std::span<const float> wa
 }
 
 verification compare_sampled(std::span<const float> got,
-                             const std::function<float(std::size_t)> &want, std::size_t first,
+                             const std::function<float(std::size_t)>& want, std::size_t first,
                              std::size_t others, double atol, double rtol,
-                             const std::string &what) {
+                             const std::string& what) {
   std::vector<float> g, w;
   std::vector<std::size_t> index;
   const std::size_t head = std::min(first, got.size());
@@ -109,7 +109,7 @@ verification compare_sampled(std::span<const float> got,
   return v;
 }
 
-verification compare_scalar(double got, double want, double atol, const std::string &what) {
+verification compare_scalar(double got, double want, double atol, const std::string& what) {
   verification v;
   v.checked = 1;
   v.tolerance = atol;
@@ -121,7 +121,7 @@ verification compare_scalar(double got, double want, double atol, const std::str
   return v;
 }
 
-verification expect_poison(std::span<const float> values, const std::string &what) {
+verification expect_poison(std::span<const float> values, const std::string& what) {
   verification v;
   v.checked = static_cast<std::int64_t>(values.size());
   for (std::size_t i = 0; i < values.size(); ++i)
@@ -136,7 +136,7 @@ verification expect_poison(std::span<const float> values, const std::string &wha
   return v;
 }
 
-verification both(verification a, const verification &b) {
+verification both(verification a, const verification& b) {
   a.ok = a.ok && b.ok;
   if (b.max_error > a.max_error) {
     a.max_error = b.max_error;

@@ -6,7 +6,7 @@ namespace roofkit::kernels {
 
 namespace {
 
-__global__ void fill_random_kernel(float *p, std::size_t n, std::uint64_t seed, value_kind kind) {
+__global__ void fill_random_kernel(float* p, std::size_t n, std::uint64_t seed, value_kind kind) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += stride)
@@ -15,7 +15,7 @@ __global__ void fill_random_kernel(float *p, std::size_t n, std::uint64_t seed, 
 
 } // namespace
 
-void fill_random(float *p, std::size_t n, std::uint64_t seed, value_kind kind,
+void fill_random(float* p, std::size_t n, std::uint64_t seed, value_kind kind,
                  cudaStream_t stream) {
   if (n == 0)
     return;
@@ -27,7 +27,7 @@ void fill_random(float *p, std::size_t n, std::uint64_t seed, value_kind kind,
   ROOFKIT_CUDA_CHECK(cudaGetLastError());
 }
 
-void poison(void *p, std::size_t bytes, cudaStream_t stream) {
+void poison(void* p, std::size_t bytes, cudaStream_t stream) {
   if (bytes > 0)
     ROOFKIT_CUDA_CHECK(cudaMemsetAsync(p, 0xFF, bytes, stream));
 }

@@ -10,10 +10,10 @@
 namespace roofkit::kernels {
 
 /// Writes random_value(seed, i, kind) to p[i] for i < n, on `stream`.
-void fill_random(float *p, std::size_t n, std::uint64_t seed, value_kind kind,
+void fill_random(float* p, std::size_t n, std::uint64_t seed, value_kind kind,
                  cudaStream_t stream = nullptr);
 
 /// Fills `bytes` bytes with 0xFF: every float becomes NaN, every int -1.
-void poison(void *p, std::size_t bytes, cudaStream_t stream = nullptr);
+void poison(void* p, std::size_t bytes, cudaStream_t stream = nullptr);
 
 } // namespace roofkit::kernels

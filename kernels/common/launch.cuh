@@ -4,8 +4,8 @@
 
 namespace roofkit::kernels {
 
-inline dim3 grid_of(const launch_config &lc) { return dim3(lc.grid[0], lc.grid[1], lc.grid[2]); }
-inline dim3 block_of(const launch_config &lc) {
+inline dim3 grid_of(const launch_config& lc) { return dim3(lc.grid[0], lc.grid[1], lc.grid[2]); }
+inline dim3 block_of(const launch_config& lc) {
   return dim3(lc.block[0], lc.block[1], lc.block[2]);
 }
 

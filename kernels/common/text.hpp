@@ -6,7 +6,7 @@
 namespace roofkit::kernels {
 
 /// Its arguments written one after the other, as `std::ostream <<` writes them.
-template <class... Parts> std::string cat(const Parts &...parts) {
+template <class... Parts> std::string cat(const Parts&... parts) {
   std::ostringstream s;
   (s << ... << parts);
   return s.str();

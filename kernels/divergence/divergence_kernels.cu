@@ -8,7 +8,7 @@ namespace roofkit::kernels {
 namespace {
 
 // Rounded intrinsics: no FMA contraction, so the CPU reference matches bit for bit.
-template <int Split> __global__ void branches_kernel(const float *in, float *out, unsigned n) {
+template <int Split> __global__ void branches_kernel(const float* in, float* out, unsigned n) {
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= n)
     return;
@@ -25,13 +25,13 @@ template <int Split> __global__ void branches_kernel(const float *in, float *out
   out[t] = x;
 }
 
-template <int Split> const void *symbol() {
-  return reinterpret_cast<const void *>(&branches_kernel<Split>);
+template <int Split> const void* symbol() {
+  return reinterpret_cast<const void*>(&branches_kernel<Split>);
 }
 
 } // namespace
 
-void launch_branches(const launch_config &lc, int split, const float *in, float *out, unsigned n,
+void launch_branches(const launch_config& lc, int split, const float* in, float* out, unsigned n,
                      cudaStream_t stream) {
   const dim3 g = grid_of(lc), b = block_of(lc);
   switch (split) {
@@ -56,7 +56,7 @@ void launch_branches(const launch_config &lc, int split, const float *in, float 
   ROOFKIT_CUDA_CHECK(cudaGetLastError());
 }
 
-const void *branches_function(int split) {
+const void* branches_function(int split) {
   switch (split) {
   case 0:
     return symbol<0>();

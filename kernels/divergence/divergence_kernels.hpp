@@ -12,9 +12,9 @@ inline constexpr int branch_iterations = 1024;
 /// times on x = in[t] and writes out[t]. split = 0: warps alternate between A and B (no warp
 /// diverges); split in 1..31: lanes below `split` take A, the others B (every warp diverges).
 /// split in {0, 1, 8, 16, 24}.
-void launch_branches(const launch_config &lc, int split, const float *in, float *out, unsigned n,
+void launch_branches(const launch_config& lc, int split, const float* in, float* out, unsigned n,
                      cudaStream_t stream);
 
-const void *branches_function(int split);
+const void* branches_function(int split);
 
 } // namespace roofkit::kernels

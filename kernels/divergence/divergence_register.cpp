@@ -13,7 +13,7 @@ namespace roofkit::kernels {
 
 namespace {
 
-constexpr const char *notes_seed = "cuda-notes-warps-occupancy-roofline-gemm.txt";
+constexpr const char* notes_seed = "cuda-notes-warps-occupancy-roofline-gemm.txt";
 constexpr std::size_t fully_checked = 1 << 16;
 
 kernel_descriptor branches(int split) {
@@ -39,12 +39,12 @@ kernel_descriptor branches(int split) {
   k.inputs = {{count}};
   k.outputs = {count};
   k.function = branches_function(split);
-  k.run = [split, launch](const device_arrays &in, const device_arrays &out, problem_size n,
+  k.run = [split, launch](const device_arrays& in, const device_arrays& out, problem_size n,
                           std::uint64_t, cudaStream_t s) {
     launch_branches(launch(n), split, in[0], out[0], unsigned(n), s);
   };
-  k.check = [split](const host_arrays &in, const host_arrays &out, problem_size, std::uint64_t) {
-    const auto &x = in[0];
+  k.check = [split](const host_arrays& in, const host_arrays& out, problem_size, std::uint64_t) {
+    const auto& x = in[0];
     return compare_sampled(
         out[0],
         [&](std::size_t t) {
@@ -76,11 +76,11 @@ kernel_descriptor boundary(problem_size n_default) {
   k.inputs = {{count}, {count}};
   k.outputs = {count};
   k.function = vadd_function();
-  k.run = [launch](const device_arrays &in, const device_arrays &out, problem_size n, std::uint64_t,
+  k.run = [launch](const device_arrays& in, const device_arrays& out, problem_size n, std::uint64_t,
                    cudaStream_t s) {
     launch_vadd(launch(n), in[0], in[1], out[0], static_cast<std::size_t>(n), s);
   };
-  k.check = [](const host_arrays &in, const host_arrays &out, problem_size, std::uint64_t) {
+  k.check = [](const host_arrays& in, const host_arrays& out, problem_size, std::uint64_t) {
     std::vector<float> want(in[0].size());
     add_reference(in[0], in[1], want);
     return compare_exact(out[0], want, "c = a + b");

@@ -9,11 +9,11 @@ namespace roofkit::kernels {
 
 namespace {
 
-__global__ void gemm_naive_kernel(const float *a, const float *b, float *c, int n) {
+__global__ void gemm_naive_kernel(const float* a, const float* b, float* c, int n) {
   const int col = blockIdx.x * blockDim.x + threadIdx.x;
   const int row = blockIdx.y * blockDim.y + threadIdx.y;
   if (row < n && col < n) {
-    const float *a_row = a + static_cast<std::size_t>(row) * n;
+    const float* a_row = a + static_cast<std::size_t>(row) * n;
     float sum = 0.0f;
     for (int k = 0; k < n; ++k)
       sum = fmaf(a_row[k], b[static_cast<std::size_t>(k) * n + col], sum);
@@ -22,7 +22,7 @@ __global__ void gemm_naive_kernel(const float *a, const float *b, float *c, int 
 }
 
 template <int Tile>
-__global__ void gemm_tiled_kernel(const float *a, const float *b, float *c, int n) {
+__global__ void gemm_tiled_kernel(const float* a, const float* b, float* c, int n) {
   __shared__ float a_tile[Tile][Tile];
   __shared__ float b_tile[Tile][Tile];
   const int tx = threadIdx.x, ty = threadIdx.y;
@@ -45,7 +45,7 @@ __global__ void gemm_tiled_kernel(const float *a, const float *b, float *c, int 
 
 } // namespace
 
-void launch_gemm(const launch_config &lc, int tile, const float *a, const float *b, float *c, int n,
+void launch_gemm(const launch_config& lc, int tile, const float* a, const float* b, float* c, int n,
                  cudaStream_t stream) {
   const dim3 g = grid_of(lc), blk = block_of(lc);
   switch (tile) {
@@ -64,14 +64,14 @@ void launch_gemm(const launch_config &lc, int tile, const float *a, const float 
   ROOFKIT_CUDA_CHECK(cudaGetLastError());
 }
 
-const void *gemm_function(int tile) {
+const void* gemm_function(int tile) {
   switch (tile) {
   case 0:
-    return reinterpret_cast<const void *>(&gemm_naive_kernel);
+    return reinterpret_cast<const void*>(&gemm_naive_kernel);
   case 16:
-    return reinterpret_cast<const void *>(&gemm_tiled_kernel<16>);
+    return reinterpret_cast<const void*>(&gemm_tiled_kernel<16>);
   case 32:
-    return reinterpret_cast<const void *>(&gemm_tiled_kernel<32>);
+    return reinterpret_cast<const void*>(&gemm_tiled_kernel<32>);
   default:
     return nullptr;
   }

@@ -9,7 +9,7 @@ namespace roofkit::kernels {
 
 namespace {
 
-constexpr const char *notes_seed = "cuda-notes-warps-occupancy-roofline-gemm.txt";
+constexpr const char* notes_seed = "cuda-notes-warps-occupancy-roofline-gemm.txt";
 
 kernel_descriptor gemm(int tile) {
   auto launch = [tile](problem_size n) {
@@ -38,11 +38,11 @@ kernel_descriptor gemm(int tile) {
   k.inputs = {{square}, {square}};
   k.outputs = {square};
   k.function = gemm_function(tile);
-  k.run = [tile, launch](const device_arrays &in, const device_arrays &out, problem_size n,
+  k.run = [tile, launch](const device_arrays& in, const device_arrays& out, problem_size n,
                          std::uint64_t, cudaStream_t s) {
     launch_gemm(launch(n), tile, in[0], in[1], out[0], int(n), s);
   };
-  k.check = [](const host_arrays &in, const host_arrays &out, problem_size n, std::uint64_t) {
+  k.check = [](const host_arrays& in, const host_arrays& out, problem_size n, std::uint64_t) {
     return check_gemm(in[0], in[1], out[0], n);
   };
   return with_array_kernel(std::move(d), std::move(k));

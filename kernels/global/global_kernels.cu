@@ -7,7 +7,7 @@ namespace roofkit::kernels {
 
 namespace {
 
-__global__ void coalesced_kernel(const float *in, float *out, int n) {
+__global__ void coalesced_kernel(const float* in, float* out, int n) {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < n)
     out[t] = in[t] * 2.0f;
@@ -16,7 +16,7 @@ __global__ void coalesced_kernel(const float *in, float *out, int n) {
 // The gather index wraps around n, as in the seed, so the input stays n floats for any stride.
 // With stride * (n - 1) < 2^32 the product fits 32 bits and the modulo is a 32-bit one.
 template <int Stride>
-__global__ void strided_kernel(const float *in, float *out, unsigned n, bool narrow) {
+__global__ void strided_kernel(const float* in, float* out, unsigned n, bool narrow) {
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < n) {
     const unsigned idx =
@@ -26,14 +26,14 @@ __global__ void strided_kernel(const float *in, float *out, unsigned n, bool nar
   }
 }
 
-__global__ void offset_kernel(const float *in, float *out, unsigned n, int offset) {
+__global__ void offset_kernel(const float* in, float* out, unsigned n, int offset) {
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < n)
     out[t + offset] = in[t + offset] * 2.0f;
 }
 
 template <bool ColumnMajor>
-__global__ void matrix_kernel(const float *in, float *out, int width, int height) {
+__global__ void matrix_kernel(const float* in, float* out, int width, int height) {
   const int row = blockIdx.y * blockDim.y + threadIdx.y;
   const int col = blockIdx.x * blockDim.x + threadIdx.x;
   if (row < height && col < width) {
@@ -43,19 +43,19 @@ __global__ void matrix_kernel(const float *in, float *out, int width, int height
   }
 }
 
-template <int Stride> const void *strided_symbol() {
-  return reinterpret_cast<const void *>(&strided_kernel<Stride>);
+template <int Stride> const void* strided_symbol() {
+  return reinterpret_cast<const void*>(&strided_kernel<Stride>);
 }
 
 } // namespace
 
-void launch_coalesced(const launch_config &lc, const float *in, float *out, int n,
+void launch_coalesced(const launch_config& lc, const float* in, float* out, int n,
                       cudaStream_t stream) {
   coalesced_kernel<<<grid_of(lc), block_of(lc), 0, stream>>>(in, out, n);
   ROOFKIT_CUDA_CHECK(cudaGetLastError());
 }
 
-void launch_strided(const launch_config &lc, int stride, const float *in, float *out, unsigned n,
+void launch_strided(const launch_config& lc, int stride, const float* in, float* out, unsigned n,
                     cudaStream_t stream) {
   const bool narrow = static_cast<unsigned long long>(stride) * (n - 1ull) < (1ull << 32);
   const dim3 g = grid_of(lc), b = block_of(lc);
@@ -84,13 +84,13 @@ void launch_strided(const launch_config &lc, int stride, const float *in, float 
   ROOFKIT_CUDA_CHECK(cudaGetLastError());
 }
 
-void launch_offset(const launch_config &lc, int offset, const float *in, float *out, unsigned n,
+void launch_offset(const launch_config& lc, int offset, const float* in, float* out, unsigned n,
                    cudaStream_t stream) {
   offset_kernel<<<grid_of(lc), block_of(lc), 0, stream>>>(in, out, n, offset);
   ROOFKIT_CUDA_CHECK(cudaGetLastError());
 }
 
-void launch_matrix(const launch_config &lc, bool column_major, const float *in, float *out,
+void launch_matrix(const launch_config& lc, bool column_major, const float* in, float* out,
                    int width, int height, cudaStream_t stream) {
   if (column_major)
     matrix_kernel<true><<<grid_of(lc), block_of(lc), 0, stream>>>(in, out, width, height);
@@ -99,9 +99,9 @@ void launch_matrix(const launch_config &lc, bool column_major, const float *in, 
   ROOFKIT_CUDA_CHECK(cudaGetLastError());
 }
 
-const void *coalesced_function() { return reinterpret_cast<const void *>(&coalesced_kernel); }
+const void* coalesced_function() { return reinterpret_cast<const void*>(&coalesced_kernel); }
 
-const void *strided_function(int stride) {
+const void* strided_function(int stride) {
   switch (stride) {
   case 1:
     return strided_symbol<1>();
@@ -120,11 +120,11 @@ const void *strided_function(int stride) {
   }
 }
 
-const void *offset_function() { return reinterpret_cast<const void *>(&offset_kernel); }
+const void* offset_function() { return reinterpret_cast<const void*>(&offset_kernel); }
 
-const void *matrix_function(bool column_major) {
-  return column_major ? reinterpret_cast<const void *>(&matrix_kernel<true>)
-                      : reinterpret_cast<const void *>(&matrix_kernel<false>);
+const void* matrix_function(bool column_major) {
+  return column_major ? reinterpret_cast<const void*>(&matrix_kernel<true>)
+                      : reinterpret_cast<const void*>(&matrix_kernel<false>);
 }
 
 } // namespace roofkit::kernels

@@ -11,8 +11,8 @@ namespace roofkit::kernels {
 
 namespace {
 
-constexpr const char *coalescing_seed = "global-memory-coalescing.txt";
-constexpr const char *model_seed = "memory-model-global-to-shared.txt";
+constexpr const char* coalescing_seed = "global-memory-coalescing.txt";
+constexpr const char* model_seed = "memory-model-global-to-shared.txt";
 const std::vector<problem_size> sizes_1d{1, 257, 100003};
 
 std::size_t count(problem_size n) { return static_cast<std::size_t>(n); }
@@ -20,7 +20,7 @@ launch_config launch_256(problem_size n) { return launch_1d(n, 256); }
 double one_flop_each(problem_size n) { return static_cast<double>(n); }
 double eight_bytes_each(problem_size n) { return 8.0 * static_cast<double>(n); }
 
-verification check_scale(const host_arrays &in, const host_arrays &out, std::int64_t stride) {
+verification check_scale(const host_arrays& in, const host_arrays& out, std::int64_t stride) {
   std::vector<float> want(out[0].size());
   strided_scale_reference(in[0], want, stride);
   return compare_exact(out[0], want, cat("out[t] = 2 in[(t * ", stride, ") mod N]"));
@@ -39,16 +39,16 @@ kernel_descriptor coalesced() {
   k.inputs = {{count}};
   k.outputs = {count};
   k.function = coalesced_function();
-  k.run = [](const device_arrays &in, const device_arrays &out, problem_size n, std::uint64_t,
+  k.run = [](const device_arrays& in, const device_arrays& out, problem_size n, std::uint64_t,
              cudaStream_t s) { launch_coalesced(launch_256(n), in[0], out[0], int(n), s); };
-  k.check = [](const host_arrays &in, const host_arrays &out, problem_size, std::uint64_t) {
+  k.check = [](const host_arrays& in, const host_arrays& out, problem_size, std::uint64_t) {
     return check_scale(in, out, 1);
   };
   return with_array_kernel(std::move(d), std::move(k));
 }
 
 kernel_descriptor strided(int stride) {
-  const char *claim = stride == 1    ? "stride-32-bandwidth"
+  const char* claim = stride == 1    ? "stride-32-bandwidth"
                       : stride == 2  ? "stride-2-bandwidth"
                       : stride == 4  ? "stride-4-bandwidth"
                       : stride == 8  ? "stride-sweep"
@@ -69,11 +69,11 @@ kernel_descriptor strided(int stride) {
   k.inputs = {{count}};
   k.outputs = {count};
   k.function = strided_function(stride);
-  k.run = [stride](const device_arrays &in, const device_arrays &out, problem_size n, std::uint64_t,
+  k.run = [stride](const device_arrays& in, const device_arrays& out, problem_size n, std::uint64_t,
                    cudaStream_t s) {
     launch_strided(launch_256(n), stride, in[0], out[0], unsigned(n), s);
   };
-  k.check = [stride](const host_arrays &in, const host_arrays &out, problem_size, std::uint64_t) {
+  k.check = [stride](const host_arrays& in, const host_arrays& out, problem_size, std::uint64_t) {
     return check_scale(in, out, stride);
   };
   return with_array_kernel(std::move(d), std::move(k));
@@ -95,11 +95,11 @@ kernel_descriptor offset(int off) {
   k.inputs = {{padded}};
   k.outputs = {padded};
   k.function = offset_function();
-  k.run = [off](const device_arrays &in, const device_arrays &out, problem_size n, std::uint64_t,
+  k.run = [off](const device_arrays& in, const device_arrays& out, problem_size n, std::uint64_t,
                 cudaStream_t s) {
     launch_offset(launch_256(n), off, in[0], out[0], unsigned(n), s);
   };
-  k.check = [off](const host_arrays &in, const host_arrays &out, problem_size n, std::uint64_t) {
+  k.check = [off](const host_arrays& in, const host_arrays& out, problem_size n, std::uint64_t) {
     const auto first = static_cast<std::size_t>(off), len = static_cast<std::size_t>(n);
     std::vector<float> want(len);
     scale_reference(std::span(in[0]).subspan(first, len), want, 2.0f);
@@ -134,11 +134,11 @@ kernel_descriptor matrix(bool column_major) {
   k.inputs = {{square}};
   k.outputs = {square};
   k.function = matrix_function(column_major);
-  k.run = [column_major, launch](const device_arrays &in, const device_arrays &out, problem_size m,
+  k.run = [column_major, launch](const device_arrays& in, const device_arrays& out, problem_size m,
                                  std::uint64_t, cudaStream_t s) {
     launch_matrix(launch(m), column_major, in[0], out[0], int(m), int(m), s);
   };
-  k.check = [](const host_arrays &in, const host_arrays &out, problem_size, std::uint64_t) {
+  k.check = [](const host_arrays& in, const host_arrays& out, problem_size, std::uint64_t) {
     std::vector<float> want(out[0].size());
     affine_reference(in[0], want, 2.0f, 1.0f);
     return compare_exact(out[0], want, "out = 2 in + 1");

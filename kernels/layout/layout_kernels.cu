@@ -18,7 +18,7 @@ __device__ __forceinline__ float luma(float r, float g, float b) {
 }
 
 template <bool AllFields>
-__global__ void aos_kernel(const pixel *pixels, float *out, std::size_t n) {
+__global__ void aos_kernel(const pixel* pixels, float* out, std::size_t n) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) {
     if (AllFields)
@@ -29,7 +29,7 @@ __global__ void aos_kernel(const pixel *pixels, float *out, std::size_t n) {
 }
 
 template <bool AllFields>
-__global__ void soa_kernel(const float *r, const float *g, const float *b, float *out,
+__global__ void soa_kernel(const float* r, const float* g, const float* b, float* out,
                            std::size_t n) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) {
@@ -42,9 +42,9 @@ __global__ void soa_kernel(const float *r, const float *g, const float *b, float
 
 } // namespace
 
-void launch_aos(const launch_config &lc, bool all_fields, const float *pixels, float *out,
+void launch_aos(const launch_config& lc, bool all_fields, const float* pixels, float* out,
                 std::size_t n, cudaStream_t stream) {
-  const auto *p = reinterpret_cast<const pixel *>(pixels);
+  const auto* p = reinterpret_cast<const pixel*>(pixels);
   if (all_fields)
     aos_kernel<true><<<grid_of(lc), block_of(lc), 0, stream>>>(p, out, n);
   else
@@ -52,8 +52,8 @@ void launch_aos(const launch_config &lc, bool all_fields, const float *pixels, f
   ROOFKIT_CUDA_CHECK(cudaGetLastError());
 }
 
-void launch_soa(const launch_config &lc, bool all_fields, const float *r, const float *g,
-                const float *b, float *out, std::size_t n, cudaStream_t stream) {
+void launch_soa(const launch_config& lc, bool all_fields, const float* r, const float* g,
+                const float* b, float* out, std::size_t n, cudaStream_t stream) {
   if (all_fields)
     soa_kernel<true><<<grid_of(lc), block_of(lc), 0, stream>>>(r, g, b, out, n);
   else
@@ -61,14 +61,14 @@ void launch_soa(const launch_config &lc, bool all_fields, const float *r, const 
   ROOFKIT_CUDA_CHECK(cudaGetLastError());
 }
 
-const void *aos_function(bool all_fields) {
-  return all_fields ? reinterpret_cast<const void *>(&aos_kernel<true>)
-                    : reinterpret_cast<const void *>(&aos_kernel<false>);
+const void* aos_function(bool all_fields) {
+  return all_fields ? reinterpret_cast<const void*>(&aos_kernel<true>)
+                    : reinterpret_cast<const void*>(&aos_kernel<false>);
 }
 
-const void *soa_function(bool all_fields) {
-  return all_fields ? reinterpret_cast<const void *>(&soa_kernel<true>)
-                    : reinterpret_cast<const void *>(&soa_kernel<false>);
+const void* soa_function(bool all_fields) {
+  return all_fields ? reinterpret_cast<const void*>(&soa_kernel<true>)
+                    : reinterpret_cast<const void*>(&soa_kernel<false>);
 }
 
 } // namespace roofkit::kernels

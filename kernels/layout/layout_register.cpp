@@ -11,7 +11,7 @@ namespace roofkit::kernels {
 
 namespace {
 
-constexpr const char *notes_seed = "cuda-notes-warps-occupancy-roofline-gemm.txt";
+constexpr const char* notes_seed = "cuda-notes-warps-occupancy-roofline-gemm.txt";
 
 kernel_descriptor layout(bool aos, bool all_fields) {
   auto launch = [](problem_size n) { return launch_1d(n, 256); };
@@ -38,7 +38,7 @@ kernel_descriptor layout(bool aos, bool all_fields) {
     k.inputs = {{count}, {count}, {count}};
   k.outputs = {count};
   k.function = aos ? aos_function(all_fields) : soa_function(all_fields);
-  k.run = [aos, all_fields, launch](const device_arrays &in, const device_arrays &out,
+  k.run = [aos, all_fields, launch](const device_arrays& in, const device_arrays& out,
                                     problem_size n, std::uint64_t, cudaStream_t s) {
     const auto len = static_cast<std::size_t>(n);
     if (aos)
@@ -46,7 +46,7 @@ kernel_descriptor layout(bool aos, bool all_fields) {
     else
       launch_soa(launch(n), all_fields, in[0], in[1], in[2], out[0], len, s);
   };
-  k.check = [aos, all_fields, what](const host_arrays &in, const host_arrays &out, problem_size n,
+  k.check = [aos, all_fields, what](const host_arrays& in, const host_arrays& out, problem_size n,
                                     std::uint64_t) {
     const auto len = static_cast<std::size_t>(n);
     std::vector<float> want(len);

@@ -8,7 +8,7 @@ namespace roofkit::kernels {
 namespace {
 
 // Rounded intrinsics: no FMA contraction, the CPU reference matches bit for bit.
-__global__ void plain_kernel(const float *in, const float *w, float *out, std::size_t n) {
+__global__ void plain_kernel(const float* in, const float* w, float* out, std::size_t n) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) {
     float s = 0.0f;
@@ -19,8 +19,8 @@ __global__ void plain_kernel(const float *in, const float *w, float *out, std::s
   }
 }
 
-__global__ void restrict_kernel(const float *__restrict__ in, const float *__restrict__ w,
-                                float *__restrict__ out, std::size_t n) {
+__global__ void restrict_kernel(const float* __restrict__ in, const float* __restrict__ w,
+                                float* __restrict__ out, std::size_t n) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) {
     float s = 0.0f;
@@ -31,7 +31,7 @@ __global__ void restrict_kernel(const float *__restrict__ in, const float *__res
   }
 }
 
-__global__ void ldg_kernel(const float *in, const float *w, float *out, std::size_t n) {
+__global__ void ldg_kernel(const float* in, const float* w, float* out, std::size_t n) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) {
     float s = 0.0f;
@@ -44,8 +44,8 @@ __global__ void ldg_kernel(const float *in, const float *w, float *out, std::siz
 
 } // namespace
 
-void launch_readonly(const launch_config &lc, readonly_variant v, const float *in, const float *w,
-                     float *out, std::size_t n, cudaStream_t stream) {
+void launch_readonly(const launch_config& lc, readonly_variant v, const float* in, const float* w,
+                     float* out, std::size_t n, cudaStream_t stream) {
   const dim3 g = grid_of(lc), b = block_of(lc);
   switch (v) {
   case readonly_variant::plain:
@@ -61,14 +61,14 @@ void launch_readonly(const launch_config &lc, readonly_variant v, const float *i
   ROOFKIT_CUDA_CHECK(cudaGetLastError());
 }
 
-const void *readonly_function(readonly_variant v) {
+const void* readonly_function(readonly_variant v) {
   switch (v) {
   case readonly_variant::plain:
-    return reinterpret_cast<const void *>(&plain_kernel);
+    return reinterpret_cast<const void*>(&plain_kernel);
   case readonly_variant::restrict_pointers:
-    return reinterpret_cast<const void *>(&restrict_kernel);
+    return reinterpret_cast<const void*>(&restrict_kernel);
   case readonly_variant::ldg:
-    return reinterpret_cast<const void *>(&ldg_kernel);
+    return reinterpret_cast<const void*>(&ldg_kernel);
   }
   return nullptr;
 }

@@ -15,9 +15,9 @@ inline constexpr int readonly_taps = 8;
 /// loads.
 enum class readonly_variant { plain, restrict_pointers, ldg };
 
-void launch_readonly(const launch_config &lc, readonly_variant v, const float *in, const float *w,
-                     float *out, std::size_t n, cudaStream_t stream);
+void launch_readonly(const launch_config& lc, readonly_variant v, const float* in, const float* w,
+                     float* out, std::size_t n, cudaStream_t stream);
 
-const void *readonly_function(readonly_variant v);
+const void* readonly_function(readonly_variant v);
 
 } // namespace roofkit::kernels

@@ -8,10 +8,10 @@ namespace roofkit::kernels {
 
 namespace {
 
-constexpr const char *management_seed = "cuda-memory-management.txt";
+constexpr const char* management_seed = "cuda-memory-management.txt";
 
-kernel_descriptor readonly(readonly_variant v, const char *name, const char *how,
-                           const char *claim) {
+kernel_descriptor readonly(readonly_variant v, const char* name, const char* how,
+                           const char* claim) {
   auto launch = [](problem_size n) { return launch_1d(n, 256); };
   auto d = describe(
       name,
@@ -29,11 +29,11 @@ kernel_descriptor readonly(readonly_variant v, const char *name, const char *how
               {[](problem_size) { return std::size_t{readonly_taps}; }}};
   k.outputs = {[](problem_size n) { return static_cast<std::size_t>(n); }};
   k.function = readonly_function(v);
-  k.run = [v, launch](const device_arrays &in, const device_arrays &out, problem_size n,
+  k.run = [v, launch](const device_arrays& in, const device_arrays& out, problem_size n,
                       std::uint64_t, cudaStream_t s) {
     launch_readonly(launch(n), v, in[0], in[1], out[0], static_cast<std::size_t>(n), s);
   };
-  k.check = [](const host_arrays &in, const host_arrays &out, problem_size, std::uint64_t) {
+  k.check = [](const host_arrays& in, const host_arrays& out, problem_size, std::uint64_t) {
     std::vector<float> want(out[0].size());
     weighted_window_reference(in[0], in[1], want);
     return compare_exact(out[0], want, "8-tap weighted window");

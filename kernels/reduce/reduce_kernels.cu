@@ -8,7 +8,7 @@ namespace roofkit::kernels {
 namespace {
 
 template <bool Dot>
-__device__ __forceinline__ float term(const float *x, const float *y, std::size_t i) {
+__device__ __forceinline__ float term(const float* x, const float* y, std::size_t i) {
   if (Dot)
     return x[i] * y[i];
   return x[i];
@@ -36,7 +36,7 @@ __device__ __forceinline__ float block_sum(float v) {
 }
 
 template <bool Dot>
-__global__ void atomic_kernel(const float *x, const float *y, float *slots, std::size_t n,
+__global__ void atomic_kernel(const float* x, const float* y, float* slots, std::size_t n,
                               unsigned parity) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i == 0)
@@ -46,7 +46,7 @@ __global__ void atomic_kernel(const float *x, const float *y, float *slots, std:
 }
 
 template <bool Dot>
-__global__ void shared_tree_kernel(const float *x, const float *y, float *slots, std::size_t n,
+__global__ void shared_tree_kernel(const float* x, const float* y, float* slots, std::size_t n,
                                    unsigned parity) {
   __shared__ float cache[reduce_block];
   const unsigned tid = threadIdx.x;
@@ -66,7 +66,7 @@ __global__ void shared_tree_kernel(const float *x, const float *y, float *slots,
 }
 
 template <bool Dot>
-__global__ void warp_shuffle_kernel(const float *x, const float *y, float *slots, std::size_t n,
+__global__ void warp_shuffle_kernel(const float* x, const float* y, float* slots, std::size_t n,
                                     unsigned parity) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const float v = block_sum(i < n ? term<Dot>(x, y, i) : 0.0f);
@@ -78,7 +78,7 @@ __global__ void warp_shuffle_kernel(const float *x, const float *y, float *slots
 }
 
 template <bool Dot>
-__global__ void partial_sums_kernel(const float *x, const float *y, float *partials,
+__global__ void partial_sums_kernel(const float* x, const float* y, float* partials,
                                     std::size_t n) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   float v = 0.0f;
@@ -90,7 +90,7 @@ __global__ void partial_sums_kernel(const float *x, const float *y, float *parti
     partials[blockIdx.x] = v;
 }
 
-__global__ void final_sum_kernel(const float *partials, float *result, unsigned count) {
+__global__ void final_sum_kernel(const float* partials, float* result, unsigned count) {
   float v = 0.0f;
   for (unsigned i = threadIdx.x; i < count; i += blockDim.x)
     v += partials[i];
@@ -100,8 +100,8 @@ __global__ void final_sum_kernel(const float *partials, float *result, unsigned 
 }
 
 template <bool Dot>
-void launch(const launch_config &lc, reduce_method method, const float *x, const float *y,
-            float *result, float *partials, std::size_t n, unsigned parity, cudaStream_t s) {
+void launch(const launch_config& lc, reduce_method method, const float* x, const float* y,
+            float* result, float* partials, std::size_t n, unsigned parity, cudaStream_t s) {
   const dim3 g = grid_of(lc), b = block_of(lc);
   switch (method) {
   case reduce_method::atomic:
@@ -122,24 +122,24 @@ void launch(const launch_config &lc, reduce_method method, const float *x, const
   ROOFKIT_CUDA_CHECK(cudaGetLastError());
 }
 
-template <bool Dot> const void *function(reduce_method method) {
+template <bool Dot> const void* function(reduce_method method) {
   switch (method) {
   case reduce_method::atomic:
-    return reinterpret_cast<const void *>(&atomic_kernel<Dot>);
+    return reinterpret_cast<const void*>(&atomic_kernel<Dot>);
   case reduce_method::shared_tree:
-    return reinterpret_cast<const void *>(&shared_tree_kernel<Dot>);
+    return reinterpret_cast<const void*>(&shared_tree_kernel<Dot>);
   case reduce_method::warp_shuffle:
-    return reinterpret_cast<const void *>(&warp_shuffle_kernel<Dot>);
+    return reinterpret_cast<const void*>(&warp_shuffle_kernel<Dot>);
   case reduce_method::two_pass:
-    return reinterpret_cast<const void *>(&partial_sums_kernel<Dot>);
+    return reinterpret_cast<const void*>(&partial_sums_kernel<Dot>);
   }
   return nullptr;
 }
 
 } // namespace
 
-void launch_reduce(const launch_config &lc, reduce_method method, const float *x, const float *y,
-                   float *result, float *partials, std::size_t n, unsigned parity,
+void launch_reduce(const launch_config& lc, reduce_method method, const float* x, const float* y,
+                   float* result, float* partials, std::size_t n, unsigned parity,
                    cudaStream_t stream) {
   if (y != nullptr)
     launch<true>(lc, method, x, y, result, partials, n, parity, stream);
@@ -147,7 +147,7 @@ void launch_reduce(const launch_config &lc, reduce_method method, const float *x
     launch<false>(lc, method, x, y, result, partials, n, parity, stream);
 }
 
-const void *reduce_function(reduce_method method, bool dot) {
+const void* reduce_function(reduce_method method, bool dot) {
   return dot ? function<true>(method) : function<false>(method);
 }
 

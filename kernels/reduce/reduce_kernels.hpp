@@ -25,10 +25,10 @@ inline constexpr unsigned two_pass_max_blocks = 1024;
 /// Sum of x[i] (y == nullptr) or of x[i] y[i] (dot product) for i < n.
 /// One-kernel methods: result is the two-slot buffer, parity selects the slot.
 /// two_pass: partials holds lc.grid[0] floats, the sum lands in result[0].
-void launch_reduce(const launch_config &lc, reduce_method method, const float *x, const float *y,
-                   float *result, float *partials, std::size_t n, unsigned parity,
+void launch_reduce(const launch_config& lc, reduce_method method, const float* x, const float* y,
+                   float* result, float* partials, std::size_t n, unsigned parity,
                    cudaStream_t stream);
 
-const void *reduce_function(reduce_method method, bool dot);
+const void* reduce_function(reduce_method method, bool dot);
 
 } // namespace roofkit::kernels

@@ -12,13 +12,13 @@ namespace roofkit::kernels {
 
 namespace {
 
-constexpr const char *model_seed = "memory-model-global-to-shared.txt";
-constexpr const char *notes_seed = "cuda-notes-warps-occupancy-roofline-gemm.txt";
+constexpr const char* model_seed = "memory-model-global-to-shared.txt";
+constexpr const char* notes_seed = "cuda-notes-warps-occupancy-roofline-gemm.txt";
 
 struct method_info {
   reduce_method method;
-  const char *slug;
-  const char *how;
+  const char* slug;
+  const char* how;
 };
 
 constexpr method_info methods[] = {
@@ -33,7 +33,7 @@ constexpr method_info methods[] = {
      "1024 reduces them (no atomics, deterministic)"},
 };
 
-const char *claim_of(reduce_method m, bool dot) {
+const char* claim_of(reduce_method m, bool dot) {
   switch (m) {
   case reduce_method::atomic:
   case reduce_method::shared_tree:
@@ -46,7 +46,7 @@ const char *claim_of(reduce_method m, bool dot) {
   return "";
 }
 
-kernel_descriptor reduction(const method_info &info, bool dot) {
+kernel_descriptor reduction(const method_info& info, bool dot) {
   const bool two_pass = info.method == reduce_method::two_pass;
   auto launch = [two_pass](problem_size n) {
     return launch_1d(n, reduce_block, two_pass ? two_pass_max_blocks : 0);
@@ -78,11 +78,11 @@ kernel_descriptor reduction(const method_info &info, bool dot) {
     k.outputs = {[](problem_size) { return std::size_t{2}; }};
   k.function = reduce_function(info.method, dot);
   if (!two_pass)
-    k.after_setup = [](const device_arrays &out, problem_size) {
+    k.after_setup = [](const device_arrays& out, problem_size) {
       ROOFKIT_CUDA_CHECK(cudaMemset(out[0], 0, sizeof(float))); // slot 0 starts at zero
     };
-  k.run = [method = info.method, dot, two_pass, launch](const device_arrays &in,
-                                                        const device_arrays &out, problem_size n,
+  k.run = [method = info.method, dot, two_pass, launch](const device_arrays& in,
+                                                        const device_arrays& out, problem_size n,
                                                         std::uint64_t run, cudaStream_t s) {
     launch_reduce(launch(n), method, in[0], dot ? in[1] : nullptr, out[0],
                   two_pass ? out[1] : nullptr, static_cast<std::size_t>(n),
@@ -91,7 +91,7 @@ kernel_descriptor reduction(const method_info &info, bool dot) {
   auto slot = [two_pass](std::uint64_t runs) {
     return two_pass ? std::size_t{0} : static_cast<std::size_t>((runs - 1) & 1u);
   };
-  k.check = [dot, slot](const host_arrays &in, const host_arrays &out, problem_size,
+  k.check = [dot, slot](const host_arrays& in, const host_arrays& out, problem_size,
                         std::uint64_t runs) {
     const double want = dot ? dot_reference(in[0], in[1]) : sum_reference(in[0]);
     return compare_scalar(out[0][slot(runs)], want, 0.0, dot ? "x . y" : "sum of x");
@@ -103,7 +103,7 @@ kernel_descriptor reduction(const method_info &info, bool dot) {
 const kernel_registration registration{[] {
   std::vector<kernel_descriptor> all;
   for (bool dot : {false, true})
-    for (const auto &m : methods)
+    for (const auto& m : methods)
       all.push_back(reduction(m, dot));
   return all;
 }};

@@ -9,23 +9,23 @@ namespace roofkit::kernels {
 namespace {
 
 __global__ void __launch_bounds__(register_block)
-    k22_free_kernel(const float *__restrict__ in, float *__restrict__ out, unsigned n) {
+    k22_free_kernel(const float* __restrict__ in, float* __restrict__ out, unsigned n) {
   fold<22>(in, out, n);
 }
 __global__ void __launch_bounds__(register_block)
-    k24_free_kernel(const float *__restrict__ in, float *__restrict__ out, unsigned n) {
+    k24_free_kernel(const float* __restrict__ in, float* __restrict__ out, unsigned n) {
   fold<24>(in, out, n);
 }
 __global__ void __maxnreg__(32)
-    k26_cap32_kernel(const float *__restrict__ in, float *__restrict__ out, unsigned n) {
+    k26_cap32_kernel(const float* __restrict__ in, float* __restrict__ out, unsigned n) {
   fold<26>(in, out, n);
 }
 __global__ void __maxnreg__(33)
-    k26_cap33_kernel(const float *__restrict__ in, float *__restrict__ out, unsigned n) {
+    k26_cap33_kernel(const float* __restrict__ in, float* __restrict__ out, unsigned n) {
   fold<26>(in, out, n);
 }
 __global__ void __maxnreg__(24)
-    k26_cap24_kernel(const float *__restrict__ in, float *__restrict__ out, unsigned n) {
+    k26_cap24_kernel(const float* __restrict__ in, float* __restrict__ out, unsigned n) {
   fold<26>(in, out, n);
 }
 
@@ -42,8 +42,8 @@ int register_accumulators(register_variant v) {
   }
 }
 
-void launch_register_kernel(const launch_config &lc, register_variant v, const float *in,
-                            float *out, unsigned n, cudaStream_t stream) {
+void launch_register_kernel(const launch_config& lc, register_variant v, const float* in,
+                            float* out, unsigned n, cudaStream_t stream) {
   const dim3 g = grid_of(lc), b = block_of(lc);
   switch (v) {
   case register_variant::k22_free:
@@ -65,18 +65,18 @@ void launch_register_kernel(const launch_config &lc, register_variant v, const f
   ROOFKIT_CUDA_CHECK(cudaGetLastError());
 }
 
-const void *register_function(register_variant v) {
+const void* register_function(register_variant v) {
   switch (v) {
   case register_variant::k22_free:
-    return reinterpret_cast<const void *>(&k22_free_kernel);
+    return reinterpret_cast<const void*>(&k22_free_kernel);
   case register_variant::k24_free:
-    return reinterpret_cast<const void *>(&k24_free_kernel);
+    return reinterpret_cast<const void*>(&k24_free_kernel);
   case register_variant::k26_cap32:
-    return reinterpret_cast<const void *>(&k26_cap32_kernel);
+    return reinterpret_cast<const void*>(&k26_cap32_kernel);
   case register_variant::k26_cap33:
-    return reinterpret_cast<const void *>(&k26_cap33_kernel);
+    return reinterpret_cast<const void*>(&k26_cap33_kernel);
   case register_variant::k26_cap24:
-    return reinterpret_cast<const void *>(&k26_cap24_kernel);
+    return reinterpret_cast<const void*>(&k26_cap24_kernel);
   }
   return nullptr;
 }

@@ -25,9 +25,9 @@ int register_accumulators(register_variant v);
 
 /// Thread t (of T = grid x block threads) folds in[t], in[t + T], ... into K accumulators
 /// (acc[k] = acc[k] x + acc[k+1 mod K], from acc[k] = k / 8) and writes their sum to out[t].
-void launch_register_kernel(const launch_config &lc, register_variant v, const float *in,
-                            float *out, unsigned n, cudaStream_t stream);
+void launch_register_kernel(const launch_config& lc, register_variant v, const float* in,
+                            float* out, unsigned n, cudaStream_t stream);
 
-const void *register_function(register_variant v);
+const void* register_function(register_variant v);
 
 } // namespace roofkit::kernels

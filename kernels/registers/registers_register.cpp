@@ -11,7 +11,7 @@ namespace roofkit::kernels {
 
 namespace {
 
-constexpr const char *notes_seed = "cuda-notes-warps-occupancy-roofline-gemm.txt";
+constexpr const char* notes_seed = "cuda-notes-warps-occupancy-roofline-gemm.txt";
 constexpr std::size_t fully_checked = 1 << 16;
 
 launch_config register_launch(problem_size n) {
@@ -22,8 +22,8 @@ std::size_t threads_of(problem_size n) {
   return std::size_t{register_launch(n).grid[0]} * register_block;
 }
 
-kernel_descriptor fold_kernel(register_variant v, const char *name, const char *description,
-                              const char *claim) {
+kernel_descriptor fold_kernel(register_variant v, const char* name, const char* description,
+                              const char* claim) {
   const int k_acc = register_accumulators(v);
   auto d = describe(
       name, description, claim, notes_seed, "elements", problem_size{1} << 26,
@@ -44,13 +44,13 @@ kernel_descriptor fold_kernel(register_variant v, const char *name, const char *
   k.inputs = {{count}};
   k.outputs = {threads_of};
   k.function = register_function(v);
-  k.run = [v](const device_arrays &in, const device_arrays &out, problem_size n, std::uint64_t,
+  k.run = [v](const device_arrays& in, const device_arrays& out, problem_size n, std::uint64_t,
               cudaStream_t s) {
     launch_register_kernel(register_launch(n), v, in[0], out[0], unsigned(n), s);
   };
-  k.check = [k_acc](const host_arrays &in, const host_arrays &out, problem_size n, std::uint64_t) {
+  k.check = [k_acc](const host_arrays& in, const host_arrays& out, problem_size n, std::uint64_t) {
     const auto threads = static_cast<std::uint64_t>(threads_of(n));
-    const auto &x = in[0];
+    const auto& x = in[0];
     return compare_sampled(
         out[0], [&](std::size_t t) { return fold_reference(x, t, threads, k_acc); }, fully_checked,
         fully_checked, 0.0, 0.0, cat(k_acc, " accumulators per thread"));

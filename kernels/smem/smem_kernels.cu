@@ -9,11 +9,11 @@ namespace {
 
 constexpr int warps_per_block = bank_block / 32;
 
-template <int Ways> __global__ void bank_conflict_kernel(const float *in, float *out, unsigned n) {
+template <int Ways> __global__ void bank_conflict_kernel(const float* in, float* out, unsigned n) {
   __shared__ float region[warps_per_block][1024];
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  volatile float *mine = region[warp];
+  volatile float* mine = region[warp];
   const int word = lane * Ways; // bank = word mod 32: 32 / Ways banks, Ways lanes each
   mine[word] = t < n ? in[t] : 0.0f;
   __syncwarp();
@@ -28,13 +28,13 @@ template <int Ways> __global__ void bank_conflict_kernel(const float *in, float 
     out[t] = (a0 + a1) + (a2 + a3);
 }
 
-template <int Ways> const void *symbol() {
-  return reinterpret_cast<const void *>(&bank_conflict_kernel<Ways>);
+template <int Ways> const void* symbol() {
+  return reinterpret_cast<const void*>(&bank_conflict_kernel<Ways>);
 }
 
 } // namespace
 
-void launch_bank_conflicts(const launch_config &lc, int ways, const float *in, float *out,
+void launch_bank_conflicts(const launch_config& lc, int ways, const float* in, float* out,
                            unsigned n, cudaStream_t stream) {
   const dim3 g = grid_of(lc), b = block_of(lc);
   switch (ways) {
@@ -62,7 +62,7 @@ void launch_bank_conflicts(const launch_config &lc, int ways, const float *in, f
   ROOFKIT_CUDA_CHECK(cudaGetLastError());
 }
 
-const void *bank_conflict_function(int ways) {
+const void* bank_conflict_function(int ways) {
   switch (ways) {
   case 1:
     return symbol<1>();

@@ -13,9 +13,9 @@ inline constexpr int bank_reps = 256;
 /// it back bank_reps times (volatile loads): a warp's 32 loads fall into 32 / ways banks, so
 /// each load instruction is a ways-way conflict. out[t] = bank_reps * in[t].
 /// ways in {1, 2, 4, 8, 16, 32}.
-void launch_bank_conflicts(const launch_config &lc, int ways, const float *in, float *out,
+void launch_bank_conflicts(const launch_config& lc, int ways, const float* in, float* out,
                            unsigned n, cudaStream_t stream);
 
-const void *bank_conflict_function(int ways);
+const void* bank_conflict_function(int ways);
 
 } // namespace roofkit::kernels

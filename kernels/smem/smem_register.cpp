@@ -10,7 +10,7 @@ namespace roofkit::kernels {
 
 namespace {
 
-constexpr const char *notes_seed = "cuda-notes-warps-occupancy-roofline-gemm.txt";
+constexpr const char* notes_seed = "cuda-notes-warps-occupancy-roofline-gemm.txt";
 
 kernel_descriptor bank_conflicts(int ways) {
   auto launch = [](problem_size n) { return launch_1d(n, bank_block); };
@@ -33,11 +33,11 @@ kernel_descriptor bank_conflicts(int ways) {
   k.inputs = {{count, value_kind::integers}};
   k.outputs = {count};
   k.function = bank_conflict_function(ways);
-  k.run = [ways, launch](const device_arrays &in, const device_arrays &out, problem_size n,
+  k.run = [ways, launch](const device_arrays& in, const device_arrays& out, problem_size n,
                          std::uint64_t, cudaStream_t s) {
     launch_bank_conflicts(launch(n), ways, in[0], out[0], unsigned(n), s);
   };
-  k.check = [](const host_arrays &in, const host_arrays &out, problem_size, std::uint64_t) {
+  k.check = [](const host_arrays& in, const host_arrays& out, problem_size, std::uint64_t) {
     std::vector<float> want(in[0].size());
     repeated_sum_reference(in[0], want, bank_reps);
     return compare_exact(out[0], want, cat("out = ", bank_reps, " in"));

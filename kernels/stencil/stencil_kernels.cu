@@ -7,13 +7,13 @@ namespace roofkit::kernels {
 
 namespace {
 
-__global__ void smooth_naive_kernel(const float *in, float *out, int n) {
+__global__ void smooth_naive_kernel(const float* in, float* out, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x + 1;
   if (i < n - 1)
     out[i] = (in[i - 1] + in[i] + in[i + 1]) / 3.0f;
 }
 
-__global__ void smooth_shared_kernel(const float *in, float *out, int n) {
+__global__ void smooth_shared_kernel(const float* in, float* out, int n) {
   __shared__ float tile[stencil_block + 2];
   const int tid = threadIdx.x;
   const int i = blockIdx.x * stencil_block + tid + 1;
@@ -31,7 +31,7 @@ __global__ void smooth_shared_kernel(const float *in, float *out, int n) {
 
 } // namespace
 
-void launch_smooth(const launch_config &lc, bool shared, const float *in, float *out, int n,
+void launch_smooth(const launch_config& lc, bool shared, const float* in, float* out, int n,
                    cudaStream_t stream) {
   if (shared)
     smooth_shared_kernel<<<grid_of(lc), block_of(lc), 0, stream>>>(in, out, n);
@@ -40,9 +40,9 @@ void launch_smooth(const launch_config &lc, bool shared, const float *in, float 
   ROOFKIT_CUDA_CHECK(cudaGetLastError());
 }
 
-const void *smooth_function(bool shared) {
-  return shared ? reinterpret_cast<const void *>(&smooth_shared_kernel)
-                : reinterpret_cast<const void *>(&smooth_naive_kernel);
+const void* smooth_function(bool shared) {
+  return shared ? reinterpret_cast<const void*>(&smooth_shared_kernel)
+                : reinterpret_cast<const void*>(&smooth_naive_kernel);
 }
 
 } // namespace roofkit::kernels

@@ -8,7 +8,7 @@ namespace roofkit::kernels {
 
 namespace {
 
-constexpr const char *model_seed = "memory-model-global-to-shared.txt";
+constexpr const char* model_seed = "memory-model-global-to-shared.txt";
 
 kernel_descriptor smooth(bool shared) {
   auto launch = [](problem_size n) { return launch_1d(n - 2, stencil_block); };
@@ -30,11 +30,11 @@ kernel_descriptor smooth(bool shared) {
   k.inputs = {{count}};
   k.outputs = {count};
   k.function = smooth_function(shared);
-  k.run = [shared, launch](const device_arrays &in, const device_arrays &out, problem_size n,
+  k.run = [shared, launch](const device_arrays& in, const device_arrays& out, problem_size n,
                            std::uint64_t, cudaStream_t s) {
     launch_smooth(launch(n), shared, in[0], out[0], int(n), s);
   };
-  k.check = [](const host_arrays &in, const host_arrays &out, problem_size n, std::uint64_t) {
+  k.check = [](const host_arrays& in, const host_arrays& out, problem_size n, std::uint64_t) {
     const auto len = static_cast<std::size_t>(n);
     std::vector<float> want(len);
     smooth_reference(in[0], want);

@@ -13,7 +13,7 @@ namespace roofkit::kernels {
 
 namespace {
 
-constexpr const char *management_seed = "cuda-memory-management.txt";
+constexpr const char* management_seed = "cuda-memory-management.txt";
 
 class transfer_instance final : public kernel_instance {
 public:
@@ -34,7 +34,7 @@ public:
       std::copy(expected_.begin(), expected_.end(), host());
       poison(device_.data(), device_.bytes());
     } else {
-      std::fill_n(reinterpret_cast<unsigned char *>(host()), count_ * sizeof(float), 0xFF);
+      std::fill_n(reinterpret_cast<unsigned char*>(host()), count_ * sizeof(float), 0xFF);
     }
     ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
     ready_ = true;
@@ -89,15 +89,15 @@ public:
     lc.block = {0, 0, 0};
     return lc;
   }
-  const void *kernel_function() const override { return nullptr; }
+  const void* kernel_function() const override { return nullptr; }
   std::map<std::string, std::string> facts() const override {
     return {{"host_memory", pinned_ ? "pinned (cudaMallocHost)" : "pageable (std::vector)"},
             {"direction", to_device_ ? "host to device" : "device to host"}};
   }
 
 private:
-  float *host() { return pinned_ ? pinned_host_.data() : pageable_host_.data(); }
-  const float *host() const { return pinned_ ? pinned_host_.data() : pageable_host_.data(); }
+  float* host() { return pinned_ ? pinned_host_.data() : pageable_host_.data(); }
+  const float* host() const { return pinned_ ? pinned_host_.data() : pageable_host_.data(); }
 
   bool to_device_, pinned_;
   std::size_t count_ = 0;
@@ -113,7 +113,7 @@ std::string size_label(problem_size bytes) {
   return cat(bytes >> 10, "KiB");
 }
 
-const char *claim_of(bool to_device, bool pinned, problem_size bytes) {
+const char* claim_of(bool to_device, bool pinned, problem_size bytes) {
   if (!to_device)
     return "pinned-small-d2h";
   if (bytes >= (problem_size{1} << 28))

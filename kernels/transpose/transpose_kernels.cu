@@ -16,7 +16,7 @@ __device__ __forceinline__ std::size_t at(int row, int col, int n) {
   return static_cast<std::size_t>(row) * n + col;
 }
 
-__global__ void copy_kernel(const float *in, float *out, int n) {
+__global__ void copy_kernel(const float* in, float* out, int n) {
   const int col = blockIdx.x * tile + threadIdx.x;
   const int row0 = blockIdx.y * tile + threadIdx.y;
   if (col >= n)
@@ -27,7 +27,7 @@ __global__ void copy_kernel(const float *in, float *out, int n) {
 }
 
 // out[row][col] = in[col][row]: the writes are coalesced, the reads stride n floats.
-__global__ void naive_kernel(const float *in, float *out, int n) {
+__global__ void naive_kernel(const float* in, float* out, int n) {
   const int col = blockIdx.x * tile + threadIdx.x;
   const int row0 = blockIdx.y * tile + threadIdx.y;
   if (col >= n)
@@ -38,7 +38,7 @@ __global__ void naive_kernel(const float *in, float *out, int n) {
 }
 
 // Pad = 0: a warp reading a column of the tile hits one bank 32 times; Pad = 1 spreads it.
-template <int Pad> __global__ void shared_kernel(const float *in, float *out, int n) {
+template <int Pad> __global__ void shared_kernel(const float* in, float* out, int n) {
   __shared__ float buf[tile][tile + Pad];
   const int tx = threadIdx.x, ty = threadIdx.y;
   int col = blockIdx.x * tile + tx;
@@ -57,7 +57,7 @@ template <int Pad> __global__ void shared_kernel(const float *in, float *out, in
 
 } // namespace
 
-void launch_transpose(const launch_config &lc, transpose_variant v, const float *in, float *out,
+void launch_transpose(const launch_config& lc, transpose_variant v, const float* in, float* out,
                       int n, cudaStream_t stream) {
   const dim3 g = grid_of(lc), b = block_of(lc);
   switch (v) {
@@ -77,16 +77,16 @@ void launch_transpose(const launch_config &lc, transpose_variant v, const float 
   ROOFKIT_CUDA_CHECK(cudaGetLastError());
 }
 
-const void *transpose_function(transpose_variant v) {
+const void* transpose_function(transpose_variant v) {
   switch (v) {
   case transpose_variant::copy:
-    return reinterpret_cast<const void *>(&copy_kernel);
+    return reinterpret_cast<const void*>(&copy_kernel);
   case transpose_variant::naive:
-    return reinterpret_cast<const void *>(&naive_kernel);
+    return reinterpret_cast<const void*>(&naive_kernel);
   case transpose_variant::shared:
-    return reinterpret_cast<const void *>(&shared_kernel<0>);
+    return reinterpret_cast<const void*>(&shared_kernel<0>);
   case transpose_variant::padded:
-    return reinterpret_cast<const void *>(&shared_kernel<1>);
+    return reinterpret_cast<const void*>(&shared_kernel<1>);
   }
   return nullptr;
 }

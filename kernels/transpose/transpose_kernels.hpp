@@ -15,9 +15,9 @@ enum class transpose_variant { copy, naive, shared, padded };
 inline constexpr int transpose_tile = 32;
 inline constexpr int transpose_block_rows = 8;
 
-void launch_transpose(const launch_config &lc, transpose_variant v, const float *in, float *out,
+void launch_transpose(const launch_config& lc, transpose_variant v, const float* in, float* out,
                       int n, cudaStream_t stream);
 
-const void *transpose_function(transpose_variant v);
+const void* transpose_function(transpose_variant v);
 
 } // namespace roofkit::kernels

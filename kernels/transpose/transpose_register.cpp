@@ -9,10 +9,10 @@ namespace roofkit::kernels {
 
 namespace {
 
-constexpr const char *management_seed = "cuda-memory-management.txt";
+constexpr const char* management_seed = "cuda-memory-management.txt";
 
-kernel_descriptor transpose(transpose_variant v, const char *name, const char *description,
-                            const char *claim) {
+kernel_descriptor transpose(transpose_variant v, const char* name, const char* description,
+                            const char* claim) {
   auto launch = [](problem_size n) {
     return launch_2d(n, n, transpose_tile, transpose_tile, transpose_tile, transpose_block_rows);
   };
@@ -28,10 +28,10 @@ kernel_descriptor transpose(transpose_variant v, const char *name, const char *d
   k.inputs = {{square}};
   k.outputs = {square};
   k.function = transpose_function(v);
-  k.run = [v, launch](const device_arrays &in, const device_arrays &out, problem_size n,
+  k.run = [v, launch](const device_arrays& in, const device_arrays& out, problem_size n,
                       std::uint64_t,
                       cudaStream_t s) { launch_transpose(launch(n), v, in[0], out[0], int(n), s); };
-  k.check = [v](const host_arrays &in, const host_arrays &out, problem_size n, std::uint64_t) {
+  k.check = [v](const host_arrays& in, const host_arrays& out, problem_size n, std::uint64_t) {
     if (v == transpose_variant::copy)
       return compare_exact(out[0], in[0], "out = in");
     std::vector<float> want(in[0].size());

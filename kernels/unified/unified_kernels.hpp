@@ -9,9 +9,9 @@
 namespace roofkit::kernels {
 
 /// z[i] = x[i] + y[i], one element per thread (the seed's add, out of place).
-void launch_managed_add(const launch_config &lc, const float *x, const float *y, float *z,
+void launch_managed_add(const launch_config& lc, const float* x, const float* y, float* z,
                         std::size_t n, cudaStream_t stream);
 
-const void *managed_add_function();
+const void* managed_add_function();
 
 } // namespace roofkit::kernels

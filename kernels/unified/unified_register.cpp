@@ -15,7 +15,7 @@ namespace roofkit::kernels {
 
 namespace {
 
-constexpr const char *management_seed = "cuda-memory-management.txt";
+constexpr const char* management_seed = "cuda-memory-management.txt";
 
 enum class um_mode { device, host_init, gpu_init, prefetch };
 
@@ -73,7 +73,7 @@ public:
     if (mode_ == um_mode::prefetch) {
       int device = 0;
       ROOFKIT_CUDA_CHECK(cudaGetDevice(&device));
-      for (const auto *b : {&x_, &y_, &z_}) {
+      for (const auto* b : {&x_, &y_, &z_}) {
 #if CUDART_VERSION >= 13000
         cudaMemLocation where{};
         where.type = cudaMemLocationTypeDevice;
@@ -122,7 +122,7 @@ public:
   launch_config launch() const override {
     return with_attributes(add_launch(static_cast<problem_size>(n_)), managed_add_function());
   }
-  const void *kernel_function() const override { return managed_add_function(); }
+  const void* kernel_function() const override { return managed_add_function(); }
   std::map<std::string, std::string> facts() const override {
     auto f = function_facts(managed_add_function(), add_launch(static_cast<problem_size>(n_)));
     f["memory"] = mode_ == um_mode::device ? "cudaMalloc" : "cudaMallocManaged";
@@ -139,8 +139,8 @@ private:
   std::vector<float> x0_, y0_;
 };
 
-kernel_descriptor unified(um_mode mode, const char *name, const char *description,
-                          const char *claim) {
+kernel_descriptor unified(um_mode mode, const char* name, const char* description,
+                          const char* claim) {
   auto d = describe(
       name, description, claim, management_seed, "elements", problem_size{1} << 26,
       {1, 257, 100003}, add_launch, [](problem_size n) { return double(n); }, "N",

@@ -8,8 +8,8 @@ namespace roofkit::kernels {
 
 namespace {
 
-constexpr const char *model_seed = "memory-model-global-to-shared.txt";
-constexpr const char *notes_seed = "cuda-notes-warps-occupancy-roofline-gemm.txt";
+constexpr const char* model_seed = "memory-model-global-to-shared.txt";
+constexpr const char* notes_seed = "cuda-notes-warps-occupancy-roofline-gemm.txt";
 constexpr std::int64_t grid_stride_blocks = 2048;
 
 kernel_descriptor vadd(bool grid_stride) {
@@ -31,7 +31,7 @@ kernel_descriptor vadd(bool grid_stride) {
   k.inputs = {{count}, {count}};
   k.outputs = {count};
   k.function = grid_stride ? vadd_grid_stride_function() : vadd_function();
-  k.run = [grid_stride, launch](const device_arrays &in, const device_arrays &out, problem_size n,
+  k.run = [grid_stride, launch](const device_arrays& in, const device_arrays& out, problem_size n,
                                 std::uint64_t, cudaStream_t s) {
     const auto len = static_cast<std::size_t>(n);
     if (grid_stride)
@@ -39,7 +39,7 @@ kernel_descriptor vadd(bool grid_stride) {
     else
       launch_vadd(launch(n), in[0], in[1], out[0], len, s);
   };
-  k.check = [](const host_arrays &in, const host_arrays &out, problem_size, std::uint64_t) {
+  k.check = [](const host_arrays& in, const host_arrays& out, problem_size, std::uint64_t) {
     std::vector<float> want(in[0].size());
     add_reference(in[0], in[1], want);
     return compare_exact(out[0], want, "c = a + b");

@@ -11,8 +11,8 @@ namespace roofkit::kernels {
 
 namespace {
 
-constexpr const char *vectorized_seed = "vectorized-memory-access.txt";
-constexpr const char *notes_seed = "cuda-notes-warps-occupancy-roofline-gemm.txt";
+constexpr const char* vectorized_seed = "vectorized-memory-access.txt";
+constexpr const char* notes_seed = "cuda-notes-warps-occupancy-roofline-gemm.txt";
 constexpr std::int64_t max_blocks = 8192; // the seed's MAX_BLOCKS
 
 kernel_descriptor copy(int width) {
@@ -40,12 +40,12 @@ kernel_descriptor copy(int width) {
   k.inputs = {{count}};
   k.outputs = {count};
   k.function = copy_function(width);
-  k.run = [width, launch](const device_arrays &in, const device_arrays &out, problem_size n,
+  k.run = [width, launch](const device_arrays& in, const device_arrays& out, problem_size n,
                           std::uint64_t, cudaStream_t s) {
-    launch_copy(launch(n), width, reinterpret_cast<const int *>(in[0]),
-                reinterpret_cast<int *>(out[0]), static_cast<std::size_t>(n), s);
+    launch_copy(launch(n), width, reinterpret_cast<const int*>(in[0]),
+                reinterpret_cast<int*>(out[0]), static_cast<std::size_t>(n), s);
   };
-  k.check = [](const host_arrays &in, const host_arrays &out, problem_size, std::uint64_t) {
+  k.check = [](const host_arrays& in, const host_arrays& out, problem_size, std::uint64_t) {
     return compare_exact(out[0], in[0], "out = in");
   };
   return with_array_kernel(std::move(d), std::move(k));
@@ -72,14 +72,14 @@ kernel_descriptor scale(int components) {
   k.inputs = {{count}};
   k.outputs = {count};
   k.function = components == 3 ? scale_float3_function() : scale_float4_function();
-  k.run = [components, launch](const device_arrays &in, const device_arrays &out, problem_size n,
+  k.run = [components, launch](const device_arrays& in, const device_arrays& out, problem_size n,
                                std::uint64_t, cudaStream_t s) {
     if (components == 3)
       launch_scale_float3(launch(n), in[0], out[0], static_cast<std::size_t>(n), s);
     else
       launch_scale_float4(launch(n), in[0], out[0], static_cast<std::size_t>(n), s);
   };
-  k.check = [](const host_arrays &in, const host_arrays &out, problem_size, std::uint64_t) {
+  k.check = [](const host_arrays& in, const host_arrays& out, problem_size, std::uint64_t) {
     std::vector<float> want(in[0].size());
     scale_reference(in[0], want, 2.0f);
     return compare_exact(out[0], want, "out = 2 in");

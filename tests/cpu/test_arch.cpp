@@ -11,12 +11,12 @@ namespace {
 using roofkit::find_arch;
 
 TEST(arch, every_value_has_a_source) {
-  for (const auto &a : roofkit::all_archs()) {
+  for (const auto& a : roofkit::all_archs()) {
     const auto doc =
         nlohmann::json::parse(roofkit::read_data_file("data/arch/" + a.id() + ".json"));
     ASSERT_TRUE(doc.contains("values")) << a.id();
     EXPECT_GE(doc["values"].size(), 19u) << a.id();
-    for (const auto &[key, entry] : doc["values"].items()) {
+    for (const auto& [key, entry] : doc["values"].items()) {
       ASSERT_TRUE(entry.contains("value")) << a.id() << " " << key;
       ASSERT_TRUE(entry.contains("source")) << a.id() << " " << key;
       EXPECT_GT(entry["source"].get<std::string>().size(), 5u) << a.id() << " " << key;
@@ -28,7 +28,7 @@ TEST(arch, every_value_has_a_source) {
 
 TEST(arch, table_matches_the_brief) {
   struct row {
-    const char *id;
+    const char* id;
     int warps, blocks, regs_per_block, granularity;
     std::int64_t smem_kb, optin_kb, reserved, unit;
     std::size_t carveouts;
@@ -55,8 +55,8 @@ TEST(arch, table_matches_the_brief) {
       {"sm_121", 48, 24, 65536, 4, 100, 99, 1024, 128, 6},
   };
   ASSERT_EQ(roofkit::all_archs().size(), std::size(rows));
-  for (const auto &r : rows) {
-    const auto &a = find_arch(r.id);
+  for (const auto& r : rows) {
+    const auto& a = find_arch(r.id);
     EXPECT_EQ(a.max_warps_per_sm, r.warps) << r.id;
     EXPECT_EQ(a.max_threads_per_sm, r.warps * 32) << r.id;
     EXPECT_EQ(a.max_blocks_per_sm, r.blocks) << r.id;
@@ -74,7 +74,7 @@ TEST(arch, table_matches_the_brief) {
     EXPECT_EQ(a.max_threads_per_block, 1024) << r.id;
   }
   // Measured on the H100 (cudaGetDeviceProperties).
-  const auto &h100 = find_arch("sm_90");
+  const auto& h100 = find_arch("sm_90");
   EXPECT_EQ(h100.shared_memory_per_sm, 233472);
   EXPECT_EQ(h100.shared_memory_per_block_optin, 232448);
   EXPECT_EQ(h100.block_barriers_per_sm, 64);
@@ -96,11 +96,11 @@ TEST(arch, names_in_every_spelling) {
   EXPECT_EQ(find_arch("10.3").family, "Blackwell");
   EXPECT_EQ(find_arch(8, 6)->id(), "sm_86");
   EXPECT_EQ(find_arch(3, 5), nullptr);
-  for (const char *bad : {"sm_99", "sm_35", "9", "abc", "", "9.x", "sm_1000"}) {
+  for (const char* bad : {"sm_99", "sm_35", "9", "abc", "", "9.x", "sm_1000"}) {
     try {
       find_arch(bad);
       ADD_FAILURE() << bad;
-    } catch (const roofkit::error &e) {
+    } catch (const roofkit::error& e) {
       EXPECT_EQ(e.code(), roofkit::exit_code::usage);
       EXPECT_NE(std::string(e.what()).find("valid: sm_50, sm_52"), std::string::npos) << e.what();
     }

@@ -188,15 +188,18 @@ TEST(bench_metric_set, one_consistent_pass_set) {
   for (const auto& m : s.metrics) {
     first_names.insert(m.names.front());
     ++times[m.names.front()];
-    if (m.optional)
+    if (m.optional) {
       seen_optional = true;
-    else
+    } else {
       EXPECT_FALSE(seen_optional) << m.key << " (required) after an optional metric";
+    }
   }
-  for (const auto& m : roofkit::find_metric_set("roofline").metrics)
+  for (const auto& m : roofkit::find_metric_set("roofline").metrics) {
     EXPECT_TRUE(first_names.count(m.names.front())) << m.key;
-  for (const auto& n : roofkit::bench_detail_metrics())
+  }
+  for (const auto& n : roofkit::bench_detail_metrics()) {
     EXPECT_EQ(times[n], 1) << n << " must be collected exactly once";
+  }
   EXPECT_EQ(s.pass_budget, 1);
 }
 

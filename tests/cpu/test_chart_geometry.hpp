@@ -16,7 +16,7 @@ struct pt {
 using poly = std::vector<pt>;
 
 /// Parses "x,y x,y ..." (data-quad and polyline points).
-inline poly parse_points(const std::string &s) {
+inline poly parse_points(const std::string& s) {
   poly out;
   std::istringstream in(s);
   std::string tok;
@@ -29,7 +29,7 @@ inline poly parse_points(const std::string &s) {
 }
 
 /// Parses "translate(x y)".
-inline pt parse_translate(const std::string &s) {
+inline pt parse_translate(const std::string& s) {
   pt p;
   std::sscanf(s.c_str(), "translate(%lf %lf)", &p.x, &p.y);
   return p;
@@ -37,8 +37,8 @@ inline pt parse_translate(const std::string &s) {
 
 /// Separating-axis overlap of two convex polygons (a segment is a 2-point polygon). Touching
 /// within `eps` does not count.
-inline bool overlap(const poly &a, const poly &b, double eps = 1e-6) {
-  for (const poly *p : {&a, &b}) {
+inline bool overlap(const poly& a, const poly& b, double eps = 1e-6) {
+  for (const poly* p : {&a, &b}) {
     const std::size_t n = p->size();
     for (std::size_t i = 0; i < n; ++i) {
       const pt e0 = (*p)[i], e1 = (*p)[(i + 1) % n];
@@ -47,12 +47,12 @@ inline bool overlap(const poly &a, const poly &b, double eps = 1e-6) {
       if (len == 0)
         continue;
       double amin = 1e300, amax = -1e300, bmin = 1e300, bmax = -1e300;
-      for (const auto &v : a) {
+      for (const auto& v : a) {
         const double d = (v.x * ax + v.y * ay) / len;
         amin = std::min(amin, d);
         amax = std::max(amax, d);
       }
-      for (const auto &v : b) {
+      for (const auto& v : b) {
         const double d = (v.x * ax + v.y * ay) / len;
         bmin = std::min(bmin, d);
         bmax = std::max(bmax, d);
@@ -68,10 +68,10 @@ inline poly box(double x0, double y0, double x1, double y1) {
   return {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
 }
 
-inline double width_of(const poly &q) { return std::hypot(q[1].x - q[0].x, q[1].y - q[0].y); }
+inline double width_of(const poly& q) { return std::hypot(q[1].x - q[0].x, q[1].y - q[0].y); }
 
 /// Distance from p to the boundary of a convex polygon.
-inline double distance_to_edge(const poly &q, pt p) {
+inline double distance_to_edge(const poly& q, pt p) {
   double best = 1e300;
   for (std::size_t i = 0; i < q.size(); ++i) {
     const pt a = q[i], b = q[(i + 1) % q.size()];

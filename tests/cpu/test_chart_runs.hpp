@@ -31,7 +31,7 @@ inline roofkit::ceiling compute_ceiling(roofkit::precision p, double v, roofkit:
   return c;
 }
 
-inline roofkit::kernel_result kernel(const std::string &name, roofkit::precision p, double flops,
+inline roofkit::kernel_result kernel(const std::string& name, roofkit::precision p, double flops,
                                      double dram_bytes, double time_s) {
   roofkit::kernel_result k;
   k.name = name;

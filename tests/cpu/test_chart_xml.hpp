@@ -18,11 +18,11 @@ struct xml_element {
   std::vector<std::unique_ptr<xml_element>> children;
   std::string text; ///< character data directly inside, entities decoded
 
-  std::string attr(const std::string &k) const {
+  std::string attr(const std::string& k) const {
     auto it = attrs.find(k);
     return it == attrs.end() ? std::string() : it->second;
   }
-  bool has_class(const std::string &c) const {
+  bool has_class(const std::string& c) const {
     std::istringstream in(attr("class"));
     std::string w;
     while (in >> w)
@@ -31,21 +31,21 @@ struct xml_element {
     return false;
   }
   /// Every descendant (depth first) for which pred is true.
-  template <class Pred> void find_all(Pred pred, std::vector<const xml_element *> &out) const {
-    for (const auto &c : children) {
+  template <class Pred> void find_all(Pred pred, std::vector<const xml_element*>& out) const {
+    for (const auto& c : children) {
       if (pred(*c))
         out.push_back(c.get());
       c->find_all(pred, out);
     }
   }
-  template <class Pred> std::vector<const xml_element *> find_all(Pred pred) const {
-    std::vector<const xml_element *> out;
+  template <class Pred> std::vector<const xml_element*> find_all(Pred pred) const {
+    std::vector<const xml_element*> out;
     find_all(pred, out);
     return out;
   }
   /// The text of the <title> child, if any.
   std::string title() const {
-    for (const auto &c : children)
+    for (const auto& c : children)
       if (c->name == "title")
         return c->text;
     return {};
@@ -75,11 +75,11 @@ public:
   }
 
 private:
-  [[noreturn]] void fail(const std::string &what) const {
+  [[noreturn]] void fail(const std::string& what) const {
     throw std::runtime_error("XML error at offset " + std::to_string(i_) + ": " + what);
   }
   char peek() const { return i_ < s_.size() ? s_[i_] : '\0'; }
-  bool starts(const char *p) const {
+  bool starts(const char* p) const {
     return s_.compare(i_, std::char_traits<char>::length(p), p) == 0;
   }
   void skip_space() {
@@ -98,7 +98,7 @@ private:
       fail("expected a name");
     return s_.substr(start, i_ - start);
   }
-  std::string decode(const std::string &raw) {
+  std::string decode(const std::string& raw) {
     std::string out;
     for (std::size_t k = 0; k < raw.size(); ++k) {
       if (raw[k] == '<')
@@ -203,7 +203,7 @@ private:
   std::size_t i_ = 0;
 };
 
-inline std::unique_ptr<xml_element> parse_xml(const std::string &text) {
+inline std::unique_ptr<xml_element> parse_xml(const std::string& text) {
   return xml_reader(text).parse();
 }
 

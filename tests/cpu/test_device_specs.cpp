@@ -12,16 +12,16 @@ namespace {
 using roofkit::exit_code;
 using roofkit::gpu_spec;
 
-const std::vector<gpu_spec> &specs() {
+const std::vector<gpu_spec>& specs() {
   static const auto s = roofkit::load_gpu_specs();
   return s;
 }
 
 // Runs f, expects a roofkit::error with the given code, and returns its message.
-template <class F> std::string error_of(F &&f, exit_code code = exit_code::usage) {
+template <class F> std::string error_of(F&& f, exit_code code = exit_code::usage) {
   try {
     f();
-  } catch (const roofkit::error &e) {
+  } catch (const roofkit::error& e) {
     EXPECT_EQ(e.code(), code) << e.what();
     return e.what();
   }
@@ -30,16 +30,16 @@ template <class F> std::string error_of(F &&f, exit_code code = exit_code::usage
 }
 
 TEST(gpu_specs, has_every_required_gpu) {
-  for (const char *name : {"H100 SXM", "H100 PCIe", "H200 SXM", "A100 SXM 80GB", "A100 PCIe 40GB",
+  for (const char* name : {"H100 SXM", "H100 PCIe", "H200 SXM", "A100 SXM 80GB", "A100 PCIe 40GB",
                            "L40S", "RTX 4090", "RTX 3090", "V100 SXM2", "T4", "B200"}) {
     const auto it = std::find_if(specs().begin(), specs().end(),
-                                 [&](const gpu_spec &s) { return s.name == name; });
+                                 [&](const gpu_spec& s) { return s.name == name; });
     EXPECT_NE(it, specs().end()) << name;
   }
 }
 
 TEST(gpu_specs, every_number_has_a_source) {
-  for (const auto &s : specs()) {
+  for (const auto& s : specs()) {
     SCOPED_TRACE(s.name);
     std::vector<std::string> fields{"cc",          "sm_count",       "boost_clock_mhz",
                                     "memory_type", "bus_width_bits", "memory_clock_mhz",
@@ -48,9 +48,9 @@ TEST(gpu_specs, every_number_has_a_source) {
       fields.push_back("tensor_clock_mhz");
     if (s.memory_gb > 0)
       fields.push_back("memory_gb");
-    for (const auto &[p, v] : s.datasheet_flops)
+    for (const auto& [p, v] : s.datasheet_flops)
       fields.push_back(roofkit::to_string(p));
-    for (const auto &f : fields) {
+    for (const auto& f : fields) {
       const auto it = s.sources.find(f);
       ASSERT_NE(it, s.sources.end()) << "no source for " << f;
       EXPECT_GT(it->second.size(), 10u) << f;
@@ -84,7 +84,7 @@ TEST(gpu_names, normalize) {
 }
 
 TEST(gpu_names, exact_and_spelling_variants) {
-  for (const char *n :
+  for (const char* n :
        {"H100 SXM", "h100 sxm", "h100-sxm", "H100_SXM", "h100sxm", "NVIDIA H100 SXM"})
     EXPECT_EQ(roofkit::find_gpu(n, specs()).name, "H100 SXM") << n;
   EXPECT_EQ(roofkit::find_gpu("t4", specs()).name, "T4");
@@ -127,14 +127,14 @@ TEST(gpu_names, ambiguous_prefix_lists_the_candidates) {
 TEST(gpu_names, unknown_or_empty_lists_every_name) {
   const auto msg = error_of([] { roofkit::find_gpu("MI300X", specs()); });
   EXPECT_NE(msg.find("unknown GPU 'MI300X'"), std::string::npos) << msg;
-  for (const auto &s : specs())
+  for (const auto& s : specs())
     EXPECT_NE(msg.find(s.name), std::string::npos) << s.name;
   const auto empty = error_of([] { roofkit::find_gpu(" - ", specs()); });
   EXPECT_NE(empty.find("empty GPU name"), std::string::npos) << empty;
 }
 
 // A valid one-GPU file; the malformed cases below each break one thing.
-std::string minimal(const std::string &gpu_extra = "", const std::string &top_extra = "") {
+std::string minimal(const std::string& gpu_extra = "", const std::string& top_extra = "") {
   return R"({"schema": "roofkit.gpus/1", )" + top_extra +
          R"("sources": {"s": "a source text"}, "gpus": [{"name": "X1", "aliases": ["Ex One"],
           "cc": "9.0", "sm_count": 10, "boost_clock_mhz": 1000, "memory_type": "HBM3",

@@ -18,14 +18,14 @@ using roofkit::find_kernel;
 using roofkit::kernel_descriptor;
 using roofkit::precision;
 
-const kernel_descriptor &kernel(const std::string &name) {
-  const auto *d = find_kernel(name);
+const kernel_descriptor& kernel(const std::string& name) {
+  const auto* d = find_kernel(name);
   if (d == nullptr)
     throw std::runtime_error("no kernel " + name);
   return *d;
 }
 
-std::string read(const std::string &relative) {
+std::string read(const std::string& relative) {
   std::ifstream in(std::string(ROOFKIT_TEST_SOURCE_DIR) + "/" + relative);
   std::stringstream s;
   s << in.rdbuf();
@@ -34,7 +34,7 @@ std::string read(const std::string &relative) {
 
 TEST(kernel_registry, is_consistent) {
   const auto problems = roofkit::registry_problems();
-  for (const auto &p : problems)
+  for (const auto& p : problems)
     ADD_FAILURE() << p;
   EXPECT_TRUE(problems.empty());
 }
@@ -91,23 +91,23 @@ TEST(kernel_registry, holds_every_kernel_of_the_suite_once) {
     expected.push_back("global/stride-" + std::to_string(s));
   for (int o : {0, 1, 2, 4, 8, 16, 32})
     expected.push_back("global/offset-" + std::to_string(o));
-  for (const char *m : {"atomic", "shared-tree", "warp-shuffle", "two-pass"}) {
+  for (const char* m : {"atomic", "shared-tree", "warp-shuffle", "two-pass"}) {
     expected.push_back(std::string("reduce/") + m);
     expected.push_back(std::string("reduce/dot-") + m);
   }
   for (int w : {1, 2, 4, 8, 16, 32})
     expected.push_back("smem/bank-conflict-" + std::to_string(w));
-  for (const char *dir : {"h2d", "d2h"})
-    for (const char *mem : {"pageable", "pinned"})
-      for (const char *size : {"64KiB", "1MiB", "16MiB", "256MiB"})
+  for (const char* dir : {"h2d", "d2h"})
+    for (const char* mem : {"pageable", "pinned"})
+      for (const char* size : {"64KiB", "1MiB", "16MiB", "256MiB"})
         expected.push_back(std::string("transfer/") + dir + "-" + mem + "-" + size);
 
-  const auto &all = roofkit::kernel_registry();
+  const auto& all = roofkit::kernel_registry();
   EXPECT_EQ(all.size(), expected.size());
-  for (const auto &name : expected)
+  for (const auto& name : expected)
     EXPECT_NE(find_kernel(name), nullptr) << name;
   std::set<std::string> names;
-  for (const auto &d : all)
+  for (const auto& d : all)
     EXPECT_TRUE(names.insert(d.name).second) << "duplicate " << d.name;
 }
 
@@ -118,7 +118,7 @@ TEST(kernel_registry, every_kernel_has_a_topic_a_claim_and_a_seed) {
   const std::string seeds[] = {"global-memory-coalescing.txt", "vectorized-memory-access.txt",
                                "memory-model-global-to-shared.txt", "cuda-memory-management.txt",
                                "cuda-notes-warps-occupancy-roofline-gemm.txt"};
-  for (const auto &d : roofkit::kernel_registry()) {
+  for (const auto& d : roofkit::kernel_registry()) {
     EXPECT_TRUE(topics.count(d.topic)) << d.name;
     EXPECT_EQ(d.name.substr(0, d.topic.size() + 1), d.topic + "/");
     EXPECT_FALSE(d.claim.empty()) << d.name;
@@ -136,11 +136,11 @@ TEST(kernel_registry, every_kernel_has_a_topic_a_claim_and_a_seed) {
 }
 
 TEST(kernel_registry, keeps_topics_together_in_display_order) {
-  const auto &all = roofkit::kernel_registry();
+  const auto& all = roofkit::kernel_registry();
   EXPECT_EQ(all.front().name, "global/coalesced");
   std::set<std::string> closed;
   std::string current;
-  for (const auto &d : all) {
+  for (const auto& d : all) {
     if (d.topic != current) {
       EXPECT_FALSE(closed.count(d.topic)) << d.topic << " appears twice";
       closed.insert(current);
@@ -150,7 +150,7 @@ TEST(kernel_registry, keeps_topics_together_in_display_order) {
 }
 
 TEST(kernel_registry, bandwidth_kernels_default_past_a_50_mb_l2) {
-  for (const auto &d : roofkit::kernel_registry()) {
+  for (const auto& d : roofkit::kernel_registry()) {
     if (d.topic == "transfer" || d.topic == "divergence" || d.topic == "smem" ||
         d.topic == "gemm" || d.topic == "registers")
       continue;
@@ -159,14 +159,14 @@ TEST(kernel_registry, bandwidth_kernels_default_past_a_50_mb_l2) {
 }
 
 TEST(kernel_registry, measurement_flags_follow_what_a_run_measures) {
-  for (const auto &d : roofkit::kernel_registry()) {
+  for (const auto& d : roofkit::kernel_registry()) {
     if (d.topic == "transfer") {
       EXPECT_EQ(d.kind, roofkit::measurement::transfer) << d.name;
       EXPECT_FALSE(d.counter_profiled) << d.name;
       EXPECT_EQ(d.launch(d.default_size).grid[0], 0u) << d.name;
     }
   }
-  for (const char *name : {"unified/host-init", "unified/prefetch"}) {
+  for (const char* name : {"unified/host-init", "unified/prefetch"}) {
     EXPECT_EQ(kernel(name).kind, roofkit::measurement::managed_memory);
     EXPECT_TRUE(kernel(name).reset_before_each_run);
     EXPECT_FALSE(kernel(name).counter_profiled);
@@ -180,7 +180,7 @@ TEST(kernel_registry, measurement_flags_follow_what_a_run_measures) {
 }
 
 struct formula_case {
-  const char *name;
+  const char* name;
   roofkit::problem_size size;
   double flops;
   double bytes;
@@ -216,8 +216,8 @@ TEST(kernel_registry, flop_and_byte_formulas_match_hand_counts) {
       {"transfer/d2h-pageable-64KiB", 1001, 0, 1000}, // rounded down to whole floats
       {"readonly/ldg", 100, 1600, 860},               // 8 taps x 2 flops; 8 N + 60
   };
-  for (const auto &c : cases) {
-    const auto &d = kernel(c.name);
+  for (const auto& c : cases) {
+    const auto& d = kernel(c.name);
     EXPECT_DOUBLE_EQ(d.total_flops(c.size), c.flops) << c.name;
     EXPECT_DOUBLE_EQ(d.minimal_bytes(c.size), c.bytes) << c.name;
     const auto f = d.flops(c.size);
@@ -260,12 +260,12 @@ TEST(kernel_registry, launches_match_the_seeds_and_cover_any_size) {
 }
 
 TEST(kernel_registry, validates_sizes_with_a_usage_error) {
-  const auto &d = kernel("stencil/naive");
+  const auto& d = kernel("stencil/naive");
   EXPECT_NO_THROW(d.validate_size(3));
   try {
     d.validate_size(2);
     FAIL() << "size 2 accepted";
-  } catch (const roofkit::error &e) {
+  } catch (const roofkit::error& e) {
     EXPECT_EQ(e.code(), roofkit::exit_code::usage);
     EXPECT_NE(std::string(e.what()).find("'2'"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("stencil/naive"), std::string::npos);
@@ -279,11 +279,11 @@ TEST(kernel_registry, selects_kernels_by_regex) {
   EXPECT_EQ(roofkit::select_kernels("").size(), roofkit::kernel_registry().size());
   EXPECT_EQ(roofkit::select_kernels("stride-(1|32)$").size(), 2u);
   EXPECT_EQ(roofkit::select_kernels("tiled").size(), 2u); // search, not full match
-  for (const char *bad : {"(", "nothing-like-this"}) {
+  for (const char* bad : {"(", "nothing-like-this"}) {
     try {
       roofkit::select_kernels(bad);
       FAIL() << bad;
-    } catch (const roofkit::error &e) {
+    } catch (const roofkit::error& e) {
       EXPECT_EQ(e.code(), roofkit::exit_code::usage);
       EXPECT_NE(std::string(e.what()).find(std::string("'") + bad + "'"), std::string::npos);
     }
@@ -291,12 +291,12 @@ TEST(kernel_registry, selects_kernels_by_regex) {
 }
 
 TEST(seed_claims, are_complete_and_measurable) {
-  const auto &claims = roofkit::seed_claims();
+  const auto& claims = roofkit::seed_claims();
   EXPECT_GE(claims.size(), 40u);
   std::set<std::string> used;
-  for (const auto &d : roofkit::kernel_registry())
+  for (const auto& d : roofkit::kernel_registry())
     used.insert(d.claim_id);
-  for (const auto &c : claims) {
+  for (const auto& c : claims) {
     EXPECT_FALSE(c.text.empty());
     EXPECT_NE(find_kernel(c.subject), nullptr) << c.id;
     if (!c.baseline.empty()) {
@@ -321,14 +321,14 @@ TEST(seed_claims, are_complete_and_measurable) {
 TEST(seed_claims, are_all_listed_in_the_claims_source_document) {
   const std::string doc = read("docs/seed-claims-source.md");
   ASSERT_FALSE(doc.empty());
-  for (const auto &c : roofkit::seed_claims())
+  for (const auto& c : roofkit::seed_claims())
     EXPECT_NE(doc.find("`" + c.id + "`"), std::string::npos) << c.id;
 }
 
 TEST(kernel_registry, every_kernel_is_documented) {
   const std::string doc = read("docs/kernels.md");
   ASSERT_FALSE(doc.empty());
-  for (const auto &d : roofkit::kernel_registry())
+  for (const auto& d : roofkit::kernel_registry())
     EXPECT_NE(doc.find("`" + d.name + "`"), std::string::npos) << d.name;
 }
 
@@ -339,9 +339,9 @@ TEST(kernel_list_table, has_one_row_per_kernel_with_values_at_the_default_size) 
   std::map<std::string, std::size_t> col;
   for (std::size_t i = 0; i < t.columns.size(); ++i)
     col[t.columns[i].key] = i;
-  for (const char *key : {"name", "topic", "size", "flops", "bytes", "intensity", "claim"})
+  for (const char* key : {"name", "topic", "size", "flops", "bytes", "intensity", "claim"})
     EXPECT_TRUE(col.count(key)) << key;
-  const auto &vadd =
+  const auto& vadd =
       t.rows[0][0] == roofkit::cell(std::string("vadd/plain")) ? t.rows[0] : t.rows[1];
   EXPECT_EQ(std::get<std::int64_t>(vadd[col["size"]]), std::int64_t{1} << 26);
   EXPECT_DOUBLE_EQ(std::get<double>(vadd[col["bytes"]]), 12.0 * (1 << 26));

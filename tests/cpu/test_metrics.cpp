@@ -84,6 +84,13 @@ TEST(metric_sets, level_definitions_follow_the_hierarchical_roofline) {
   }
   const auto gh100 = resolve_metric_set(roofline, cupti_catalog("GH100"));
   EXPECT_DOUBLE_EQ(gh100.find("l1_bytes")->spec.weight, 128);
+  // Shared memory is part of L1: its load and store wavefronts, 128 B each.
+  for (const char* key : {"l1_shared_ld", "l1_shared_st"}) {
+    ASSERT_NE(gh100.find(key), nullptr) << key;
+    EXPECT_EQ(gh100.find(key)->spec.level, roofkit::memory_level::l1) << key;
+    EXPECT_DOUBLE_EQ(gh100.find(key)->spec.weight, 128) << key;
+  }
+  EXPECT_EQ(name_of(gh100, "l1_shared_ld"), "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum");
   EXPECT_DOUBLE_EQ(gh100.find("l2_bytes")->spec.weight, 32);
   EXPECT_EQ(gh100.find("l1_bytes")->spec.level, roofkit::memory_level::l1);
   EXPECT_EQ(gh100.find("l2_bytes")->spec.level, roofkit::memory_level::l2);
@@ -231,6 +238,8 @@ TEST(roofline_counts, weights_levels_and_units) {
   set("dram_write", 1e6);
   set("l2_bytes", 5e6);
   set("l1_bytes", 7e6);
+  set("l1_shared_ld", 1e6);
+  set("l1_shared_st", 2e5);
   set("time", 2500);
   set("sm_clock", 1.98e9);
   set("dram_clock", 2.6e9);
@@ -251,7 +260,7 @@ TEST(roofline_counts, weights_levels_and_units) {
   // The levels are Nsight Compute's hierarchical ones: 32 B per L2-to-crossbar cycle, 128 B per
   // LSU writeback cycle.
   EXPECT_DOUBLE_EQ(c.bytes.at(memory_level::l2), 32 * 5e6);
-  EXPECT_DOUBLE_EQ(c.bytes.at(memory_level::l1), 128 * 7e6);
+  EXPECT_DOUBLE_EQ(c.bytes.at(memory_level::l1), 128 * (7e6 + 1e6 + 2e5));
   EXPECT_DOUBLE_EQ(c.time_s, 2.5e-6);
   EXPECT_DOUBLE_EQ(c.sm_clock_hz, 1.98e9);
   EXPECT_DOUBLE_EQ(c.dram_clock_hz, 2.6e9);

@@ -23,7 +23,7 @@ launch_params launch(int threads, int regs, std::int64_t dynamic = 0, int carveo
 }
 
 TEST(occupancy, a100_register_cliffs_at_512_threads) {
-  const auto &a100 = find_arch("sm_80");
+  const auto& a100 = find_arch("sm_80");
   const std::pair<int, int> cases[] = {{32, 4}, {33, 3}, {40, 3}, {41, 2}, {64, 2}, {65, 1}};
   for (auto [regs, blocks] : cases) {
     const auto r = compute_occupancy(a100, launch(512, regs));
@@ -38,7 +38,7 @@ TEST(occupancy, a100_register_cliffs_at_512_threads) {
 }
 
 TEST(occupancy, a100_reserved_shared_memory_costs_a_block) {
-  const auto &a100 = find_arch("8.0");
+  const auto& a100 = find_arch("8.0");
   auto r = compute_occupancy(a100, launch(128, 32, 81 * 1024));
   EXPECT_EQ(r.active_blocks, 2);
   EXPECT_EQ(r.allocated_smem_per_block, 82 * 1024);
@@ -51,7 +51,7 @@ TEST(occupancy, a100_reserved_shared_memory_costs_a_block) {
 }
 
 TEST(occupancy, h100_hardware_register_check_rounds_warps_to_sub_partitions) {
-  const auto &h100 = find_arch("sm_90");
+  const auto& h100 = find_arch("sm_90");
   const auto r = compute_occupancy(h100, launch(800, 80));
   EXPECT_EQ(r.active_blocks, 0);
   EXPECT_EQ(r.limit_registers, 0);
@@ -61,7 +61,7 @@ TEST(occupancy, h100_hardware_register_check_rounds_warps_to_sub_partitions) {
 }
 
 TEST(occupancy, ada_warp_and_block_limits) {
-  const auto &ada = find_arch("sm_89");
+  const auto& ada = find_arch("sm_89");
   auto r = compute_occupancy(ada, launch(640, 32));
   EXPECT_EQ(r.active_warps, 40);
   EXPECT_EQ(r.limiters, static_cast<unsigned>(limiter::warps));
@@ -72,7 +72,7 @@ TEST(occupancy, ada_warp_and_block_limits) {
 }
 
 TEST(occupancy, h100_carveout_with_20k_dynamic) {
-  const auto &h100 = find_arch("sm_90");
+  const auto& h100 = find_arch("sm_90");
   const std::pair<int, int> cases[] = {{0, 1}, {10, 1}, {25, 3}, {50, 6}, {100, 10}, {-1, 10}};
   for (auto [carveout, blocks] : cases)
     EXPECT_EQ(compute_occupancy(h100, launch(128, 32, 20 * 1024, carveout)).active_blocks, blocks)
@@ -85,7 +85,7 @@ TEST(occupancy, h100_carveout_with_20k_dynamic) {
 }
 
 TEST(occupancy, barrier_limit_and_recomputed_limiter_bits) {
-  const auto &h100 = find_arch("sm_90");
+  const auto& h100 = find_arch("sm_90");
   launch_params l = launch(64, 16);
   l.barriers = 3;
   const auto r = compute_occupancy(h100, l);
@@ -111,7 +111,7 @@ TEST(occupancy, ties_report_every_limiter) {
 }
 
 TEST(occupancy, zero_blocks_have_reasons) {
-  const auto &h100 = find_arch("sm_90");
+  const auto& h100 = find_arch("sm_90");
   auto r = compute_occupancy(h100, launch(2048, 32));
   EXPECT_EQ(r.active_blocks, 0);
   EXPECT_NE(r.reason.find("2048 threads"), std::string::npos) << r.reason;
@@ -124,11 +124,11 @@ TEST(occupancy, zero_blocks_have_reasons) {
 }
 
 TEST(occupancy, validate_names_value_and_range) {
-  const auto &h100 = find_arch("sm_90");
+  const auto& h100 = find_arch("sm_90");
   auto message = [&](launch_params l) {
     try {
       roofkit::validate_launch(h100, l);
-    } catch (const roofkit::error &e) {
+    } catch (const roofkit::error& e) {
       EXPECT_EQ(e.code(), roofkit::exit_code::usage);
       return std::string(e.what());
     }
@@ -145,7 +145,7 @@ TEST(occupancy, validate_names_value_and_range) {
 TEST(cliffs, a100_33_registers_reads_like_the_issue) {
   const auto cliffs = roofkit::find_cliffs(find_arch("sm_80"), launch(512, 33));
   ASSERT_EQ(cliffs.size(), 3u);
-  const auto &regs = cliffs[0];
+  const auto& regs = cliffs[0];
   EXPECT_EQ(regs.variable, roofkit::occupancy_variable::registers);
   ASSERT_TRUE(regs.below && regs.above);
   EXPECT_EQ(regs.below->value, 32);
@@ -160,7 +160,7 @@ TEST(cliffs, a100_33_registers_reads_like_the_issue) {
 TEST(cliffs, shared_memory_steps_at_allocation_boundaries) {
   // A100, 128 threads, 81 KB dynamic: 2 blocks; one more byte past 81 KB costs a block.
   const auto cliffs = roofkit::find_cliffs(find_arch("sm_80"), launch(128, 32, 81 * 1024));
-  const auto &smem = cliffs[1];
+  const auto& smem = cliffs[1];
   EXPECT_EQ(smem.variable, roofkit::occupancy_variable::shared_memory);
   EXPECT_EQ(smem.current.active_blocks, 2);
   ASSERT_TRUE(smem.above);
@@ -178,7 +178,7 @@ TEST(cliffs, shared_memory_steps_at_allocation_boundaries) {
 
 TEST(cliffs, block_size_and_maximum) {
   const auto cliffs = roofkit::find_cliffs(find_arch("sm_90"), launch(256, 32));
-  const auto &bs = cliffs[2];
+  const auto& bs = cliffs[2];
   EXPECT_EQ(bs.current.active_blocks, 8);
   ASSERT_TRUE(bs.below && bs.above);
   EXPECT_EQ(bs.below->value, 224); // 7 warps: 9 blocks
@@ -190,7 +190,7 @@ TEST(cliffs, block_size_and_maximum) {
 }
 
 TEST(suggest, block_size_matches_the_h100_runtime) {
-  const auto &h100 = find_arch("sm_90");
+  const auto& h100 = find_arch("sm_90");
   const std::tuple<int, int, int> cases[] = {{72, 896, 132}, {33, 768, 264}, {24, 1024, 264}};
   for (auto [regs, block, grid] : cases) {
     const auto s = roofkit::suggest_block_size(h100, launch(256, regs));
@@ -205,7 +205,7 @@ TEST(suggest, block_size_matches_the_h100_runtime) {
 }
 
 TEST(suggest, register_budget_follows_ptxas_launch_bounds) {
-  const auto &h100 = find_arch("sm_90");
+  const auto& h100 = find_arch("sm_90");
   // __launch_bounds__(T, B) gave these register counts from ptxas on H100.
   const std::tuple<int, int, int> cases[] = {
       {800, 1, 72}, {640, 2, 48}, {384, 3, 56}, {96, 16, 40}};
@@ -226,7 +226,7 @@ TEST(suggest, register_budget_follows_ptxas_launch_bounds) {
 }
 
 TEST(suggest, dynamic_smem_for_n_blocks_counts_the_reserved_kilobyte) {
-  const auto &h100 = find_arch("sm_90");
+  const auto& h100 = find_arch("sm_90");
   launch_params l = launch(256, 32);
   l.static_smem = 256;
   auto s = roofkit::max_dynamic_smem_for_blocks(h100, l, 2);
@@ -272,7 +272,7 @@ TEST(suggest, cluster_bounds_are_floor_of_blocks_times_sms) {
 }
 
 TEST(sweep, three_graphs_cover_their_ranges) {
-  const auto &h100 = find_arch("sm_90");
+  const auto& h100 = find_arch("sm_90");
   const auto l = launch(256, 48, 10000);
   const auto bs = roofkit::sweep_occupancy(h100, l, roofkit::occupancy_variable::block_size);
   EXPECT_EQ(bs.points.size(), 32u);
@@ -297,7 +297,7 @@ TEST(units, sizes_and_carveouts) {
   EXPECT_EQ(roofkit::parse_size("1.5K", "x"), 1536);
   EXPECT_EQ(roofkit::parse_size("1M", "x"), 1048576);
   EXPECT_EQ(roofkit::parse_size("100B", "x"), 100);
-  for (const char *bad : {"", "K", "-1", "12Q", "1.2.3K", "0.1"})
+  for (const char* bad : {"", "K", "-1", "12Q", "1.2.3K", "0.1"})
     EXPECT_THROW(roofkit::parse_size(bad, "--smem-dynamic"), roofkit::error) << bad;
   EXPECT_EQ(roofkit::parse_carveout("default"), -1);
   EXPECT_EQ(roofkit::parse_carveout("-1"), -1);

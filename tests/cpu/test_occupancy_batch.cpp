@@ -15,7 +15,7 @@
 
 namespace {
 
-std::vector<nlohmann::json> lines(const std::string &jsonl) {
+std::vector<nlohmann::json> lines(const std::string& jsonl) {
   std::vector<nlohmann::json> out;
   std::istringstream in(jsonl);
   for (std::string line; std::getline(in, line);)
@@ -65,7 +65,7 @@ TEST(batch, bad_header_is_a_usage_error) {
   try {
     roofkit::run_occupancy_batch("arch,threads,regs\nsm_90,1,1\n", out);
     FAIL();
-  } catch (const roofkit::error &e) {
+  } catch (const roofkit::error& e) {
     EXPECT_EQ(e.code(), roofkit::exit_code::usage);
     EXPECT_NE(std::string(e.what()).find("valid: arch,threads,regs,smem_static,smem_dynamic,"
                                          "carveout"),
@@ -77,7 +77,7 @@ TEST(batch, bad_header_is_a_usage_error) {
 
 std::string big_csv(int rows) {
   std::string csv = "arch,threads,regs,smem_static,smem_dynamic,carveout\n";
-  const char *archs[] = {"sm_80", "sm_86", "sm_90", "sm_120", "7.5"};
+  const char* archs[] = {"sm_80", "sm_86", "sm_90", "sm_120", "7.5"};
   for (int i = 0; i < rows; ++i)
     csv += std::string(archs[i % 5]) + "," + std::to_string(32 * (1 + i % 32)) + "," +
            std::to_string(16 + i % 200) + ",0," + std::to_string((i * 37) % 40000) + "," +

@@ -6,7 +6,7 @@
 namespace {
 
 std::vector<roofkit::occupancy_sweep> sweeps() {
-  const auto &h100 = roofkit::find_arch("sm_90");
+  const auto& h100 = roofkit::find_arch("sm_90");
   roofkit::launch_params l;
   l.threads_per_block = 256;
   l.registers_per_thread = 48;
@@ -18,7 +18,7 @@ std::vector<roofkit::occupancy_sweep> sweeps() {
   return s;
 }
 
-std::size_t count(const std::string &text, const std::string &what) {
+std::size_t count(const std::string& text, const std::string& what) {
   std::size_t n = 0;
   for (auto pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + 1))
     ++n;

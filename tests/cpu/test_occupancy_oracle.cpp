@@ -30,7 +30,7 @@ using roofkit::test::oracle_device;
 
 // What the runtime builds from cudaFuncAttributes after the user opted in to the maximum
 // dynamic shared memory (cudaFuncAttributeMaxDynamicSharedMemorySize = opt-in - static).
-cudaOccFuncAttributes oracle_function(const arch_spec &a, const launch_params &l) {
+cudaOccFuncAttributes oracle_function(const arch_spec& a, const launch_params& l) {
   cudaOccFuncAttributes f;
   f.maxThreadsPerBlock = a.max_threads_per_block;
   f.numRegs = l.registers_per_thread;
@@ -44,7 +44,7 @@ cudaOccFuncAttributes oracle_function(const arch_spec &a, const launch_params &l
   return f;
 }
 
-cudaOccDeviceState oracle_state(const launch_params &l) {
+cudaOccDeviceState oracle_state(const launch_params& l) {
   cudaOccDeviceState s;
   s.carveoutConfig = l.carveout;
   return s;
@@ -52,9 +52,9 @@ cudaOccDeviceState oracle_state(const launch_params &l) {
 
 class differential {
 public:
-  explicit differential(const arch_spec &a) : arch_(a), device_(oracle_device(a)) {}
+  explicit differential(const arch_spec& a) : arch_(a), device_(oracle_device(a)) {}
 
-  void check(const launch_params &l) {
+  void check(const launch_params& l) {
     ++cases_;
     const auto ours = roofkit::compute_occupancy(arch_, l);
     const auto func = oracle_function(arch_, l);
@@ -78,7 +78,7 @@ public:
       expected_bits = OCC_LIMIT_BARRIERS;
     }
     std::string diff;
-    auto cmp = [&](const char *what, long long a, long long b) {
+    auto cmp = [&](const char* what, long long a, long long b) {
       if (a != b)
         diff += fmt::format(" {}: ours {} oracle {};", what, a, b);
     };
@@ -99,7 +99,7 @@ public:
       fail(l, diff);
   }
 
-  void check_block_size(const launch_params &l, std::int64_t per_thread) {
+  void check_block_size(const launch_params& l, std::int64_t per_thread) {
     ++cases_;
     const auto func = oracle_function(arch_, l);
     const auto state = oracle_state(l);
@@ -125,7 +125,7 @@ public:
                           grid, static_cast<int>(status)));
   }
 
-  void check_available_smem(const launch_params &l, int blocks) {
+  void check_available_smem(const launch_params& l, int blocks) {
     ++cases_;
     const auto func = oracle_function(arch_, l);
     const auto state = oracle_state(l);
@@ -162,10 +162,10 @@ public:
 
   long long cases() const { return cases_; }
   long long failures() const { return failures_; }
-  const std::string &first_failures() const { return messages_; }
+  const std::string& first_failures() const { return messages_; }
 
 private:
-  void fail(const launch_params &l, const std::string &what) {
+  void fail(const launch_params& l, const std::string& what) {
     if (++failures_ <= 8)
       messages_ += fmt::format("  {} threads={} regs={} static={} dynamic={} carveout={} "
                                "barriers={}:{}\n",
@@ -173,7 +173,7 @@ private:
                                l.static_smem, l.dynamic_smem, l.carveout, l.barriers, what);
   }
 
-  const arch_spec &arch_;
+  const arch_spec& arch_;
   cudaOccDeviceProp device_;
   long long cases_ = 0;
   long long failures_ = 0;
@@ -183,7 +183,7 @@ private:
 /// Shared-memory totals around every place the block count can change: each allocation boundary
 /// (last byte of a unit, after the reserved bytes) and one byte either side, plus 48 KB and the
 /// opt-in maximum with their neighbours. `stride` keeps every stride-th boundary.
-std::vector<std::int64_t> smem_boundaries(const arch_spec &a, int stride) {
+std::vector<std::int64_t> smem_boundaries(const arch_spec& a, int stride) {
   std::vector<std::int64_t> v{0,
                               1,
                               2,
@@ -214,7 +214,7 @@ std::vector<std::int64_t> smem_boundaries(const arch_spec &a, int stride) {
 class oracle : public testing::TestWithParam<std::string> {};
 
 TEST_P(oracle, engine_matches_cuda_occupancy_h) {
-  const arch_spec &a = roofkit::find_arch(GetParam());
+  const arch_spec& a = roofkit::find_arch(GetParam());
   differential d(a);
   launch_params l;
 
@@ -318,13 +318,13 @@ TEST_P(oracle, engine_matches_cuda_occupancy_h) {
 
 std::vector<std::string> arch_ids() {
   std::vector<std::string> ids;
-  for (const auto &a : roofkit::all_archs())
+  for (const auto& a : roofkit::all_archs())
     ids.push_back(a.id());
   return ids;
 }
 
 INSTANTIATE_TEST_SUITE_P(every_arch, oracle, testing::ValuesIn(arch_ids()),
-                         [](const testing::TestParamInfo<std::string> &param_info) {
+                         [](const testing::TestParamInfo<std::string>& param_info) {
                            return param_info.param;
                          });
 

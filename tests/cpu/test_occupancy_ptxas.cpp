@@ -15,9 +15,9 @@ std::string log_text() {
                                  "/tests/data/ptxas/kernels_sm80_sm90.log");
 }
 
-const roofkit::ptxas_kernel *find(const std::vector<roofkit::ptxas_kernel> &ks,
-                                  const std::string &mangled, const std::string &arch) {
-  for (const auto &k : ks)
+const roofkit::ptxas_kernel* find(const std::vector<roofkit::ptxas_kernel>& ks,
+                                  const std::string& mangled, const std::string& arch) {
+  for (const auto& k : ks)
     if (k.mangled_name == mangled && k.arch == arch)
       return &k;
   return nullptr;
@@ -26,34 +26,34 @@ const roofkit::ptxas_kernel *find(const std::vector<roofkit::ptxas_kernel> &ks,
 TEST(ptxas, every_kernel_of_a_real_log) {
   const auto kernels = roofkit::parse_ptxas_log(log_text());
   ASSERT_EQ(kernels.size(), 16u); // 8 kernels x (sm_80, sm_90)
-  const auto *wide = find(kernels, "_Z4widePKdPd", "sm_90");
+  const auto* wide = find(kernels, "_Z4widePKdPd", "sm_90");
   ASSERT_NE(wide, nullptr);
   EXPECT_EQ(wide->registers, 56);
   EXPECT_EQ(wide->barriers, 0);
   EXPECT_EQ(wide->static_smem, 0);
   EXPECT_EQ(wide->name, "wide(double const*, double*)");
 
-  const auto *tile = find(kernels, "_Z9transposeILi100EEvPKfPfi", "sm_80");
+  const auto* tile = find(kernels, "_Z9transposeILi100EEvPKfPfi", "sm_80");
   ASSERT_NE(tile, nullptr);
   EXPECT_EQ(tile->registers, 12);
   EXPECT_EQ(tile->barriers, 1);
   EXPECT_EQ(tile->static_smem, 40400);
   EXPECT_EQ(tile->name, "void transpose<100>(float const*, float*, int)");
 
-  const auto *bars = find(kernels, "_Z14named_barriersPi", "sm_90");
+  const auto* bars = find(kernels, "_Z14named_barriersPi", "sm_90");
   ASSERT_NE(bars, nullptr);
   EXPECT_EQ(bars->registers, 10);
   EXPECT_EQ(bars->barriers, 3);
   EXPECT_EQ(bars->static_smem, 1024);
 
-  const auto *spill = find(kernels, "_Z8spillingPKdPd", "sm_90");
+  const auto* spill = find(kernels, "_Z8spillingPKdPd", "sm_90");
   ASSERT_NE(spill, nullptr);
   EXPECT_EQ(spill->registers, 32);
   EXPECT_EQ(spill->stack_frame, 12672);
   EXPECT_EQ(spill->spill_stores, 12672);
   EXPECT_EQ(spill->spill_loads, 26280);
 
-  const auto *plain = find(kernels, "increment", "sm_80");
+  const auto* plain = find(kernels, "increment", "sm_80");
   ASSERT_NE(plain, nullptr);
   EXPECT_EQ(plain->name, "increment");
   EXPECT_EQ(plain->registers, 8);
@@ -83,11 +83,11 @@ TEST(ptxas, report_uses_each_kernels_arch_and_barriers) {
   base.threads_per_block = 256;
   const auto sections = roofkit::ptxas_report(kernels, {}, base);
   ASSERT_EQ(sections.size(), 2u);
-  const auto &t = sections[0].data;
+  const auto& t = sections[0].data;
   ASSERT_EQ(t.rows.size(), 16u);
   // named_barriers on sm_90: 3 barriers -> 64 / 3 = 21 blocks, but 256 threads allow 8.
   int checked = 0;
-  for (const auto &row : t.rows) {
+  for (const auto& row : t.rows) {
     if (std::get<std::string>(row[0]) == "named_barriers(int*)" &&
         std::get<std::string>(row[1]) == "sm_90") {
       EXPECT_EQ(std::get<std::int64_t>(row[4]), 3);
@@ -96,7 +96,7 @@ TEST(ptxas, report_uses_each_kernels_arch_and_barriers) {
     }
   }
   // wide() at 256 threads on sm_80: 56 registers -> 4 blocks (16 warps per partition / 2).
-  for (const auto &row : t.rows) {
+  for (const auto& row : t.rows) {
     if (std::get<std::string>(row[0]) == "wide(double const*, double*)" &&
         std::get<std::string>(row[1]) == "sm_80") {
       EXPECT_EQ(std::get<std::int64_t>(row[6]), 4);
@@ -117,11 +117,11 @@ TEST(ptxas, launch_bounds_registers_equal_the_suggested_budget) {
   const auto kernels = roofkit::parse_ptxas_log(roofkit::read_text_file(
       std::string(ROOFKIT_TEST_SOURCE_DIR) + "/tests/data/ptxas/launch_bounds_sm80_sm90.log"));
   ASSERT_EQ(kernels.size(), 20u);
-  for (const auto &k : kernels) {
+  for (const auto& k : kernels) {
     int threads = 0;
     int blocks = 0;
     ASSERT_EQ(std::sscanf(k.name.c_str(), "void bounded<%d, %d>", &threads, &blocks), 2) << k.name;
-    const auto &arch = roofkit::find_arch(k.arch);
+    const auto& arch = roofkit::find_arch(k.arch);
     roofkit::launch_params l;
     l.threads_per_block = threads;
     l.registers_per_thread = 255;

@@ -21,7 +21,7 @@ fs::path temp_dir() {
   return d;
 }
 
-std::string head(const fs::path &p, std::size_t n) {
+std::string head(const fs::path& p, std::size_t n) {
   std::ifstream in(p, std::ios::binary);
   std::string s(n, '\0');
   in.read(s.data(), static_cast<std::streamsize>(n));
@@ -38,7 +38,7 @@ TEST(plot_files, format_from_extension) {
   try {
     chart_format_for_path("chart.jpg");
     FAIL() << "no error";
-  } catch (const error &e) {
+  } catch (const error& e) {
     EXPECT_EQ(e.code(), exit_code::usage);
     EXPECT_NE(std::string(e.what()).find("'chart.jpg'"), std::string::npos);
     EXPECT_NE(std::string(e.what()).find(".svg, .html, .png, .pdf"), std::string::npos);
@@ -71,7 +71,7 @@ TEST(plot_files, writes_every_format) {
     try {
       write_roofline_chart(r, d / "c.png", chart_format::png);
       FAIL() << "no error without cairo";
-    } catch (const error &e) {
+    } catch (const error& e) {
       EXPECT_EQ(e.code(), exit_code::usage);
       EXPECT_NE(e.hint().find("rsvg-convert"), std::string::npos);
     }

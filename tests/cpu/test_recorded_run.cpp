@@ -65,13 +65,16 @@ TEST(recorded_run, placed_bytes_are_the_raw_counters_beside_them) {
     const double read = counter(k, "dram__bytes_read.sum");
     const double write = counter(k, "dram__bytes_write.sum");
     const double l1 = counter(k, "l1tex__lsu_writeback_active_mem_lgds.sum");
+    const double shared = counter(k, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") +
+                          counter(k, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum");
     const double l2 = counter(k, "lts__lts2xbar_cycles_active.sum");
     ASSERT_GE(read, 0) << k.name;
     ASSERT_GE(l1, 0) << k.name;
     ASSERT_GE(l2, 0) << k.name;
     EXPECT_DOUBLE_EQ(k.bytes.at(roofkit::memory_level::dram), read + write) << k.name;
-    if (l1 > 0) {
-      EXPECT_DOUBLE_EQ(k.bytes.at(roofkit::memory_level::l1), 128 * l1) << k.name;
+    ASSERT_GE(shared, 0) << k.name;
+    if (l1 + shared > 0) {
+      EXPECT_DOUBLE_EQ(k.bytes.at(roofkit::memory_level::l1), 128 * (l1 + shared)) << k.name;
     }
     if (l2 > 0) {
       EXPECT_DOUBLE_EQ(k.bytes.at(roofkit::memory_level::l2), 32 * l2) << k.name;

@@ -20,7 +20,7 @@ using roofkit::kernel_descriptor;
 using roofkit::kernel_instance;
 using roofkit::problem_size;
 
-nlohmann::json &report() {
+nlohmann::json& report() {
   static nlohmann::json r = nlohmann::json::array();
   return r;
 }
@@ -28,7 +28,7 @@ nlohmann::json &report() {
 class report_writer : public testing::Environment {
 public:
   void TearDown() override {
-    const char *path = std::getenv("ROOFKIT_KERNELS_REPORT");
+    const char* path = std::getenv("ROOFKIT_KERNELS_REPORT");
     if (path == nullptr || *path == '\0')
       return;
     cudaDeviceProp prop{};
@@ -51,15 +51,15 @@ public:
   }
 };
 
-const auto *const writer = testing::AddGlobalTestEnvironment(new report_writer);
+const auto* const writer = testing::AddGlobalTestEnvironment(new report_writer);
 
-void run_once(const kernel_descriptor &d, kernel_instance &k, cudaStream_t s) {
+void run_once(const kernel_descriptor& d, kernel_instance& k, cudaStream_t s) {
   if (d.reset_before_each_run)
     k.reset(s);
   k.run(s);
 }
 
-double median_time_ms(const kernel_descriptor &d, kernel_instance &k, cudaStream_t s) {
+double median_time_ms(const kernel_descriptor& d, kernel_instance& k, cudaStream_t s) {
   cudaEvent_t start, stop;
   ROOFKIT_CUDA_CHECK(cudaEventCreate(&start));
   ROOFKIT_CUDA_CHECK(cudaEventCreate(&stop));
@@ -82,9 +82,9 @@ double median_time_ms(const kernel_descriptor &d, kernel_instance &k, cudaStream
   return times[times.size() / 2];
 }
 
-std::string test_name(const std::string &kernel) {
+std::string test_name(const std::string& kernel) {
   std::string s = kernel;
-  for (char &c : s)
+  for (char& c : s)
     if (!std::isalnum(static_cast<unsigned char>(c)))
       c = '_';
   return s;
@@ -93,7 +93,7 @@ std::string test_name(const std::string &kernel) {
 class kernel_verify : public testing::TestWithParam<std::string> {};
 
 TEST_P(kernel_verify, passes_its_cpu_check_and_catches_a_corrupted_output) {
-  const kernel_descriptor *d = roofkit::find_kernel(GetParam());
+  const kernel_descriptor* d = roofkit::find_kernel(GetParam());
   ASSERT_NE(d, nullptr);
   cudaStream_t stream;
   ROOFKIT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
@@ -151,20 +151,20 @@ TEST_P(kernel_verify, passes_its_cpu_check_and_catches_a_corrupted_output) {
 
 std::vector<std::string> all_kernels() {
   std::vector<std::string> names;
-  for (const auto &d : roofkit::kernel_registry())
+  for (const auto& d : roofkit::kernel_registry())
     names.push_back(d.name);
   return names;
 }
 
 INSTANTIATE_TEST_SUITE_P(registry, kernel_verify, testing::ValuesIn(all_kernels()),
-                         [](const testing::TestParamInfo<std::string> &param) {
+                         [](const testing::TestParamInfo<std::string>& param) {
                            return test_name(param.param);
                          });
 
 // The register cliff: the registers and resident blocks the seed's arithmetic predicts, read
 // from the compiled kernels at run time.
 TEST(register_cliff, compiled_register_counts_straddle_the_occupancy_step) {
-  auto facts_of = [](const std::string &name) {
+  auto facts_of = [](const std::string& name) {
     auto k = roofkit::find_kernel(name)->make();
     k->setup(1 << 16);
     return k->facts();

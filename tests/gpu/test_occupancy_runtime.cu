@@ -24,7 +24,7 @@ namespace {
 // ---------------------------------------------------------------------------------------------
 // Kernels: N live accumulators keep register pressure high, so a cap sets the register count.
 
-template <int N> __device__ __forceinline__ float churn(const float *in, int n) {
+template <int N> __device__ __forceinline__ float churn(const float* in, int n) {
   float acc[N];
 #pragma unroll
   for (int i = 0; i < N; ++i)
@@ -42,7 +42,7 @@ template <int N> __device__ __forceinline__ float churn(const float *in, int n) 
 }
 
 template <int MAXREG, int SMEM>
-__global__ void __maxnreg__(MAXREG) probe(const float *in, float *out, int n) {
+__global__ void __maxnreg__(MAXREG) probe(const float* in, float* out, int n) {
   constexpr int words = SMEM / 4 > 0 ? SMEM / 4 : 1;
   __shared__ float tile[words];
   extern __shared__ float dyn[];
@@ -55,53 +55,53 @@ __global__ void __maxnreg__(MAXREG) probe(const float *in, float *out, int n) {
 }
 
 template <int T, int B>
-__global__ void __launch_bounds__(T, B) bounded(const float *in, float *out, int n) {
+__global__ void __launch_bounds__(T, B) bounded(const float* in, float* out, int n) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = churn<200>(in, n);
 }
 
 struct kernel_entry {
   std::string name;
-  const void *fn;
+  const void* fn;
 };
 
 std::vector<kernel_entry> probe_kernels() {
-  return {{"probe<24,0>", reinterpret_cast<const void *>(&probe<24, 0>)},
-          {"probe<32,0>", reinterpret_cast<const void *>(&probe<32, 0>)},
-          {"probe<33,0>", reinterpret_cast<const void *>(&probe<33, 0>)},
-          {"probe<40,4096>", reinterpret_cast<const void *>(&probe<40, 4096>)},
-          {"probe<48,0>", reinterpret_cast<const void *>(&probe<48, 0>)},
-          {"probe<56,45000>", reinterpret_cast<const void *>(&probe<56, 45000>)},
-          {"probe<64,40000>", reinterpret_cast<const void *>(&probe<64, 40000>)},
-          {"probe<72,0>", reinterpret_cast<const void *>(&probe<72, 0>)},
-          {"probe<80,0>", reinterpret_cast<const void *>(&probe<80, 0>)},
-          {"probe<128,16384>", reinterpret_cast<const void *>(&probe<128, 16384>)},
-          {"probe<168,0>", reinterpret_cast<const void *>(&probe<168, 0>)},
-          {"probe<255,0>", reinterpret_cast<const void *>(&probe<255, 0>)}};
+  return {{"probe<24,0>", reinterpret_cast<const void*>(&probe<24, 0>)},
+          {"probe<32,0>", reinterpret_cast<const void*>(&probe<32, 0>)},
+          {"probe<33,0>", reinterpret_cast<const void*>(&probe<33, 0>)},
+          {"probe<40,4096>", reinterpret_cast<const void*>(&probe<40, 4096>)},
+          {"probe<48,0>", reinterpret_cast<const void*>(&probe<48, 0>)},
+          {"probe<56,45000>", reinterpret_cast<const void*>(&probe<56, 45000>)},
+          {"probe<64,40000>", reinterpret_cast<const void*>(&probe<64, 40000>)},
+          {"probe<72,0>", reinterpret_cast<const void*>(&probe<72, 0>)},
+          {"probe<80,0>", reinterpret_cast<const void*>(&probe<80, 0>)},
+          {"probe<128,16384>", reinterpret_cast<const void*>(&probe<128, 16384>)},
+          {"probe<168,0>", reinterpret_cast<const void*>(&probe<168, 0>)},
+          {"probe<255,0>", reinterpret_cast<const void*>(&probe<255, 0>)}};
 }
 
 struct bounded_entry {
   int threads;
   int blocks;
-  const void *fn;
+  const void* fn;
 };
 
 std::vector<bounded_entry> bounded_kernels() {
-  return {{800, 1, reinterpret_cast<const void *>(&bounded<800, 1>)},
-          {640, 2, reinterpret_cast<const void *>(&bounded<640, 2>)},
-          {384, 3, reinterpret_cast<const void *>(&bounded<384, 3>)},
-          {96, 16, reinterpret_cast<const void *>(&bounded<96, 16>)},
-          {256, 8, reinterpret_cast<const void *>(&bounded<256, 8>)},
-          {256, 5, reinterpret_cast<const void *>(&bounded<256, 5>)},
-          {1024, 2, reinterpret_cast<const void *>(&bounded<1024, 2>)},
-          {128, 12, reinterpret_cast<const void *>(&bounded<128, 12>)},
-          {512, 3, reinterpret_cast<const void *>(&bounded<512, 3>)},
-          {64, 20, reinterpret_cast<const void *>(&bounded<64, 20>)}};
+  return {{800, 1, reinterpret_cast<const void*>(&bounded<800, 1>)},
+          {640, 2, reinterpret_cast<const void*>(&bounded<640, 2>)},
+          {384, 3, reinterpret_cast<const void*>(&bounded<384, 3>)},
+          {96, 16, reinterpret_cast<const void*>(&bounded<96, 16>)},
+          {256, 8, reinterpret_cast<const void*>(&bounded<256, 8>)},
+          {256, 5, reinterpret_cast<const void*>(&bounded<256, 5>)},
+          {1024, 2, reinterpret_cast<const void*>(&bounded<1024, 2>)},
+          {128, 12, reinterpret_cast<const void*>(&bounded<128, 12>)},
+          {512, 3, reinterpret_cast<const void*>(&bounded<512, 3>)},
+          {64, 20, reinterpret_cast<const void*>(&bounded<64, 20>)}};
 }
 
 // ---------------------------------------------------------------------------------------------
 // The validation record, written as JSON by hand (no JSON library in .cu files).
 
-std::string quote(const std::string &s) {
+std::string quote(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
     if (c == '"' || c == '\\')
@@ -116,13 +116,13 @@ struct validation {
   long long cases = 0;
   long long mismatches = 0;
 
-  void add(const std::string &key, const std::string &json) { sections.emplace_back(key, json); }
+  void add(const std::string& key, const std::string& json) { sections.emplace_back(key, json); }
 
   void write() const {
-    const char *path = std::getenv("ROOFKIT_VALIDATION_OUT");
+    const char* path = std::getenv("ROOFKIT_VALIDATION_OUT");
     if (!path || !*path)
       return;
-    const char *command = std::getenv("ROOFKIT_VALIDATION_COMMAND");
+    const char* command = std::getenv("ROOFKIT_VALIDATION_COMMAND");
     char date[32];
     const std::time_t now = std::time(nullptr);
     std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
@@ -132,7 +132,7 @@ struct validation {
         << quote(command ? command : "ROOFKIT_VALIDATION_OUT=FILE test_occupancy_runtime")
         << ",\n  \"result\": " << quote(mismatches == 0 ? "pass" : "fail")
         << ",\n  \"cases_compared\": " << cases << ",\n  \"mismatches\": " << mismatches;
-    for (const auto &[key, json] : sections)
+    for (const auto& [key, json] : sections)
       out << ",\n  " << quote(key) << ": " << json;
     out << "\n}\n";
     std::ofstream file(path);
@@ -141,7 +141,7 @@ struct validation {
   }
 };
 
-validation &record() {
+validation& record() {
   static validation v;
   return v;
 }
@@ -150,17 +150,17 @@ class writer_environment : public testing::Environment {
 public:
   void TearDown() override { record().write(); }
 };
-[[maybe_unused]] testing::Environment *const writer =
+[[maybe_unused]] testing::Environment* const writer =
     testing::AddGlobalTestEnvironment(new writer_environment);
 
 // ---------------------------------------------------------------------------------------------
 
 struct device_info {
   cudaDeviceProp prop{};
-  const roofkit::arch_spec *arch = nullptr;
+  const roofkit::arch_spec* arch = nullptr;
 };
 
-const device_info &device() {
+const device_info& device() {
   static device_info d = [] {
     device_info info;
     ROOFKIT_CUDA_CHECK(cudaGetDeviceProperties(&info.prop, 0));
@@ -172,10 +172,10 @@ const device_info &device() {
 
 /// The kernel's attributes, after opting in to the largest dynamic shared memory (as roofkit
 /// assumes whenever static + dynamic exceeds 48 KB).
-cudaFuncAttributes attributes(const void *fn) {
+cudaFuncAttributes attributes(const void* fn) {
   cudaFuncAttributes attr{};
   ROOFKIT_CUDA_CHECK(cudaFuncGetAttributes(&attr, fn));
-  const auto &a = *device().arch;
+  const auto& a = *device().arch;
   ROOFKIT_CUDA_CHECK(cudaFuncSetAttribute(
       fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
       static_cast<int>(a.shared_memory_per_block_optin - attr.sharedSizeBytes)));
@@ -183,7 +183,7 @@ cudaFuncAttributes attributes(const void *fn) {
   return attr;
 }
 
-roofkit::launch_params launch_of(const cudaFuncAttributes &attr, int threads, std::int64_t dynamic,
+roofkit::launch_params launch_of(const cudaFuncAttributes& attr, int threads, std::int64_t dynamic,
                                  int carveout) {
   roofkit::launch_params l;
   l.threads_per_block = threads;
@@ -197,7 +197,7 @@ roofkit::launch_params launch_of(const cudaFuncAttributes &attr, int threads, st
 
 const int carveouts[] = {-1, 0, 10, 25, 50, 75, 100};
 
-std::vector<std::int64_t> dynamic_sizes(const roofkit::arch_spec &a, std::int64_t static_smem) {
+std::vector<std::int64_t> dynamic_sizes(const roofkit::arch_spec& a, std::int64_t static_smem) {
   const std::int64_t top = a.shared_memory_per_block_optin - static_smem;
   std::vector<std::int64_t> sizes;
   for (std::int64_t s : {std::int64_t{0}, std::int64_t{1}, std::int64_t{1024}, std::int64_t{20480},
@@ -210,13 +210,13 @@ std::vector<std::int64_t> dynamic_sizes(const roofkit::arch_spec &a, std::int64_
 }
 
 TEST(occupancy_runtime, table_matches_device_properties) {
-  const auto &d = device();
+  const auto& d = device();
   ASSERT_NE(d.arch, nullptr) << "no table for CC " << d.prop.major << "." << d.prop.minor;
-  const auto &a = *d.arch;
+  const auto& a = *d.arch;
   std::ostringstream json;
   json << "[";
   bool first = true;
-  auto field = [&](const char *name, long long device_value, long long table_value) {
+  auto field = [&](const char* name, long long device_value, long long table_value) {
     EXPECT_EQ(device_value, table_value) << name;
     json << (first ? "\n    " : ",\n    ") << "{\"field\": " << quote(name)
          << ", \"device\": " << device_value << ", \"table\": " << table_value
@@ -253,9 +253,9 @@ TEST(occupancy_runtime, table_matches_device_properties) {
 }
 
 TEST(occupancy_runtime, active_blocks_match_the_runtime) {
-  const auto &d = device();
+  const auto& d = device();
   ASSERT_NE(d.arch, nullptr);
-  const auto &a = *d.arch;
+  const auto& a = *d.arch;
   long long cases = 0;
   long long mismatches = 0;
   long long beyond_bound = 0;
@@ -267,7 +267,7 @@ TEST(occupancy_runtime, active_blocks_match_the_runtime) {
   int samples_written = 0;
   kernels_json << "[";
   bool first_kernel = true;
-  for (const auto &k : probe_kernels()) {
+  for (const auto& k : probe_kernels()) {
     const auto attr = attributes(k.fn);
     long long kernel_cases = 0;
     long long kernel_mismatches = 0;
@@ -350,14 +350,14 @@ TEST(occupancy_runtime, active_blocks_match_the_runtime) {
 size_t per_thread_smem(int threads) { return static_cast<size_t>(threads) * 32; }
 
 TEST(occupancy_runtime, potential_block_size_matches_the_runtime) {
-  const auto &d = device();
+  const auto& d = device();
   ASSERT_NE(d.arch, nullptr);
-  const auto &a = *d.arch;
+  const auto& a = *d.arch;
   std::ostringstream json;
   json << "[";
   long long mismatches = 0;
   long long cases = 0;
-  for (const auto &k : probe_kernels()) {
+  for (const auto& k : probe_kernels()) {
     const auto attr = attributes(k.fn);
     for (int carveout : {-1, 0, 50}) {
       ROOFKIT_CUDA_CHECK(
@@ -371,12 +371,12 @@ TEST(occupancy_runtime, potential_block_size_matches_the_runtime) {
           if (variable)
             ROOFKIT_CUDA_CHECK(cudaOccupancyMaxPotentialBlockSizeVariableSMem(
                 &grid, &block,
-                reinterpret_cast<void (*)(const float *, float *, int)>(const_cast<void *>(k.fn)),
+                reinterpret_cast<void (*)(const float*, float*, int)>(const_cast<void*>(k.fn)),
                 per_thread_smem));
           else
             ROOFKIT_CUDA_CHECK(cudaOccupancyMaxPotentialBlockSize(
                 &grid, &block,
-                reinterpret_cast<void (*)(const float *, float *, int)>(const_cast<void *>(k.fn)),
+                reinterpret_cast<void (*)(const float*, float*, int)>(const_cast<void*>(k.fn)),
                 static_cast<size_t>(dynamic)));
           roofkit::smem_for_block_size smem;
           if (variable)
@@ -409,14 +409,14 @@ TEST(occupancy_runtime, potential_block_size_matches_the_runtime) {
 }
 
 TEST(occupancy_runtime, available_dynamic_smem_and_the_correct_maximum) {
-  const auto &d = device();
+  const auto& d = device();
   ASSERT_NE(d.arch, nullptr);
-  const auto &a = *d.arch;
+  const auto& a = *d.arch;
   std::ostringstream json;
   json << "[";
   long long cases = 0;
   long long mismatches = 0;
-  for (const auto &k : probe_kernels()) {
+  for (const auto& k : probe_kernels()) {
     const auto attr = attributes(k.fn);
     for (int threads : {128, 256}) {
       const int limit = roofkit::blocks_without_smem_limit(a, launch_of(attr, threads, 0, -1));
@@ -472,13 +472,13 @@ TEST(occupancy_runtime, available_dynamic_smem_and_the_correct_maximum) {
 }
 
 TEST(occupancy_runtime, launch_bounds_registers_equal_the_suggestion) {
-  const auto &d = device();
+  const auto& d = device();
   ASSERT_NE(d.arch, nullptr);
-  const auto &a = *d.arch;
+  const auto& a = *d.arch;
   std::ostringstream json;
   json << "[";
   int i = 0;
-  for (const auto &b : bounded_kernels()) {
+  for (const auto& b : bounded_kernels()) {
     const auto attr = attributes(b.fn);
     const int warps = (b.threads + a.warp_size - 1) / a.warp_size;
     const double target = static_cast<double>(b.blocks * warps) / a.max_warps_per_sm;
@@ -496,12 +496,12 @@ TEST(occupancy_runtime, launch_bounds_registers_equal_the_suggestion) {
 }
 
 TEST(occupancy_runtime, cluster_bound_is_an_upper_bound) {
-  const auto &d = device();
+  const auto& d = device();
   ASSERT_NE(d.arch, nullptr);
-  const auto &a = *d.arch;
+  const auto& a = *d.arch;
   if (a.max_cluster_size == 0)
     GTEST_SKIP() << "no clusters before CC 9.0";
-  const void *fn = reinterpret_cast<const void *>(&probe<32, 0>);
+  const void* fn = reinterpret_cast<const void*>(&probe<32, 0>);
   const auto attr = attributes(fn);
   ROOFKIT_CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
   std::ostringstream json;
@@ -509,7 +509,7 @@ TEST(occupancy_runtime, cluster_bound_is_an_upper_bound) {
   int i = 0;
   for (int threads : {1024, 256}) {
     const auto occ = roofkit::compute_occupancy(a, launch_of(attr, threads, 0, -1));
-    for (const auto &b :
+    for (const auto& b :
          roofkit::cluster_bounds(a, occ.active_blocks, d.prop.multiProcessorCount)) {
       cudaLaunchConfig_t config{};
       config.gridDim = dim3(b.cluster_size * 64, 1, 1);

@@ -198,14 +198,21 @@ TEST_F(profiler_counts, cache_control_all_and_none) {
     seen[roofkit::to_string(cache)] = c;
   }
   const double bytes = double(n * sizeof(float));
+  const double warps = 264.0 * 512 / 32;
   const auto& all = seen["all"];
   EXPECT_NEAR(all.dram_read_bytes, bytes, std::max(0.01 * bytes, 65536.0));
-  EXPECT_LE(all.dram_write_bytes, 65536.0);
-  EXPECT_NEAR(all.bytes.at(roofkit::memory_level::l1), bytes, 0.01 * bytes);
-  EXPECT_NEAR(all.bytes.at(roofkit::memory_level::l2), bytes, 0.02 * bytes);
+  EXPECT_LE(all.dram_write_bytes, 65536.0) << "a clean L2: no write-back of earlier work";
+  // L1: the loaded bytes plus one writeback cycle per warp (8,929,280 B on the H100); L2: the
+  // bytes returned to the SMs, with their request traffic (9,114,720 B).
+  EXPECT_GE(all.bytes.at(roofkit::memory_level::l1), bytes);
+  EXPECT_LE(all.bytes.at(roofkit::memory_level::l1), bytes + 1.01 * 128 * warps);
+  EXPECT_GE(all.bytes.at(roofkit::memory_level::l2), bytes);
+  EXPECT_LE(all.bytes.at(roofkit::memory_level::l2), 1.10 * bytes);
+  // Without cache control the memset's dirty lines are written back during the kernel (805,888
+  // B on the H100). The reads are not served by the L2 either: the profiler's own set-up at the
+  // start of each pass displaces the 8 MiB, so warm-cache reads are not asserted.
   const auto& none = seen["none"];
-  EXPECT_LT(none.dram_read_bytes, 0.5 * bytes) << "warm: the data was in L2";
-  EXPECT_GT(none.dram_write_bytes, 1e6) << "the memset's dirty lines are written back";
+  EXPECT_GT(none.dram_write_bytes, all.dram_write_bytes + 65536.0);
   cudaFree(x);
   cudaFree(out);
   cudaFree(dirty);
@@ -224,8 +231,10 @@ TEST_F(profiler_counts, l1_includes_shared_memory) {
   std::printf("shared loads: L1 %.6g B (expected %.6g from loads), dram %.6g\n",
               c.bytes.at(roofkit::memory_level::l1), expected,
               c.dram_read_bytes + c.dram_write_bytes);
+  // The loads, plus the tile's stores (4 wavefronts a warp) and one writeback cycle a warp:
+  // about 2% more.
   EXPECT_GE(c.bytes.at(roofkit::memory_level::l1), expected);
-  EXPECT_LE(c.bytes.at(roofkit::memory_level::l1), 1.01 * expected);
+  EXPECT_LE(c.bytes.at(roofkit::memory_level::l1), 1.03 * expected);
   cudaFree(out);
 }
 
@@ -270,8 +279,7 @@ TEST_F(profiler_counts, dropped_ranges_are_reported) {
   });
   EXPECT_EQ(ranges.size(), 3u);
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_NE(warnings[0].find("filled up with 3 ranges"), std::string::npos)
-      << warnings[0];
+  EXPECT_NE(warnings[0].find("filled up with 3 ranges"), std::string::npos) << warnings[0];
 }
 
 // Timings come from the harness, apart from replay: an idle session does not change them.

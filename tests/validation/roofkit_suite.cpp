@@ -112,8 +112,10 @@ int profile(const std::string& cache, const std::string& out_path, const std::st
   doc["cache_control"] = cache;
   doc["profile_s"] = profile_s;
   const auto& st = session.stats();
-  doc["profile_breakdown_s"] = {{"setup", st.setup_s}, {"passes", st.passes_s},
-                                {"decode", st.decode_s}, {"calls", st.calls},
+  doc["profile_breakdown_s"] = {{"setup", st.setup_s},
+                                {"passes", st.passes_s},
+                                {"decode", st.decode_s},
+                                {"calls", st.calls},
                                 {"passes_total", st.passes}};
   doc["total_s"] = since(t_start);
   doc["kernels"] = kernels;

@@ -11,8 +11,8 @@ namespace occupancy_calc {
 
 namespace {
 
-const roofkit::arch_spec &arch_of(int major, int minor, const std::string &what) {
-  if (const auto *a = roofkit::find_arch(major, minor))
+const roofkit::arch_spec& arch_of(int major, int minor, const std::string& what) {
+  if (const auto* a = roofkit::find_arch(major, minor))
     return *a;
   throw roofkit::usage_error(fmt::format("{} has compute capability '{}.{}', which has no table "
                                          "(valid: {})",

@@ -32,9 +32,8 @@ std::function<int()> add_compare(CLI::App& app) {
   if (auto doc = roofkit::embedded_file("docs/cli/roofline-cuda-compare.md"))
     sub->footer(std::string(*doc));
   return [args] {
-    const auto chart_format = args->chart.empty()
-                                  ? roofkit::chart_format::svg
-                                  : roofkit::chart_format_for_path(args->chart);
+    const auto chart_format = args->chart.empty() ? roofkit::chart_format::svg
+                                                  : roofkit::chart_format_for_path(args->chart);
     const roofkit::run before = roofkit::load_run(args->before);
     const roofkit::run after = roofkit::load_run(args->after);
     const auto format = args->output.format();

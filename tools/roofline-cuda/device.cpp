@@ -22,7 +22,7 @@ struct device_options {
   bool list = false;
 };
 
-int run_device(const device_options &opt) {
+int run_device(const device_options& opt) {
   using namespace roofkit;
   const auto format =
       opt.json ? output_format::json : (opt.csv ? output_format::csv : output_format::markdown);
@@ -43,7 +43,7 @@ int run_device(const device_options &opt) {
   } else {
     if (visible_device_count() == 0) {
       std::string names;
-      for (const auto &s : specs)
+      for (const auto& s : specs)
         names += (names.empty() ? "" : ", ") + s.name;
       throw no_device_error("no GPU found and no --gpu NAME given (known GPUs: " + names + ")");
     }
@@ -61,19 +61,19 @@ int run_device(const device_options &opt) {
 }
 
 const roofkit::cli::registration reg{
-    "device", 10, [](CLI::App &app) -> std::function<int()> {
+    "device", 10, [](CLI::App& app) -> std::function<int()> {
       auto opt = std::make_shared<device_options>();
-      auto *sub = app.add_subcommand(
+      auto* sub = app.add_subcommand(
           "device",
           "Show the GPU's model (live or from data/gpus.json) and its theoretical ceilings");
-      auto *gpu = sub->add_option("--gpu", opt->gpu,
+      auto* gpu = sub->add_option("--gpu", opt->gpu,
                                   "Model a known GPU offline, by name, alias or unique prefix");
-      auto *dev = sub->add_option("--device", opt->device, "Query the live GPU with this ordinal");
+      auto* dev = sub->add_option("--device", opt->device, "Query the live GPU with this ordinal");
       gpu->excludes(dev);
-      auto *json = sub->add_flag("--json", opt->json, "Print JSON");
-      auto *csv = sub->add_flag("--csv", opt->csv, "Print CSV");
+      auto* json = sub->add_flag("--json", opt->json, "Print JSON");
+      auto* csv = sub->add_flag("--csv", opt->csv, "Print CSV");
       json->excludes(csv);
-      auto *list = sub->add_flag("--list", opt->list, "List the known GPUs and their aliases");
+      auto* list = sub->add_flag("--list", opt->list, "List the known GPUs and their aliases");
       list->excludes(gpu);
       list->excludes(dev);
       if (auto doc = roofkit::embedded_file("docs/cli/roofline-cuda-device.md"))

@@ -9,8 +9,8 @@
 namespace {
 
 const roofkit::cli::registration reg{
-    "list", 40, [](CLI::App &app) -> std::function<int()> {
-      auto *cmd =
+    "list", 40, [](CLI::App& app) -> std::function<int()> {
+      auto* cmd =
           app.add_subcommand("list", "Print the bundled kernels: sizes, FLOPs, bytes, claims");
       if (auto doc = roofkit::embedded_file("docs/cli/roofline-cuda-list.md"))
         cmd->footer(std::string(*doc));
@@ -20,8 +20,8 @@ const roofkit::cli::registration reg{
         std::string kernel;
       };
       auto opt = std::make_shared<options>();
-      auto *json = cmd->add_flag("--json", opt->json, "Print JSON instead of a Markdown table");
-      auto *csv = cmd->add_flag("--csv", opt->csv, "Print CSV instead of a Markdown table");
+      auto* json = cmd->add_flag("--json", opt->json, "Print JSON instead of a Markdown table");
+      auto* csv = cmd->add_flag("--csv", opt->csv, "Print CSV instead of a Markdown table");
       json->excludes(csv);
       cmd->add_option("--kernel", opt->kernel,
                       "Only kernels whose name matches this regular expression (ECMAScript)");

@@ -46,18 +46,18 @@ struct arch_spec {
 };
 
 /// Every known architecture, ascending by compute capability (loaded once, thread-safe).
-const std::vector<arch_spec> &all_archs();
+const std::vector<arch_spec>& all_archs();
 
 /// The architecture named by "sm_90", "sm_90a", "compute_90", "90" or "9.0"; throws usage_error
 /// naming the text and listing the valid names.
-const arch_spec &find_arch(std::string_view name);
+const arch_spec& find_arch(std::string_view name);
 
 /// The architecture with this compute capability, or nullptr.
-const arch_spec *find_arch(int cc_major, int cc_minor) noexcept;
+const arch_spec* find_arch(int cc_major, int cc_minor) noexcept;
 
 /// Parses one data/arch JSON document; throws runtime_error naming `origin` when a value is
 /// missing or inconsistent.
-arch_spec parse_arch_json(std::string_view json_text, const std::string &origin);
+arch_spec parse_arch_json(std::string_view json_text, const std::string& origin);
 
 /// "sm_50, sm_52, ..., sm_121"
 std::string valid_arch_names();

@@ -36,8 +36,8 @@ struct bench_options {
   /// "none": each kernel's roofs at the SM clock it ran at (from its counters); "base": lock the
   /// SM clock to the base clock for the run (needs the right to set clocks; refused otherwise).
   std::string clock_control = "none";
-  bool counters = true; ///< collect CUPTI counters (false: analytical placement, asked for)
-  bool measure_ceilings = true;     ///< add measured roofs (ceilings.hpp, quick run)
+  bool counters = true;         ///< collect CUPTI counters (false: analytical placement, asked for)
+  bool measure_ceilings = true; ///< add measured roofs (ceilings.hpp, quick run)
   /// Measured roofs from a machine file (load_machine_ceilings): used instead of measuring.
   std::vector<ceiling> machine_ceilings;
   int device = 0;
@@ -55,9 +55,9 @@ struct bench_outcome {
   /// The exit code counters failed with (3: no permission, unsupported device, another
   /// profiler); 0 when counters were used or turned off on purpose.
   int counters_exit = 0;
-  int passes = 0;               ///< replay passes per kernel (roofline + detail counters, one set)
-  double profile_seconds = 0;   ///< wall time spent in counter collection
-  std::string clock_note;       ///< what clock control did
+  int passes = 0;             ///< replay passes per kernel (roofline + detail counters, one set)
+  double profile_seconds = 0; ///< wall time spent in counter collection
+  std::string clock_note;     ///< what clock control did
   ceilings_result measured;   ///< the ceiling microbenchmarks, when run
 };
 

@@ -107,7 +107,7 @@ public:
   void begin(attributes attrs, std::string title = {});
   void end();
 
-  const std::vector<draw_item> &items() const { return items_; }
+  const std::vector<draw_item>& items() const { return items_; }
 
 private:
   double width_;
@@ -139,7 +139,7 @@ struct svg_options {
 };
 
 /// The canvas as SVG text.
-std::string to_svg(const canvas &c, const svg_options &options = {});
+std::string to_svg(const canvas& c, const svg_options& options = {});
 
 /// Escapes &, <, >, " and ' for XML text and attribute values.
 std::string xml_escape(std::string_view s);
@@ -149,7 +149,7 @@ bool cairo_available();
 
 /// Writes the canvas as PNG (scale: device pixels per canvas pixel) or PDF through cairo.
 /// Without cairo, throws a usage error whose hint says how to convert the SVG instead.
-void write_png(const canvas &c, const std::filesystem::path &path, double scale = 2.0);
-void write_pdf(const canvas &c, const std::filesystem::path &path);
+void write_png(const canvas& c, const std::filesystem::path& path, double scale = 2.0);
+void write_pdf(const canvas& c, const std::filesystem::path& path);
 
 } // namespace roofkit

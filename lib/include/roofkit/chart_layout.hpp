@@ -21,16 +21,16 @@ quad box_quad(double x0, double y0, double x1, double y1);
 /// clockwise by `rotate_deg`: `width` along the baseline, ascent above, descent below.
 quad text_quad(point2 origin, double width, double size, double rotate_deg = 0);
 /// The quad grown by `margin` pixels on every side (each corner moves out along its two edges).
-quad inflate(const quad &q, double margin);
+quad inflate(const quad& q, double margin);
 
 /// True when the two convex quads share any point (separating-axis test).
-bool intersects(const quad &a, const quad &b);
+bool intersects(const quad& a, const quad& b);
 /// True when the segment a-b touches the quad.
-bool intersects(const quad &q, point2 a, point2 b);
+bool intersects(const quad& q, point2 a, point2 b);
 /// True when segments a-b and c-d cross or touch.
 bool segments_intersect(point2 a, point2 b, point2 c, point2 d);
 /// The point of the quad nearest to p (p itself when inside).
-point2 nearest_point(const quad &q, point2 p);
+point2 nearest_point(const quad& q, point2 p);
 /// Euclidean distance.
 double distance(point2 a, point2 b);
 
@@ -49,12 +49,12 @@ public:
   /// Labels must lie inside [x0, x1] x [y0, y1].
   label_placer(double x0, double y0, double x1, double y1);
   /// Something labels must not touch.
-  void add_obstacle(const quad &q);
+  void add_obstacle(const quad& q);
   void add_obstacle(point2 a, point2 b);
   /// True when `q` is inside the bounds and touches no obstacle.
-  bool is_free(const quad &q) const;
+  bool is_free(const quad& q) const;
   /// Marks `q` as taken by a label (leader lines will not cross it either).
-  void occupy(const quad &q);
+  void occupy(const quad& q);
   /// Places a w x h box as close to `anchor` as it can (preferring the right, then above):
   /// first right next to the point (`gap` pixels away), then further out up to `max_distance`,
   /// with a leader line from the point's edge (`marker_radius` from its centre) that crosses no
@@ -66,8 +66,8 @@ public:
   /// Places labels for a cluster of points as one or more neat columns beside it, ordered by
   /// the points' height, each joined to its point by a leader line. `widths[i]` is the width of
   /// the label of `anchors[i]`; all labels are `h` high. Entries are nullopt when no column fits.
-  std::vector<std::optional<placed_label>> place_stack(const std::vector<point2> &anchors,
-                                                       const std::vector<double> &widths, double h,
+  std::vector<std::optional<placed_label>> place_stack(const std::vector<point2>& anchors,
+                                                       const std::vector<double>& widths, double h,
                                                        double marker_radius);
 
 private:

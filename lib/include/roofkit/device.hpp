@@ -49,9 +49,9 @@ std::string normalize_gpu_name(std::string_view name);
 /// when the name is ambiguous, or every known name when it matches nothing.
 gpu_spec find_gpu(std::string_view name);
 /// find_gpu over the given specs.
-gpu_spec find_gpu(std::string_view name, const std::vector<gpu_spec> &specs);
+gpu_spec find_gpu(std::string_view name, const std::vector<gpu_spec>& specs);
 /// The spec whose name or alias equals `device_name` (normalized), if any. Never throws.
-std::optional<gpu_spec> match_gpu(std::string_view device_name, const std::vector<gpu_spec> &specs);
+std::optional<gpu_spec> match_gpu(std::string_view device_name, const std::vector<gpu_spec>& specs);
 
 /// Where a device model's facts come from.
 enum class model_origin {
@@ -94,7 +94,7 @@ struct device_model {
 };
 
 /// The model of a GPU from its spec (sizes per SM from the CC table).
-device_model model_from_spec(const gpu_spec &spec);
+device_model model_from_spec(const gpu_spec& spec);
 /// The model of the live GPU `ordinal` (CUDA runtime attributes; name and driver version through
 /// driver_function, never libcuda at link time). No GPU or no driver: no_device_error. Ordinal
 /// out of range: usage_error with the valid range. Matches the name against data/gpus.json to
@@ -122,18 +122,18 @@ std::optional<sm_throughput> throughput_for_cc(int cc_major, int cc_minor, bool 
 /// 2 for every type CUDA reports (the reported clock is half the per-pin data rate).
 double transfers_per_clock(std::string_view memory_type);
 /// Theoretical DRAM bandwidth in bytes/s: transfers_per_clock x memory clock x bus width / 8.
-double dram_bandwidth(const device_model &m);
+double dram_bandwidth(const device_model& m);
 
 /// Theoretical roofs of a device: FP64/FP32/FP16 and tensor peaks from the CC table x SMs x
 /// clock, DRAM from memory clock x bus width, L2 and L1/shared per SM per clock (estimates
 /// are marked "estimate:" in ceiling.method). All ceiling_source::theoretical.
-std::vector<ceiling> theoretical_ceilings(const device_model &m);
+std::vector<ceiling> theoretical_ceilings(const device_model& m);
 
 /// The model as a key/value table (id "device") for the printers.
-table device_table(const device_model &m);
+table device_table(const device_model& m);
 /// Ceilings as a table (id "ceilings"); with a spec, each roof also shows the datasheet value.
-table ceilings_table(const std::vector<ceiling> &ceilings, const gpu_spec *spec = nullptr);
+table ceilings_table(const std::vector<ceiling>& ceilings, const gpu_spec* spec = nullptr);
 /// Known GPUs as a table (id "gpus") for `roofline-cuda device --list`.
-table gpu_list_table(const std::vector<gpu_spec> &specs);
+table gpu_list_table(const std::vector<gpu_spec>& specs);
 
 } // namespace roofkit

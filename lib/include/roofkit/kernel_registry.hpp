@@ -74,7 +74,7 @@ public:
   virtual launch_config launch() const = 0;
   /// The main kernel's function (for cudaFuncGetAttributes / occupancy queries); nullptr for
   /// transfers.
-  virtual const void *kernel_function() const = 0;
+  virtual const void* kernel_function() const = 0;
   /// Facts found at run time worth showing, e.g. {"registers", "33"}, {"local_bytes", "0"},
   /// {"blocks_per_sm", "3"}, {"occupancy", "0.75"}.
   virtual std::map<std::string, std::string> facts() const { return {}; }
@@ -163,20 +163,20 @@ struct kernel_descriptor {
 };
 
 /// Every registered kernel, in display order (topic order, then registration order).
-const std::vector<kernel_descriptor> &kernel_registry();
+const std::vector<kernel_descriptor>& kernel_registry();
 
 /// The kernel named `name`, or nullptr.
-const kernel_descriptor *find_kernel(std::string_view name);
+const kernel_descriptor* find_kernel(std::string_view name);
 
 /// Kernels whose name matches `regex` (ECMAScript, searched anywhere in the name; "" = all).
 /// Throws usage_error for an invalid regex or when nothing matches.
-std::vector<const kernel_descriptor *> select_kernels(const std::string &regex);
+std::vector<const kernel_descriptor*> select_kernels(const std::string& regex);
 
 /// Every seed claim, in the order of docs/seed-claims-source.md.
-const std::vector<seed_claim> &seed_claims();
+const std::vector<seed_claim>& seed_claims();
 
 /// The claim with this id, or nullptr.
-const seed_claim *find_claim(std::string_view id);
+const seed_claim* find_claim(std::string_view id);
 
 /// Problems with the registry (duplicate names, unknown claims, missing formulas, names that do
 /// not start with their topic, claims naming unknown kernels); empty when consistent.
@@ -184,7 +184,7 @@ std::vector<std::string> registry_problems();
 
 /// The table `roofline-cuda list` prints: one row per kernel with its default size and the
 /// FLOPs, bytes and intensity formulas evaluated there.
-table kernel_list_table(const std::vector<const kernel_descriptor *> &kernels);
+table kernel_list_table(const std::vector<const kernel_descriptor*>& kernels);
 
 /// Registers descriptors at static-initialisation time: define one at namespace scope in a kernel
 /// file, `const roofkit::kernel_registration reg{[] { return std::vector<kernel_descriptor>{...};

@@ -28,7 +28,7 @@ struct metric_spec {
   std::vector<std::string> names; ///< candidate CUPTI names, in order of preference
   std::string description;        ///< what it is, in roofkit's words
   metric_role role = metric_role::count;
-  precision prec = precision::fp32;        ///< for role flops
+  precision prec = precision::fp32; ///< for role flops
   double weight = 1; ///< FLOPs per counted instruction/op (flops), bytes per count (bytes)
   memory_level level = memory_level::dram; ///< for role bytes
   bool optional = false;                   ///< kept only while the set stays within its pass budget

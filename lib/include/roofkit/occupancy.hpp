@@ -76,17 +76,17 @@ struct occupancy_result {
 /// limiter bits recomputed against the final value). Never throws: out-of-range inputs give 0
 /// blocks and a reason. With `explain` false the reason is left empty (sweeps and searches that
 /// evaluate many launches skip formatting it).
-occupancy_result compute_occupancy(const arch_spec &arch, const launch_params &launch,
+occupancy_result compute_occupancy(const arch_spec& arch, const launch_params& launch,
                                    bool explain = true);
 
 /// Throws usage_error, naming the value and the valid range, when a launch is outside what the
 /// architecture accepts (threads 1..max, registers 0..255, shared memory up to the opt-in
 /// maximum, carveout -1..100, barriers 0..16).
-void validate_launch(const arch_spec &arch, const launch_params &launch);
+void validate_launch(const arch_spec& arch, const launch_params& launch);
 
 /// Shared memory per SM that a carveout preference gives before the launch's own need is taken
 /// into account (the preference rounded up to a supported size; the fixed size before Volta).
-std::int64_t carveout_smem_per_sm(const arch_spec &arch, int carveout);
+std::int64_t carveout_smem_per_sm(const arch_spec& arch, int carveout);
 
 /// Parses "49152", "48K", "48KB", "48KiB", "1M" (K = 1024); throws usage_error naming `what`.
 std::int64_t parse_size(std::string_view text, std::string_view what);
@@ -127,7 +127,7 @@ struct occupancy_cliff {
 };
 
 /// Cliffs for registers (when known), shared memory and block size, in that order.
-std::vector<occupancy_cliff> find_cliffs(const arch_spec &arch, const launch_params &launch);
+std::vector<occupancy_cliff> find_cliffs(const arch_spec& arch, const launch_params& launch);
 
 // ---------------------------------------------------------------------------------------------
 // Suggestions
@@ -149,8 +149,8 @@ struct block_size_suggestion {
 /// Tries block sizes downward from min(block_size_limit, arch max) in warp steps; ties go to the
 /// larger block, as the CUDA runtime does. `smem` (optional) gives the dynamic shared memory
 /// per block size; otherwise launch.dynamic_smem is used. block_size_limit 0 = arch maximum.
-block_size_suggestion suggest_block_size(const arch_spec &arch, const launch_params &launch,
-                                         const smem_for_block_size &smem = {},
+block_size_suggestion suggest_block_size(const arch_spec& arch, const launch_params& launch,
+                                         const smem_for_block_size& smem = {},
                                          int block_size_limit = 0);
 
 /// The largest register count (a multiple of 8) that keeps a target occupancy.
@@ -165,10 +165,10 @@ struct register_suggestion {
 };
 
 /// The occupancy reachable at this block size and shared memory when registers do not limit.
-double register_free_occupancy(const arch_spec &arch, const launch_params &launch);
+double register_free_occupancy(const arch_spec& arch, const launch_params& launch);
 
 /// Largest multiple of 8 (at most the arch maximum) with occupancy >= target (0 < target <= 1).
-register_suggestion suggest_registers(const arch_spec &arch, const launch_params &launch,
+register_suggestion suggest_registers(const arch_spec& arch, const launch_params& launch,
                                       double target_occupancy);
 
 /// The largest dynamic shared memory that still lets `blocks` blocks reside on an SM.
@@ -183,12 +183,12 @@ struct smem_suggestion {
 
 /// Correct maximum dynamic shared memory for `blocks` resident blocks (static and reserved
 /// shared memory accounted for), with the runtime's figure beside it.
-smem_suggestion max_dynamic_smem_for_blocks(const arch_spec &arch, const launch_params &launch,
+smem_suggestion max_dynamic_smem_for_blocks(const arch_spec& arch, const launch_params& launch,
                                             int blocks);
 
 /// The largest block count worth asking max_dynamic_smem_for_blocks for (the limit of every
 /// resource but shared memory).
-int blocks_without_smem_limit(const arch_spec &arch, const launch_params &launch);
+int blocks_without_smem_limit(const arch_spec& arch, const launch_params& launch);
 
 /// The effect of one carveout setting.
 struct carveout_effect {
@@ -201,7 +201,7 @@ struct carveout_effect {
 
 /// One row per supported shared-memory size (the smallest percent that selects it) and the
 /// default; a single row for architectures with fixed shared memory.
-std::vector<carveout_effect> carveout_effects(const arch_spec &arch, const launch_params &launch);
+std::vector<carveout_effect> carveout_effects(const arch_spec& arch, const launch_params& launch);
 
 /// An upper bound on co-resident clusters: floor(blocks per SM x SMs / cluster size). The real
 /// number depends on the GPC layout of the SKU (cudaOccupancyMaxActiveClusters); labelled bound.
@@ -213,7 +213,7 @@ struct cluster_bound {
 
 /// Bounds for cluster sizes 1, 2, 4, 8 (and 16 where non-portable clusters exist); empty before
 /// CC 9.0. sm_count 0 = unknown.
-std::vector<cluster_bound> cluster_bounds(const arch_spec &arch, int active_blocks, int sm_count);
+std::vector<cluster_bound> cluster_bounds(const arch_spec& arch, int active_blocks, int sm_count);
 
 // ---------------------------------------------------------------------------------------------
 // Sweeps (the three graphs of the CUDA occupancy spreadsheet)
@@ -229,7 +229,7 @@ struct occupancy_sweep {
 /// Block size: every multiple of the warp size (and the launch's size); registers: 1..max;
 /// shared memory: static + dynamic from the static size to the opt-in maximum, in allocation
 /// units, with the exact boundary values.
-occupancy_sweep sweep_occupancy(const arch_spec &arch, const launch_params &launch,
+occupancy_sweep sweep_occupancy(const arch_spec& arch, const launch_params& launch,
                                 occupancy_variable variable);
 
 } // namespace roofkit

@@ -23,6 +23,6 @@ struct batch_summary {
 ///  "limiters":["warps","registers"]} (plus "reason" when no block fits), or
 /// {"line":3,"error":"..."} for an invalid row. Sizes accept K/M suffixes; carveout -1 is the
 /// default. Throws usage_error when the header is not occupancy_batch_header.
-batch_summary run_occupancy_batch(std::string_view csv, std::string &jsonl);
+batch_summary run_occupancy_batch(std::string_view csv, std::string& jsonl);
 
 } // namespace roofkit

@@ -14,11 +14,11 @@ std::string sweep_axis_label(occupancy_variable v);
 
 /// An ASCII chart of active warps against the swept value, the current launch marked with '@'
 /// in its column and '^' under the axis. `width` and `height` count character cells.
-std::string sweep_terminal_chart(const occupancy_sweep &sweep, int width = 64, int height = 10);
+std::string sweep_terminal_chart(const occupancy_sweep& sweep, int width = 64, int height = 10);
 
 /// One SVG with a panel per sweep (step line of active warps, occupancy on the right axis, the
 /// current launch marked and labelled, hover titles), `caption` as the footer.
-std::string sweeps_svg(const std::vector<occupancy_sweep> &sweeps, const std::string &title,
-                       const std::string &caption);
+std::string sweeps_svg(const std::vector<occupancy_sweep>& sweeps, const std::string& title,
+                       const std::string& caption);
 
 } // namespace roofkit

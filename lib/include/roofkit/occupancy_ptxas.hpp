@@ -25,6 +25,6 @@ struct ptxas_kernel {
 std::vector<ptxas_kernel> parse_ptxas_log(std::string_view log);
 
 /// The demangled form of an Itanium C++ name, or the name itself.
-std::string demangle(const std::string &mangled);
+std::string demangle(const std::string& mangled);
 
 } // namespace roofkit

@@ -89,11 +89,11 @@ struct batch_work {
 
 /// Where a session's wall time went (profile_launches calls), for overhead reports.
 struct profiler_stats {
-  int calls = 0;         ///< profile_launches() and profile_batch() calls
-  int passes = 0;        ///< replay passes over all calls
-  double setup_s = 0;    ///< enabling the profiler, counter-data image, configuration
-  double passes_s = 0;   ///< the passes: preparation, cache control, the work, start/stop
-  double decode_s = 0;   ///< decoding and evaluating the counter data
+  int calls = 0;       ///< profile_launches() and profile_batch() calls
+  int passes = 0;      ///< replay passes over all calls
+  double setup_s = 0;  ///< enabling the profiler, counter-data image, configuration
+  double passes_s = 0; ///< the passes: preparation, cache control, the work, start/stop
+  double decode_s = 0; ///< decoding and evaluating the counter data
 };
 
 /// A counter session on one device for one metric set. Usage (bench runner):
@@ -142,7 +142,8 @@ public:
   /// profiler's per-pass cost is paid once for the batch. Returns, per work, one entry per
   /// kernel launch; throws when a work launches another number of kernels than it declares.
   std::vector<std::vector<range_values>>
-  profile_batch(const std::vector<batch_work>& works, const std::function<void()>& before_pass = {});
+  profile_batch(const std::vector<batch_work>& works,
+                const std::function<void()>& before_pass = {});
 
   /// User range + user replay: calls `work` passes() times inside one range named `name` and
   /// returns the totals of everything it launched. `work` must give the same GPU work on every

@@ -45,10 +45,10 @@ struct ceiling {
 
 /// Where a run came from; shown on every chart and table.
 enum class run_origin {
-  measured,   ///< counters and timings measured on the GPU named in the context
-  analytical, ///< declared FLOPs and bytes with measured times (no counter access)
-  imported,   ///< built from an Nsight Compute CSV export
-  recorded,   ///< a run recorded earlier on another machine and replayed from data/
+  measured,    ///< counters and timings measured on the GPU named in the context
+  analytical,  ///< declared FLOPs and bytes with measured times (no counter access)
+  imported,    ///< built from an Nsight Compute CSV export
+  recorded,    ///< a run recorded earlier on another machine and replayed from data/
   timing_only, ///< verified and timed, no counters (no access): kernels are not placed
 };
 

@@ -17,8 +17,8 @@ namespace roofkit {
 /// How to time a kernel.
 struct timing_options {
   int device = 0;
-  int warmup = 3;            ///< untimed launches first (module load, clocks ramping up)
-  int repetitions = 20;      ///< timed launches, each between its own pair of events
+  int warmup = 3;        ///< untimed launches first (module load, clocks ramping up)
+  int repetitions = 20;  ///< timed launches, each between its own pair of events
   bool flush_l2 = false; ///< cold: write back and invalidate the L2 before every launch (untimed)
   /// Warm timing of short kernels: launches per event pair are raised until a pair spans at
   /// least this long, so that launch overhead does not dominate (0: one launch per pair).

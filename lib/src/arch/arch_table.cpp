@@ -14,8 +14,8 @@ namespace roofkit {
 
 namespace {
 
-const nlohmann::json &value_entry(const nlohmann::json &values, const char *key,
-                                  const std::string &origin) {
+const nlohmann::json& value_entry(const nlohmann::json& values, const char* key,
+                                  const std::string& origin) {
   auto it = values.find(key);
   if (it == values.end() || !it->is_object() || !it->contains("value") || !it->contains("source"))
     throw runtime_error(
@@ -24,21 +24,21 @@ const nlohmann::json &value_entry(const nlohmann::json &values, const char *key,
 }
 
 template <class T>
-void read_value(const nlohmann::json &values, const char *key, T &out, arch_spec &a,
-                const std::string &origin, bool optional = false) {
+void read_value(const nlohmann::json& values, const char* key, T& out, arch_spec& a,
+                const std::string& origin, bool optional = false) {
   if (optional && !values.contains(key))
     return;
-  const auto &entry = value_entry(values, key, origin);
+  const auto& entry = value_entry(values, key, origin);
   try {
     out = entry.at("value").get<T>();
-  } catch (const nlohmann::json::exception &e) {
+  } catch (const nlohmann::json::exception& e) {
     throw runtime_error(
         fmt::format("{}: value '{}' has the wrong type: {}", origin, key, e.what()));
   }
   a.sources[key] = entry.at("source").get<std::string>();
 }
 
-void check(bool ok, const std::string &origin, const std::string &what) {
+void check(bool ok, const std::string& origin, const std::string& what) {
   if (!ok)
     throw runtime_error(fmt::format("{}: inconsistent table: {}", origin, what));
 }
@@ -50,9 +50,9 @@ std::vector<arch_spec> load_all() {
         name.substr(name.size() - 5) == ".json")
       paths.emplace_back(name);
   std::vector<arch_spec> archs;
-  for (const auto &path : paths)
+  for (const auto& path : paths)
     archs.push_back(parse_arch_json(read_data_file(path), path));
-  std::sort(archs.begin(), archs.end(), [](const arch_spec &a, const arch_spec &b) {
+  std::sort(archs.begin(), archs.end(), [](const arch_spec& a, const arch_spec& b) {
     return a.cc_major != b.cc_major ? a.cc_major < b.cc_major : a.cc_minor < b.cc_minor;
   });
   if (archs.empty())
@@ -62,12 +62,12 @@ std::vector<arch_spec> load_all() {
 
 std::string lower(std::string_view s) {
   std::string out(s);
-  for (auto &c : out)
+  for (auto& c : out)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
 }
 
-bool parse_int(std::string_view s, int &out) {
+bool parse_int(std::string_view s, int& out) {
   if (s.empty())
     return false;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
@@ -79,11 +79,11 @@ bool parse_int(std::string_view s, int &out) {
 std::string arch_spec::id() const { return fmt::format("sm_{}{}", cc_major, cc_minor); }
 std::string arch_spec::cc() const { return fmt::format("{}.{}", cc_major, cc_minor); }
 
-arch_spec parse_arch_json(std::string_view json_text, const std::string &origin) {
+arch_spec parse_arch_json(std::string_view json_text, const std::string& origin) {
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(json_text);
-  } catch (const nlohmann::json::exception &e) {
+  } catch (const nlohmann::json::exception& e) {
     throw runtime_error(fmt::format("{}: not valid JSON: {}", origin, e.what()));
   }
   arch_spec a;
@@ -96,7 +96,7 @@ arch_spec parse_arch_json(std::string_view json_text, const std::string &origin)
   a.examples = doc.value("examples", "");
   if (!doc.contains("values") || !doc["values"].is_object())
     throw runtime_error(fmt::format("{}: no 'values' object", origin));
-  const auto &v = doc["values"];
+  const auto& v = doc["values"];
   read_value(v, "warp_size", a.warp_size, a, origin);
   read_value(v, "max_threads_per_block", a.max_threads_per_block, a, origin);
   read_value(v, "max_warps_per_sm", a.max_warps_per_sm, a, origin);
@@ -140,14 +140,14 @@ arch_spec parse_arch_json(std::string_view json_text, const std::string &origin)
   return a;
 }
 
-const std::vector<arch_spec> &all_archs() {
+const std::vector<arch_spec>& all_archs() {
   static const std::vector<arch_spec> archs = load_all();
   return archs;
 }
 
-const arch_spec *find_arch(int cc_major, int cc_minor) noexcept {
+const arch_spec* find_arch(int cc_major, int cc_minor) noexcept {
   try {
-    for (const auto &a : all_archs())
+    for (const auto& a : all_archs())
       if (a.cc_major == cc_major && a.cc_minor == cc_minor)
         return &a;
   } catch (...) {
@@ -157,12 +157,12 @@ const arch_spec *find_arch(int cc_major, int cc_minor) noexcept {
 
 std::string valid_arch_names() {
   std::string names;
-  for (const auto &a : all_archs())
+  for (const auto& a : all_archs())
     names += (names.empty() ? "" : ", ") + a.id();
   return names;
 }
 
-const arch_spec &find_arch(std::string_view name) {
+const arch_spec& find_arch(std::string_view name) {
   std::string s = lower(name);
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
     s.pop_back();
@@ -184,7 +184,7 @@ const arch_spec &find_arch(std::string_view name) {
     major /= 10;
   }
   if (major >= 0 && minor >= 0)
-    if (const auto *a = find_arch(major, minor))
+    if (const auto* a = find_arch(major, minor))
       return *a;
   throw usage_error(fmt::format("unknown architecture '{}' (valid: {}; also written as 9.0)", name,
                                 valid_arch_names()));

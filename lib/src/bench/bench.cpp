@@ -248,8 +248,8 @@ bench_outcome run_bench(const bench_options& options) {
       throw no_device_error(out.clock_note, "use clock control 'none' (each kernel's roofs at the "
                                             "clock it ran at) where clocks cannot be locked");
   } else if (options.clock_control != "none") {
-    throw usage_error(fmt::format("unknown clock control '{}' (valid: base, none)",
-                                  options.clock_control));
+    throw usage_error(
+        fmt::format("unknown clock control '{}' (valid: base, none)", options.clock_control));
   } else {
     out.clock_note = "clocks not locked: each kernel's roofs are taken at its own SM clock";
   }
@@ -392,8 +392,11 @@ bench_outcome run_bench(const bench_options& options) {
         t.device = options.device;
         t.warmup = options.warmup;
         t.repetitions = options.repetitions;
-        t.flush_l2 = options.flush_l2;
-        t.min_batch_s = options.flush_l2 ? 0 : 200e-6;
+        // Host transfers are timed one per event pair with nothing queued before them: GPU work
+        // ahead of a pageable copy would hide its host-side staging.
+        const bool transfer = d->kind == measurement::transfer;
+        t.flush_l2 = options.flush_l2 && !transfer;
+        t.min_batch_s = t.flush_l2 || transfer ? 0 : 200e-6;
         t.observe_clock = false;
         t.stream = stream;
         k.time = time_kernel([&](cudaStream_t s) { inst->run(s); }, t).time;
@@ -403,8 +406,8 @@ bench_outcome run_bench(const bench_options& options) {
         if (std::isfinite(occ))
           k.occupancy_theoretical = occ;
       }
-      const bool profile = session && d->counter_profiled && d->kind == measurement::kernel &&
-                           k.status == "ok";
+      const bool profile =
+          session && d->counter_profiled && d->kind == measurement::kernel && k.status == "ok";
       if (profile) {
         // Profiled later, in a batch with the kernels around it (one pass set per batch).
         k.source = work_source::counters;
@@ -477,8 +480,8 @@ bench_outcome run_bench(const bench_options& options) {
   c.extra["sm_clock_method"] = clock.method;
   c.extra["repetitions"] = std::to_string(options.repetitions);
   c.extra["timing"] = options.flush_l2 ? "cold (L2 written back and invalidated before every "
-                                          "launch)"
-                                        : "warm (back-to-back launches)";
+                                         "launch)"
+                                       : "warm (back-to-back launches)";
   c.cache_control = out.counters_used ? to_string(options.cache) : "";
   c.clock_control = options.clock_control;
   c.extra["clock_control"] = out.clock_note;

@@ -63,11 +63,10 @@ table bench_table(const run& r, const std::vector<kernel_placement>& placements)
       occupancy +=
           fmt::format("{}{:.0f}", occupancy.empty() ? "-/" : "/", *k.occupancy_achieved * 100);
     const bool ok = k.status == "ok";
-    const std::string status = !ok                   ? "FAILED: " + k.status
+    const std::string status = !ok                    ? "FAILED: " + k.status
                                : k.overhead_dominated ? std::string("ok (launch overhead)")
                                                       : std::string("ok");
-    t.rows.push_back({k.name, status,
-                      t_s > 0 ? cell(t_s * 1e6) : cell(std::monostate{}),
+    t.rows.push_back({k.name, status, t_s > 0 ? cell(t_s * 1e6) : cell(std::monostate{}),
                       number_or_empty(effective), number_or_empty(gflops),
                       number_or_empty(dram_ratio),
                       number_or_empty(ratio(k.counters, ld_sectors, ld_requests)),

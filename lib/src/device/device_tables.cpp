@@ -20,7 +20,7 @@ std::string human_bytes(std::int64_t b) {
 }
 
 struct row_builder {
-  table &t;
+  table& t;
   void add(std::string key, std::string label, cell value, std::string unit = {},
            std::string note = {}) {
     t.rows.push_back(
@@ -31,11 +31,11 @@ struct row_builder {
   }
 };
 
-bool is_int8(const ceiling &c) { return !c.is_memory && c.prec == precision::tensor_int8; }
+bool is_int8(const ceiling& c) { return !c.is_memory && c.prec == precision::tensor_int8; }
 
 } // namespace
 
-table device_table(const device_model &m) {
+table device_table(const device_model& m) {
   table t;
   t.id = "device";
   t.title = fmt::format("Device: {}", m.name);
@@ -89,7 +89,7 @@ table device_table(const device_model &m) {
   return t;
 }
 
-table ceilings_table(const std::vector<ceiling> &ceilings, const gpu_spec *spec) {
+table ceilings_table(const std::vector<ceiling>& ceilings, const gpu_spec* spec) {
   table t;
   t.id = "ceilings";
   t.title = "Theoretical ceilings";
@@ -102,7 +102,7 @@ table ceilings_table(const std::vector<ceiling> &ceilings, const gpu_spec *spec)
                {"sm_clock_mhz", "SM clock", "MHz", 0},
                {"mem_clock_mhz", "Mem clock", "MHz", 0},
                {"method", "Method"}};
-  for (const auto &c : ceilings) {
+  for (const auto& c : ceilings) {
     const double scale = c.is_memory ? 1e9 : 1e12;
     const std::string unit = c.is_memory ? "GB/s" : (is_int8(c) ? "TOP/s" : "TFLOP/s");
     cell datasheet;
@@ -130,7 +130,7 @@ table ceilings_table(const std::vector<ceiling> &ceilings, const gpu_spec *spec)
   return t;
 }
 
-table gpu_list_table(const std::vector<gpu_spec> &specs) {
+table gpu_list_table(const std::vector<gpu_spec>& specs) {
   table t;
   t.id = "gpus";
   t.title = "Known GPUs (data/gpus.json)";
@@ -143,9 +143,9 @@ table gpu_list_table(const std::vector<gpu_spec> &specs) {
                {"fp32_tflops", "FP32", "TFLOP/s", 1},
                {"tensor_fp16_tflops", "Tensor FP16", "TFLOP/s", 1},
                {"aliases", "Aliases"}};
-  for (const auto &s : specs) {
+  for (const auto& s : specs) {
     std::string aliases;
-    for (const auto &a : s.aliases)
+    for (const auto& a : s.aliases)
       aliases += (aliases.empty() ? "" : "; ") + a;
     auto peak = [&](precision p) -> cell {
       if (auto it = s.datasheet_flops.find(p); it != s.datasheet_flops.end())

@@ -21,7 +21,7 @@ class spec_parser {
 public:
   explicit spec_parser(std::string_view origin) : origin_(origin) {}
 
-  [[noreturn]] void fail(const std::string &what) const {
+  [[noreturn]] void fail(const std::string& what) const {
     throw usage_error(fmt::format("{}: {}", origin_, what));
   }
 
@@ -29,7 +29,7 @@ public:
     json doc;
     try {
       doc = json::parse(text.begin(), text.end());
-    } catch (const json::parse_error &e) {
+    } catch (const json::parse_error& e) {
       fail(fmt::format("malformed JSON at byte {}: {}", e.byte, e.what()));
     }
     if (!doc.is_object())
@@ -41,7 +41,7 @@ public:
       fail(fmt::format("unsupported schema '{}' (valid: roofkit.gpus/1)", schema));
     if (!doc.contains("sources") || !doc["sources"].is_object())
       fail("\"sources\" must be an object of id -> citation");
-    for (const auto &[id, text_value] : doc["sources"].items()) {
+    for (const auto& [id, text_value] : doc["sources"].items()) {
       if (!text_value.is_string() || text_value.get<std::string>().empty())
         fail(fmt::format("source '{}' must be a non-empty string", id));
       sources_[id] = text_value.get<std::string>();
@@ -52,10 +52,10 @@ public:
     std::map<std::string, std::string> owner; // normalized name -> entry
     for (std::size_t i = 0; i < doc["gpus"].size(); ++i) {
       specs.push_back(parse_gpu(doc["gpus"][i], i));
-      const auto &s = specs.back();
+      const auto& s = specs.back();
       std::vector<std::string> names{s.name};
       names.insert(names.end(), s.aliases.begin(), s.aliases.end());
-      for (const auto &n : names) {
+      for (const auto& n : names) {
         const auto key = normalize_gpu_name(n);
         if (key.empty())
           fail(fmt::format("GPU '{}': name or alias '{}' has no letters or digits", s.name, n));
@@ -69,7 +69,7 @@ public:
   }
 
 private:
-  gpu_spec parse_gpu(const json &g, std::size_t index) {
+  gpu_spec parse_gpu(const json& g, std::size_t index) {
     if (!g.is_object())
       fail(fmt::format("gpus[{}] must be an object", index));
     gpu_spec s;
@@ -80,7 +80,7 @@ private:
     if (g.contains("aliases")) {
       if (!g["aliases"].is_array())
         fail(where_ + ": \"aliases\" must be an array of strings");
-      for (const auto &a : g["aliases"]) {
+      for (const auto& a : g["aliases"]) {
         if (!a.is_string())
           fail(where_ + ": \"aliases\" must be an array of strings");
         s.aliases.push_back(a.get<std::string>());
@@ -108,7 +108,7 @@ private:
     if (g.contains("unconfirmed")) {
       if (!g["unconfirmed"].is_array())
         fail(where_ + ": \"unconfirmed\" must be an array of field keys");
-      for (const auto &u : g["unconfirmed"]) {
+      for (const auto& u : g["unconfirmed"]) {
         if (!u.is_string() || !s.sources.contains(u.get<std::string>()))
           fail(fmt::format("{}: unconfirmed field '{}' has no value or no source", where_,
                            u.dump()));
@@ -119,7 +119,7 @@ private:
     return s;
   }
 
-  void parse_cc(const json &g, gpu_spec &s) {
+  void parse_cc(const json& g, gpu_spec& s) {
     const auto cc = g.value("cc", std::string{});
     const auto dot = cc.find('.');
     try {
@@ -127,14 +127,14 @@ private:
         throw std::invalid_argument("no dot");
       s.cc_major = std::stoi(cc.substr(0, dot));
       s.cc_minor = std::stoi(cc.substr(dot + 1));
-    } catch (const std::exception &) {
+    } catch (const std::exception&) {
       fail(fmt::format("{}: \"cc\" is '{}' (valid: \"MAJOR.MINOR\", e.g. \"9.0\")", where_, cc));
     }
     if (s.cc_major < 1 || s.cc_minor < 0)
       fail(fmt::format("{}: \"cc\" is '{}' (valid: \"MAJOR.MINOR\", e.g. \"9.0\")", where_, cc));
   }
 
-  double positive(const json &g, const char *key, bool integer = false) const {
+  double positive(const json& g, const char* key, bool integer = false) const {
     if (!g.contains(key) || !g[key].is_number())
       fail(fmt::format("{}: \"{}\" must be a number", where_, key));
     const double v = g[key].get<double>();
@@ -144,14 +144,14 @@ private:
     return v;
   }
 
-  void parse_datasheet(const json &g, gpu_spec &s) const {
+  void parse_datasheet(const json& g, gpu_spec& s) const {
     if (!g.contains("datasheet") || !g["datasheet"].is_object())
       fail(where_ + ": \"datasheet\" must be an object with \"dram_gbs\" and \"tflops\"");
-    const auto &d = g["datasheet"];
+    const auto& d = g["datasheet"];
     s.datasheet_dram_bandwidth = positive(d, "dram_gbs") * 1e9;
     if (!d.contains("tflops") || !d["tflops"].is_object())
       fail(where_ + ": \"datasheet.tflops\" must be an object of precision -> TFLOP/s");
-    for (const auto &[key, value] : d["tflops"].items()) {
+    for (const auto& [key, value] : d["tflops"].items()) {
       const auto p = parse_precision(key);
       if (!p)
         fail(fmt::format("{}: unknown precision '{}' in datasheet.tflops (valid: fp64, fp32, "
@@ -163,14 +163,14 @@ private:
     }
   }
 
-  void parse_sources(const json &g, gpu_spec &s) const {
+  void parse_sources(const json& g, gpu_spec& s) const {
     if (!g.contains("sources") || !g["sources"].is_object())
       fail(where_ + ": \"sources\" must be an object of field -> [source ids]");
-    for (const auto &[field, ids] : g["sources"].items()) {
+    for (const auto& [field, ids] : g["sources"].items()) {
       if (!ids.is_array() || ids.empty())
         fail(fmt::format("{}: sources.{} must be a non-empty array of source ids", where_, field));
       std::string text;
-      for (const auto &id : ids) {
+      for (const auto& id : ids) {
         const auto it = id.is_string() ? sources_.find(id.get<std::string>()) : sources_.end();
         if (it == sources_.end())
           fail(fmt::format("{}: sources.{} names unknown source {}", where_, field, id.dump()));
@@ -185,15 +185,15 @@ private:
   std::map<std::string, std::string> sources_;
 };
 
-std::string known_names(const std::vector<gpu_spec> &specs) {
+std::string known_names(const std::vector<gpu_spec>& specs) {
   std::string out;
-  for (const auto &s : specs)
+  for (const auto& s : specs)
     out += (out.empty() ? "" : ", ") + s.name;
   return out;
 }
 
-bool any_name(const gpu_spec &s, const std::string &key, bool prefix) {
-  auto test = [&](const std::string &n) {
+bool any_name(const gpu_spec& s, const std::string& key, bool prefix) {
+  auto test = [&](const std::string& n) {
     const auto k = normalize_gpu_name(n);
     return prefix ? k.rfind(key, 0) == 0 : k == key;
   };
@@ -222,24 +222,24 @@ std::string normalize_gpu_name(std::string_view name) {
 }
 
 std::optional<gpu_spec> match_gpu(std::string_view device_name,
-                                  const std::vector<gpu_spec> &specs) {
+                                  const std::vector<gpu_spec>& specs) {
   const auto key = normalize_gpu_name(device_name);
   if (key.empty())
     return std::nullopt;
-  for (const auto &s : specs)
+  for (const auto& s : specs)
     if (any_name(s, key, false))
       return s;
   return std::nullopt;
 }
 
-gpu_spec find_gpu(std::string_view name, const std::vector<gpu_spec> &specs) {
+gpu_spec find_gpu(std::string_view name, const std::vector<gpu_spec>& specs) {
   const auto key = normalize_gpu_name(name);
   if (key.empty())
     throw usage_error(fmt::format("empty GPU name '{}' (valid: {})", name, known_names(specs)));
   if (auto exact = match_gpu(name, specs))
     return *exact;
-  std::vector<const gpu_spec *> candidates;
-  for (const auto &s : specs)
+  std::vector<const gpu_spec*> candidates;
+  for (const auto& s : specs)
     if (any_name(s, key, true))
       candidates.push_back(&s);
   if (candidates.size() == 1)
@@ -247,7 +247,7 @@ gpu_spec find_gpu(std::string_view name, const std::vector<gpu_spec> &specs) {
   if (candidates.empty())
     throw usage_error(fmt::format("unknown GPU '{}' (valid: {})", name, known_names(specs)));
   std::string list;
-  for (const auto *c : candidates)
+  for (const auto* c : candidates)
     list += (list.empty() ? "" : ", ") + c->name;
   throw usage_error(fmt::format("GPU name '{}' is ambiguous (candidates: {})", name, list));
 }

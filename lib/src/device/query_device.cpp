@@ -16,7 +16,7 @@ namespace {
 
 std::string version_text(int v) { return fmt::format("{}.{}", v / 1000, (v % 1000) / 10); }
 
-template <class F> F require_driver(const char *name) {
+template <class F> F require_driver(const char* name) {
   auto f = driver_function<F>(name);
   if (!f)
     throw no_device_error(fmt::format("the CUDA driver has no entry point '{}'", name),

@@ -26,7 +26,11 @@ std::string_view trim(std::string_view s) {
 std::size_t utf8_length(std::string_view s, std::size_t i) {
   const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
   const unsigned char c = byte(i);
-  std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+  std::size_t n = c < 0x80           ? 1
+                  : (c >> 5) == 0x6  ? 2
+                  : (c >> 4) == 0xE  ? 3
+                  : (c >> 3) == 0x1E ? 4
+                                     : 0;
   if (n == 0 || i + n > s.size() || (n == 2 && c < 0xC2) || (n == 4 && c > 0xF4))
     return 0;
   for (std::size_t k = 1; k < n; ++k)
@@ -40,7 +44,7 @@ std::size_t utf8_length(std::string_view s, std::size_t i) {
 }
 
 /// A JSON string; bytes that are not valid UTF-8 (an echoed bad field) become U+FFFD.
-void append_json_string(std::string &out, std::string_view s) {
+void append_json_string(std::string& out, std::string_view s) {
   out += '"';
   for (std::size_t i = 0; i < s.size(); ++i) {
     const char c = s[i];
@@ -71,7 +75,7 @@ void append_json_string(std::string &out, std::string_view s) {
   out += '"';
 }
 
-int parse_int_field(std::string_view text, const char *what) {
+int parse_int_field(std::string_view text, const char* what) {
   int value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || ec != std::errc() || end != text.data() + text.size())
@@ -79,7 +83,7 @@ int parse_int_field(std::string_view text, const char *what) {
   return value;
 }
 
-std::int64_t parse_size_field(std::string_view text, const char *what) {
+std::int64_t parse_size_field(std::string_view text, const char* what) {
   std::int64_t value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (!text.empty() && ec == std::errc() && end == text.data() + text.size()) {
@@ -92,26 +96,26 @@ std::int64_t parse_size_field(std::string_view text, const char *what) {
 
 class arch_cache {
 public:
-  const arch_spec &get(std::string_view name) {
-    for (const auto &[key, arch] : entries_)
+  const arch_spec& get(std::string_view name) {
+    for (const auto& [key, arch] : entries_)
       if (key == name)
         return *arch;
-    const arch_spec &arch = find_arch(name);
+    const arch_spec& arch = find_arch(name);
     entries_.emplace_back(std::string(name), &arch);
     return arch;
   }
 
 private:
-  std::vector<std::pair<std::string, const arch_spec *>> entries_;
+  std::vector<std::pair<std::string, const arch_spec*>> entries_;
 };
 
 } // namespace
 
-batch_summary run_occupancy_batch(std::string_view csv, std::string &out) {
+batch_summary run_occupancy_batch(std::string_view csv, std::string& out) {
   batch_summary summary;
   std::size_t pos = 0;
   std::size_t line_no = 0;
-  auto next_line = [&](std::string_view &line) {
+  auto next_line = [&](std::string_view& line) {
     if (pos >= csv.size())
       return false;
     std::size_t eol = csv.find('\n', pos);
@@ -161,7 +165,7 @@ batch_summary run_occupancy_batch(std::string_view csv, std::string &out) {
       }
       if (count != 6)
         throw usage_error(fmt::format("{} fields (valid: 6: {})", count, occupancy_batch_header));
-      const arch_spec &arch = archs.get(fields[0]);
+      const arch_spec& arch = archs.get(fields[0]);
       launch_params l;
       l.threads_per_block = parse_int_field(fields[1], "threads");
       l.registers_per_thread = parse_int_field(fields[2], "regs");
@@ -190,7 +194,7 @@ batch_summary run_occupancy_batch(std::string_view csv, std::string &out) {
         append_json_string(out, r.reason);
       }
       out += "}\n";
-    } catch (const error &e) {
+    } catch (const error& e) {
       out.resize(start);
       ++summary.invalid;
       if (summary.first_error.empty())

@@ -18,7 +18,7 @@ std::string x_text(occupancy_variable v, std::int64_t x) {
   return fmt::format("{}", x);
 }
 
-std::string point_text(occupancy_variable v, const occupancy_point &p) {
+std::string point_text(occupancy_variable v, const occupancy_point& p) {
   return fmt::format("{} {}: {} blocks, {} warps, {:.1f}% ({})", p.value,
                      v == occupancy_variable::block_size  ? "threads"
                      : v == occupancy_variable::registers ? "registers"
@@ -70,7 +70,7 @@ std::string sweep_axis_label(occupancy_variable v) {
   return {};
 }
 
-std::string sweep_terminal_chart(const occupancy_sweep &s, int width, int height) {
+std::string sweep_terminal_chart(const occupancy_sweep& s, int width, int height) {
   std::string out = sweep_title(s.variable) + "\n";
   if (s.points.empty() || width < 8 || height < 2)
     return out;
@@ -122,8 +122,8 @@ std::string sweep_terminal_chart(const occupancy_sweep &s, int width, int height
   return out;
 }
 
-std::string sweeps_svg(const std::vector<occupancy_sweep> &sweeps, const std::string &title,
-                       const std::string &caption) {
+std::string sweeps_svg(const std::vector<occupancy_sweep>& sweeps, const std::string& title,
+                       const std::string& caption) {
   const double width = 760;
   const double panel_h = 250;
   const double left = 70;
@@ -142,7 +142,7 @@ std::string sweeps_svg(const std::vector<occupancy_sweep> &sweeps, const std::st
   svg::writer w(width, height);
   w.text(width / 2, 28, title, 16, "middle", "#111", true);
   for (std::size_t i = 0; i < sweeps.size(); ++i) {
-    const auto &s = sweeps[i];
+    const auto& s = sweeps[i];
     const double py = top + panel_h * static_cast<double>(i);
     const double plot_top = py + 30;
     const double plot_h = panel_h - 80;
@@ -177,7 +177,7 @@ std::string sweeps_svg(const std::vector<occupancy_sweep> &sweeps, const std::st
     // Step line: each value holds until the next point.
     std::vector<double> xy;
     for (std::size_t k = 0; k < s.points.size(); ++k) {
-      const auto &p = s.points[k];
+      const auto& p = s.points[k];
       const double x = sx(static_cast<double>(p.value));
       const double y = sy(p.active_warps);
       if (k > 0)
@@ -185,7 +185,7 @@ std::string sweeps_svg(const std::vector<occupancy_sweep> &sweeps, const std::st
       xy.insert(xy.end(), {x, y});
     }
     w.polyline(xy, "#1f77b4", 2);
-    for (const auto &p : s.points)
+    for (const auto& p : s.points)
       if (s.points.size() <= 64)
         w.circle(sx(static_cast<double>(p.value)), sy(p.active_warps), 2.5, "#1f77b4",
                  point_text(s.variable, p));

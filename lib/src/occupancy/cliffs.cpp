@@ -50,11 +50,11 @@ std::string unit_name(occupancy_variable v, std::int64_t amount) {
   return {};
 }
 
-std::string describe(const occupancy_cliff &c) {
+std::string describe(const occupancy_cliff& c) {
   std::string text =
       fmt::format("{}: {}, {}", value_text(c.variable, c.current.value),
                   blocks_text(c.current.active_blocks), percent(c.current.occupancy));
-  const char *fewer = c.variable == occupancy_variable::shared_memory ? "or less" : "or fewer";
+  const char* fewer = c.variable == occupancy_variable::shared_memory ? "or less" : "or fewer";
   if (c.below)
     text += fmt::format("; at {} {}: {}, {}", bare_value(c.variable, c.below->value), fewer,
                         blocks_text(c.below->active_blocks), percent(c.below->occupancy));
@@ -72,7 +72,7 @@ std::string describe(const occupancy_cliff &c) {
   return text;
 }
 
-occupancy_cliff stepwise_cliff(const arch_spec &arch, const launch_params &l, occupancy_variable v,
+occupancy_cliff stepwise_cliff(const arch_spec& arch, const launch_params& l, occupancy_variable v,
                                std::int64_t current, std::int64_t minimum, std::int64_t maximum) {
   occupancy_cliff c;
   c.variable = v;
@@ -97,7 +97,7 @@ occupancy_cliff stepwise_cliff(const arch_spec &arch, const launch_params &l, oc
 
 // Shared memory changes the block count only where the allocation (static + dynamic + reserved,
 // rounded up to the allocation unit) changes, so only those values are evaluated.
-occupancy_cliff smem_cliff(const arch_spec &arch, const launch_params &l) {
+occupancy_cliff smem_cliff(const arch_spec& arch, const launch_params& l) {
   occupancy_cliff c;
   c.variable = occupancy_variable::shared_memory;
   const std::int64_t minimum = l.static_smem;
@@ -132,7 +132,7 @@ occupancy_cliff smem_cliff(const arch_spec &arch, const launch_params &l) {
 
 } // namespace
 
-std::vector<occupancy_cliff> find_cliffs(const arch_spec &arch, const launch_params &launch) {
+std::vector<occupancy_cliff> find_cliffs(const arch_spec& arch, const launch_params& launch) {
   std::vector<occupancy_cliff> cliffs;
   if (launch.registers_per_thread > 0)
     cliffs.push_back(stepwise_cliff(arch, launch, occupancy_variable::registers,
@@ -140,7 +140,7 @@ std::vector<occupancy_cliff> find_cliffs(const arch_spec &arch, const launch_par
   cliffs.push_back(smem_cliff(arch, launch));
   cliffs.push_back(stepwise_cliff(arch, launch, occupancy_variable::block_size,
                                   launch.threads_per_block, 1, arch.max_threads_per_block));
-  for (auto &c : cliffs) {
+  for (auto& c : cliffs) {
     c.headroom = (c.above ? c.above->value : c.maximum + 1) - c.current.value - 1;
     c.text = describe(c);
   }

@@ -16,7 +16,7 @@ constexpr std::int64_t round_up(std::int64_t x, std::int64_t unit) {
 }
 
 /// The smallest supported shared-memory size >= bytes, or -1 when there is none.
-std::int64_t align_to_carveout(const arch_spec &arch, std::int64_t bytes) {
+std::int64_t align_to_carveout(const arch_spec& arch, std::int64_t bytes) {
   for (std::int64_t size : arch.shared_memory_carveouts)
     if (size >= bytes)
       return size;
@@ -25,7 +25,7 @@ std::int64_t align_to_carveout(const arch_spec &arch, std::int64_t bytes) {
 
 /// Blocks per SM that the register file allows with `sub_partitions` warp granularity (32-bit
 /// arithmetic: every operand is far below 2^31 for registers <= 255 and blocks <= 1024 threads).
-inline int register_limit(const arch_spec &arch, int regs, int warps_per_block,
+inline int register_limit(const arch_spec& arch, int regs, int warps_per_block,
                           int sub_partitions) {
   const int unit = arch.register_allocation_unit;
   const int per_warp = (regs * arch.warp_size + unit - 1) / unit * unit;
@@ -42,7 +42,7 @@ inline int register_limit(const arch_spec &arch, int regs, int warps_per_block,
   return warps_per_partition * sub_partitions / warps_per_block;
 }
 
-std::string zero_reason(const arch_spec &arch, const launch_params &l, const occupancy_result &r) {
+std::string zero_reason(const arch_spec& arch, const launch_params& l, const occupancy_result& r) {
   std::vector<std::string> why;
   if (r.limit_warps == 0)
     why.push_back(fmt::format("{} threads per block exceed the maximum of {} on {}",
@@ -93,7 +93,7 @@ std::string zero_reason(const arch_spec &arch, const launch_params &l, const occ
   if (why.empty())
     why.push_back("no resource leaves room for one block");
   std::string text;
-  for (const auto &w : why)
+  for (const auto& w : why)
     text += (text.empty() ? "" : "; ") + w;
   return text;
 }
@@ -140,7 +140,7 @@ int occupancy_result::limit(limiter l) const {
   return 0;
 }
 
-std::int64_t carveout_smem_per_sm(const arch_spec &arch, int carveout) {
+std::int64_t carveout_smem_per_sm(const arch_spec& arch, int carveout) {
   if (!arch.has_carveout())
     return arch.shared_memory_per_sm;
   const std::int64_t preference =
@@ -151,7 +151,7 @@ std::int64_t carveout_smem_per_sm(const arch_spec &arch, int carveout) {
   return align_to_carveout(arch, preference);
 }
 
-occupancy_result compute_occupancy(const arch_spec &arch, const launch_params &l, bool explain) {
+occupancy_result compute_occupancy(const arch_spec& arch, const launch_params& l, bool explain) {
   occupancy_result r;
   const int threads = l.threads_per_block;
   if (threads <= 0) {
@@ -227,7 +227,7 @@ occupancy_result compute_occupancy(const arch_spec &arch, const launch_params &l
   return r;
 }
 
-void validate_launch(const arch_spec &arch, const launch_params &l) {
+void validate_launch(const arch_spec& arch, const launch_params& l) {
   if (l.threads_per_block < 1 || l.threads_per_block > arch.max_threads_per_block)
     throw usage_error(fmt::format("threads per block '{}' out of range (valid: 1..{} on {})",
                                   l.threads_per_block, arch.max_threads_per_block, arch.id()));

@@ -49,18 +49,18 @@ std::string_view entry_name(std::string_view line, std::size_t at) {
 
 } // namespace
 
-std::string demangle(const std::string &mangled) {
+std::string demangle(const std::string& mangled) {
   if (mangled.rfind("_Z", 0) != 0)
     return mangled;
   int status = 0;
-  std::unique_ptr<char, void (*)(void *)> out(
+  std::unique_ptr<char, void (*)(void*)> out(
       abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), std::free);
   return status == 0 && out ? std::string(out.get()) : mangled;
 }
 
 std::vector<ptxas_kernel> parse_ptxas_log(std::string_view log) {
   std::vector<ptxas_kernel> kernels;
-  ptxas_kernel *current = nullptr;
+  ptxas_kernel* current = nullptr;
   bool in_properties = false; // the stack-frame line that follows belongs to `current`
   bool used_seen = false;     // `current` already has its "Used N registers" line
   std::size_t pos = 0;

@@ -9,8 +9,8 @@
 
 namespace roofkit {
 
-block_size_suggestion suggest_block_size(const arch_spec &arch, const launch_params &launch,
-                                         const smem_for_block_size &smem, int block_size_limit) {
+block_size_suggestion suggest_block_size(const arch_spec& arch, const launch_params& launch,
+                                         const smem_for_block_size& smem, int block_size_limit) {
   const int limit = block_size_limit > 0 ? std::min(block_size_limit, arch.max_threads_per_block)
                                          : arch.max_threads_per_block;
   const int step = arch.warp_size;
@@ -38,13 +38,13 @@ block_size_suggestion suggest_block_size(const arch_spec &arch, const launch_par
   return best;
 }
 
-double register_free_occupancy(const arch_spec &arch, const launch_params &launch) {
+double register_free_occupancy(const arch_spec& arch, const launch_params& launch) {
   launch_params l = launch;
   l.registers_per_thread = 0;
   return compute_occupancy(arch, l, false).occupancy;
 }
 
-register_suggestion suggest_registers(const arch_spec &arch, const launch_params &launch,
+register_suggestion suggest_registers(const arch_spec& arch, const launch_params& launch,
                                       double target_occupancy) {
   register_suggestion s;
   s.target_occupancy = target_occupancy;
@@ -72,14 +72,14 @@ register_suggestion suggest_registers(const arch_spec &arch, const launch_params
   return s;
 }
 
-int blocks_without_smem_limit(const arch_spec &arch, const launch_params &launch) {
+int blocks_without_smem_limit(const arch_spec& arch, const launch_params& launch) {
   launch_params l = launch;
   l.dynamic_smem = 0;
   const auto r = compute_occupancy(arch, l, false);
   return std::min({r.limit_warps, r.limit_blocks, r.limit_registers, r.limit_barriers});
 }
 
-smem_suggestion max_dynamic_smem_for_blocks(const arch_spec &arch, const launch_params &launch,
+smem_suggestion max_dynamic_smem_for_blocks(const arch_spec& arch, const launch_params& launch,
                                             int blocks) {
   smem_suggestion s;
   s.blocks = blocks;
@@ -128,7 +128,7 @@ smem_suggestion max_dynamic_smem_for_blocks(const arch_spec &arch, const launch_
   return s;
 }
 
-std::vector<carveout_effect> carveout_effects(const arch_spec &arch, const launch_params &launch) {
+std::vector<carveout_effect> carveout_effects(const arch_spec& arch, const launch_params& launch) {
   std::vector<carveout_effect> effects;
   launch_params l = launch;
   auto add = [&](int carveout) {
@@ -150,7 +150,7 @@ std::vector<carveout_effect> carveout_effects(const arch_spec &arch, const launc
   return effects;
 }
 
-std::vector<cluster_bound> cluster_bounds(const arch_spec &arch, int active_blocks, int sm_count) {
+std::vector<cluster_bound> cluster_bounds(const arch_spec& arch, int active_blocks, int sm_count) {
   std::vector<cluster_bound> bounds;
   if (arch.max_cluster_size <= 0)
     return bounds;

@@ -27,7 +27,7 @@ void writer::line(double x1, double y1, double x2, double y2, std::string_view s
                                : fmt::format(R"svg( stroke-dasharray="{}")svg", xml_escape(dash)));
 }
 
-void writer::polyline(const std::vector<double> &xy, std::string_view stroke, double stroke_width,
+void writer::polyline(const std::vector<double>& xy, std::string_view stroke, double stroke_width,
                       std::string_view fill) {
   std::string points;
   for (std::size_t i = 0; i + 1 < xy.size(); i += 2)

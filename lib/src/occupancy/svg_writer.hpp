@@ -17,7 +17,7 @@ public:
   void line(double x1, double y1, double x2, double y2, std::string_view stroke,
             double stroke_width = 1, std::string_view dash = {});
   /// An open polyline through the points (x0, y0, x1, y1, ...).
-  void polyline(const std::vector<double> &xy, std::string_view stroke, double stroke_width = 1.5,
+  void polyline(const std::vector<double>& xy, std::string_view stroke, double stroke_width = 1.5,
                 std::string_view fill = "none");
   /// A circle with an optional hover title.
   void circle(double cx, double cy, double r, std::string_view fill, std::string_view title = {});

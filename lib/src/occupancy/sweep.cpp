@@ -6,7 +6,7 @@
 
 namespace roofkit {
 
-occupancy_sweep sweep_occupancy(const arch_spec &arch, const launch_params &launch,
+occupancy_sweep sweep_occupancy(const arch_spec& arch, const launch_params& launch,
                                 occupancy_variable variable) {
   occupancy_sweep s;
   s.variable = variable;

@@ -30,15 +30,15 @@ bool iequals(std::string_view a, std::string_view b) {
 std::int64_t parse_size(std::string_view text, std::string_view what) {
   const std::string_view s = trim(text);
   std::int64_t whole = 0;
-  const char *p = s.data();
-  const char *end = s.data() + s.size();
+  const char* p = s.data();
+  const char* end = s.data() + s.size();
   auto [after, ec] = std::from_chars(p, end, whole);
   bool ok = ec == std::errc() && after != p && whole >= 0;
   // An optional fraction ("1.5K") is allowed with a suffix.
   std::int64_t frac_num = 0;
   std::int64_t frac_den = 1;
   if (ok && after != end && *after == '.') {
-    const char *q = after + 1;
+    const char* q = after + 1;
     while (q != end && std::isdigit(static_cast<unsigned char>(*q)) && frac_den < 1000000) {
       frac_num = frac_num * 10 + (*q - '0');
       frac_den *= 10;

@@ -276,8 +276,7 @@ struct profiler_session::impl {
   profiler_stats stats;
 
   std::vector<range_values> user_replay(const std::function<void()>& body,
-                                        const std::function<void()>& before,
-                                        std::size_t capacity);
+                                        const std::function<void()>& before, std::size_t capacity);
   void flush_in_pass();
   void prepare_flusher();
 
@@ -303,7 +302,8 @@ struct profiler_session::impl {
   }
 
   // Decodes an auto-range image: one entry per kernel launch, in launch order.
-  std::vector<range_values> collect(const enabled_profiler& rp, const std::vector<std::uint8_t>& data,
+  std::vector<range_values> collect(const enabled_profiler& rp,
+                                    const std::vector<std::uint8_t>& data,
                                     std::size_t capacity) const {
     const auto dropped = rp.decode();
     const auto names = cupti_catalog::range_names(data);
@@ -420,8 +420,9 @@ void profiler_session::impl::prepare_flusher() {
   }
 }
 
-std::vector<range_values> profiler_session::profile_launches(
-    const std::function<void()>& work, const std::function<void()>& before_pass) {
+std::vector<range_values>
+profiler_session::profile_launches(const std::function<void()>& work,
+                                   const std::function<void()>& before_pass) {
   auto& s = *impl_;
   const bool flush = s.options.cache == cache_control::all;
   s.prepare_flusher();

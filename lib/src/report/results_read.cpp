@@ -147,14 +147,14 @@ void check_schema(const reader& rd, const json& doc) {
 }
 
 run_origin parse_origin(const reader& rd, const std::string& name) {
-  for (run_origin o :
-       {run_origin::measured, run_origin::analytical, run_origin::imported, run_origin::recorded,
-        run_origin::timing_only})
+  for (run_origin o : {run_origin::measured, run_origin::analytical, run_origin::imported,
+                       run_origin::recorded, run_origin::timing_only})
     if (to_string(o) == name)
       return o;
-  rd.fail(
-      "context.origin",
-      fmt::format("unknown origin '{}' (valid: measured, analytical, imported, recorded, timing-only)", name));
+  rd.fail("context.origin",
+          fmt::format(
+              "unknown origin '{}' (valid: measured, analytical, imported, recorded, timing-only)",
+              name));
 }
 
 run_context parse_context(const reader& rd, const json& j) {

@@ -10,8 +10,7 @@ __global__ void l2_read_sweep(const uint4* __restrict__ data, std::size_t count,
                               unsigned* sink) {
   unsigned acc = 0;
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
-  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
-       i += stride) {
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride) {
     const uint4 v = data[i];
     acc ^= v.x ^ v.y ^ v.z ^ v.w;
   }

@@ -16,7 +16,7 @@ struct pending_registration {
   std::function<std::vector<kernel_descriptor>()> make;
 };
 
-std::vector<pending_registration> &pending() {
+std::vector<pending_registration>& pending() {
   static std::vector<pending_registration> list;
   return list;
 }
@@ -26,7 +26,7 @@ constexpr std::array<std::string_view, 14> topic_order{
     "global",  "vector", "layout",     "vadd",      "gemm",    "transpose", "reduce",
     "stencil", "smem",   "divergence", "registers", "unified", "transfer",  "readonly"};
 
-std::size_t topic_rank(const std::string &topic) {
+std::size_t topic_rank(const std::string& topic) {
   const auto it = std::find(topic_order.begin(), topic_order.end(), topic);
   return static_cast<std::size_t>(it - topic_order.begin());
 }
@@ -35,12 +35,12 @@ std::vector<kernel_descriptor> build_registry() {
   std::vector<kernel_descriptor> all;
   // Registrations run in an unspecified order across files; within a file the order is stable.
   std::vector<std::pair<std::size_t, kernel_descriptor>> ordered;
-  for (const auto &reg : pending()) {
+  for (const auto& reg : pending()) {
     std::size_t index = 0;
-    for (auto &d : reg.make())
+    for (auto& d : reg.make())
       ordered.emplace_back(index++, std::move(d));
   }
-  std::stable_sort(ordered.begin(), ordered.end(), [](const auto &a, const auto &b) {
+  std::stable_sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) {
     const auto ra = topic_rank(a.second.topic), rb = topic_rank(b.second.topic);
     if (ra != rb)
       return ra < rb;
@@ -48,8 +48,8 @@ std::vector<kernel_descriptor> build_registry() {
       return a.second.topic < b.second.topic;
     return a.first < b.first;
   });
-  for (auto &[index, d] : ordered) {
-    if (const auto *c = find_claim(d.claim_id); c != nullptr && d.claim.empty())
+  for (auto& [index, d] : ordered) {
+    if (const auto* c = find_claim(d.claim_id); c != nullptr && d.claim.empty())
       d.claim = c->text;
     all.push_back(std::move(d));
   }
@@ -103,34 +103,34 @@ void kernel_descriptor::validate_size(problem_size size) const {
 double kernel_descriptor::total_flops(problem_size size) const {
   double total = 0;
   if (flops)
-    for (const auto &[p, v] : flops(size))
+    for (const auto& [p, v] : flops(size))
       total += v;
   return total;
 }
 
-const std::vector<kernel_descriptor> &kernel_registry() {
+const std::vector<kernel_descriptor>& kernel_registry() {
   static const std::vector<kernel_descriptor> registry = build_registry();
   return registry;
 }
 
-const kernel_descriptor *find_kernel(std::string_view name) {
-  for (const auto &d : kernel_registry())
+const kernel_descriptor* find_kernel(std::string_view name) {
+  for (const auto& d : kernel_registry())
     if (d.name == name)
       return &d;
   return nullptr;
 }
 
-std::vector<const kernel_descriptor *> select_kernels(const std::string &regex) {
+std::vector<const kernel_descriptor*> select_kernels(const std::string& regex) {
   std::regex re;
   try {
     re = std::regex(regex, std::regex::ECMAScript);
-  } catch (const std::regex_error &e) {
+  } catch (const std::regex_error& e) {
     throw usage_error(fmt::format("--kernel '{}' is not a valid regular expression ({}) "
                                   "(valid: an ECMAScript regex such as 'gemm/|transpose/')",
                                   regex, e.what()));
   }
-  std::vector<const kernel_descriptor *> selected;
-  for (const auto &d : kernel_registry())
+  std::vector<const kernel_descriptor*> selected;
+  for (const auto& d : kernel_registry())
     if (regex.empty() || std::regex_search(d.name, re))
       selected.push_back(&d);
   if (selected.empty())
@@ -140,10 +140,10 @@ std::vector<const kernel_descriptor *> select_kernels(const std::string &regex) 
   return selected;
 }
 
-const seed_claim *find_claim(std::string_view id) {
+const seed_claim* find_claim(std::string_view id) {
   if (id.empty())
     return nullptr;
-  for (const auto &c : seed_claims())
+  for (const auto& c : seed_claims())
     if (c.id == id)
       return &c;
   return nullptr;
@@ -152,7 +152,7 @@ const seed_claim *find_claim(std::string_view id) {
 std::vector<std::string> registry_problems() {
   std::vector<std::string> problems;
   std::set<std::string> names;
-  for (const auto &d : kernel_registry()) {
+  for (const auto& d : kernel_registry()) {
     if (!names.insert(d.name).second)
       problems.push_back("duplicate kernel name " + d.name);
     if (d.name.rfind(d.topic + "/", 0) != 0)
@@ -181,7 +181,7 @@ std::vector<std::string> registry_problems() {
       problems.push_back(d.name + ": managed-memory kernels must reset before each run");
   }
   std::set<std::string> claim_ids;
-  for (const auto &c : seed_claims()) {
+  for (const auto& c : seed_claims()) {
     if (!claim_ids.insert(c.id).second)
       problems.push_back("duplicate claim id " + c.id);
     if (find_kernel(c.subject) == nullptr)
@@ -204,7 +204,7 @@ std::vector<std::string> registry_problems() {
   return problems;
 }
 
-table kernel_list_table(const std::vector<const kernel_descriptor *> &kernels) {
+table kernel_list_table(const std::vector<const kernel_descriptor*>& kernels) {
   table t;
   t.id = "kernels";
   t.title = "Bundled kernels";
@@ -221,7 +221,7 @@ table kernel_list_table(const std::vector<const kernel_descriptor *> &kernels) {
                {"intensity", "Intensity", "FLOP/B", 3},
                {"claim_id", "Claim id"},
                {"claim", "Seed claim"}};
-  for (const auto *d : kernels) {
+  for (const auto* d : kernels) {
     const auto size = d->default_size;
     const double flops = d->total_flops(size);
     const double bytes = d->minimal_bytes(size);

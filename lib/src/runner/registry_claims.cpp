@@ -6,16 +6,16 @@ namespace roofkit {
 
 namespace {
 
-constexpr const char *coalescing = "global-memory-coalescing.txt";
-constexpr const char *vectorized = "vectorized-memory-access.txt";
-constexpr const char *memory_model = "memory-model-global-to-shared.txt";
-constexpr const char *management = "cuda-memory-management.txt";
-constexpr const char *notes = "cuda-notes-warps-occupancy-roofline-gemm.txt";
+constexpr const char* coalescing = "global-memory-coalescing.txt";
+constexpr const char* vectorized = "vectorized-memory-access.txt";
+constexpr const char* memory_model = "memory-model-global-to-shared.txt";
+constexpr const char* management = "cuda-memory-management.txt";
+constexpr const char* notes = "cuda-notes-warps-occupancy-roofline-gemm.txt";
 
-constexpr const char *ld_sectors = "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum";
-constexpr const char *ld_requests = "smsp__sass_inst_executed_op_global_ld.sum";
+constexpr const char* ld_sectors = "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum";
+constexpr const char* ld_requests = "smsp__sass_inst_executed_op_global_ld.sum";
 
-seed_claim claim(std::string id, std::string text, const char *file, std::string figure,
+seed_claim claim(std::string id, std::string text, const char* file, std::string figure,
                  std::string subject, std::string baseline, claim_metric metric,
                  std::optional<double> seed_value, bool at_least, double threshold,
                  std::vector<std::string> counters = {}) {
@@ -243,7 +243,7 @@ std::vector<seed_claim> make_claims() {
 
 } // namespace
 
-const std::vector<seed_claim> &seed_claims() {
+const std::vector<seed_claim>& seed_claims() {
   static const std::vector<seed_claim> claims = make_claims();
   return claims;
 }

@@ -4,8 +4,7 @@
 
 // Register pressure grows with N: N accumulators stay live across the loop.
 template <int N>
-__global__ void __launch_bounds__(256) accumulate(const float* __restrict__ in, float* out,
-                                                  int n) {
+__global__ void __launch_bounds__(256) accumulate(const float* __restrict__ in, float* out, int n) {
   float acc[N];
 #pragma unroll
   for (int i = 0; i < N; ++i)
@@ -25,8 +24,7 @@ template __global__ void accumulate<4>(const float* __restrict__, float*, int);
 template __global__ void accumulate<32>(const float* __restrict__, float*, int);
 
 // Static shared memory: a tile transpose with a 32 x 33 float tile per block, and 40 KB.
-template <int TILE>
-__global__ void transpose(const float* in, float* out, int width) {
+template <int TILE> __global__ void transpose(const float* in, float* out, int width) {
   __shared__ float tile[TILE][TILE + 1];
   const int x = blockIdx.x * TILE + threadIdx.x;
   const int y = blockIdx.y * TILE + threadIdx.y;

@@ -1,7 +1,7 @@
 // A project outside roofkit: find_package(roofkit) and one occupancy query (sm_80, 512 x 33).
-#include <iostream>
-#include "roofkit/occupancy.hpp"
 #include "roofkit/arch.hpp"
+#include "roofkit/occupancy.hpp"
+#include <iostream>
 int main() {
   roofkit::launch_params p;
   p.threads_per_block = 512;
