@@ -124,7 +124,7 @@ TEST(metric_sets, tensor_paths_per_chip) {
     if (d.reason == roofkit::drop_reason::over_budget)
       over.insert(d.spec.key);
   EXPECT_EQ(over, (std::set<std::string>{"dmma_fp64", "hgmma_tf32", "hmma_tf32", "hmma_fp16_f16",
-                                          "imma_int8", "l1_tag_bytes"}));
+                                         "imma_int8", "l1_tag_bytes"}));
   ASSERT_EQ(gh100.notes().size(), 1u);
   EXPECT_NE(gh100.notes()[0].find("dmma_fp64"), std::string::npos);
 
