@@ -277,8 +277,7 @@ bench_outcome run_bench(const bench_options& options) {
     if (!out.counters_used) {
       if (out.counters_exit == 0)
         out.counters_exit = static_cast<int>(exit_code::no_device);
-      warn("counters unavailable: kernels are verified and timed but not placed (timing only; "
-           "--no-counters places declared FLOPs and bytes instead): " +
+      warn("counters unavailable: kernels are verified and timed but not placed (timing only): " +
            out.counters_note);
     }
   } else {

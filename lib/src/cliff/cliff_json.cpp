@@ -192,8 +192,7 @@ cliff_result parse_cliff(std::string_view text, const std::string& source_name) 
     rd.fail("the document", "is not a JSON object");
   const std::string schema = rd.text(doc, "schema", "the document");
   if (schema.rfind("roofkit.cliff/1", 0) != 0)
-    throw usage_error(fmt::format("{}: schema '{}' is not {} (is this a cliff file written by "
-                                  "`roofline-cuda cliff -o`?)",
+    throw usage_error(fmt::format("{}: schema '{}' is not {} (is this a cliff sweep file?)",
                                   source_name, schema, cliff_schema));
   cliff_result r;
   const json& c = rd.field(doc, "context", "the document");
