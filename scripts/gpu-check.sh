@@ -10,6 +10,7 @@
 #   sections: Nsight Compute's hierarchical roofline section files and metric list (the level
 #             definitions); suite: every bundled kernel vs ncu (scripts/ncu-suite-compare.sh).
 set -uo pipefail
+ulimit -c 0 # a crashing CUDA process must not spend minutes writing a core file
 cd "$(dirname "$0")/.."
 source scripts/cuda-env.sh
 OUT="$(mkdir -p "${OUT:-out/gpu-check}" && cd "${OUT:-out/gpu-check}" && pwd)"
@@ -40,7 +41,7 @@ RC="$BUILD/tools/roofline-cuda"
 
 if [[ " $steps " == *" tests "* ]]; then
   t0=$(now)
-  ROOFKIT_KERNELS_REPORT="$OUT/h100-verify.json" timeout 400 ctest --test-dir "$BUILD" -L gpu \
+  ROOFKIT_KERNELS_REPORT="$OUT/h100-verify.json" timeout "${ROOFKIT_GPU_TESTS_TIMEOUT:-400}" ctest --test-dir "$BUILD" -L gpu \
     ${ROOFKIT_GPU_TESTS:+-R "$ROOFKIT_GPU_TESTS"} \
     --output-on-failure --output-junit "$OUT/gpu-tests.xml" >"$LOG/gpu-tests.log" 2>&1
   step "gpu tests rc=$? in $(since "$t0") s: $(grep -E 'tests passed|tests failed' "$LOG/gpu-tests.log")"

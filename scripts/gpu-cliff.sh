@@ -8,6 +8,7 @@
 # Usage: scripts/gpu-cliff.sh          (results in $OUT, default out/gpu-cliff)
 # Then, on any machine: tar xzf cliff.tgz && scripts/cliff-findings.sh
 set -uo pipefail
+ulimit -c 0 # a crashing CUDA process must not spend minutes writing a core file
 cd "$(dirname "$0")/.."
 source scripts/cuda-env.sh
 OUT="$(mkdir -p "${OUT:-out/gpu-cliff}" && cd "${OUT:-out/gpu-cliff}" && pwd)"

@@ -18,6 +18,7 @@
 #   cd <checkout> && OUT=/tmp/ev PACK=$OUT/profile-evidence.tgz scripts/profile-evidence.sh
 # then here: tar xzf profile-evidence.tgz && scripts/profile-evidence-collect.sh results
 set -uo pipefail
+ulimit -c 0 # a crashing CUDA process must not spend minutes writing a core file
 cd "$(dirname "$0")/.."
 source scripts/cuda-env.sh
 OUT="$(mkdir -p "${OUT:-out/profile-evidence}" && cd "${OUT:-out/profile-evidence}" && pwd)"

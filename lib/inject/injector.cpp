@@ -141,6 +141,19 @@ public:
       write(timing_line(t));
     for (const auto& [key, n] : not_profiled_)
       write(not_profiled_line({key.first, key.second, n}));
+    for (const auto& [ordinal, d] : devices_)
+      if (d.session) {
+        const profiler_stats& t = d.session->stats();
+        write(profiler_time_line({{"calls", t.calls},
+                                  {"passes", t.passes},
+                                  {"setup_s", t.setup_s},
+                                  {"passes_s", t.passes_s},
+                                  {"decode_s", t.decode_s},
+                                  {"before_s", t.before_s},
+                                  {"start_s", t.start_s},
+                                  {"body_s", t.body_s},
+                                  {"stop_s", t.stop_s}}));
+      }
     write(end_line(launches_.load()));
     if (out_)
       std::fclose(out_);

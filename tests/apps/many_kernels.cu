@@ -1,6 +1,8 @@
 // A test application for `roofline-cuda profile`: launches many small kernels (default 10,000)
 // and prints its resident memory after the first 1,000 launches and at the end, so that a
-// profile with and without --launch-count can show memory stays flat.
+// profile with and without --launch-count can show memory stays flat. An optional second
+// argument allocates and writes that many MiB of device memory the kernels never touch (how a
+// profiler's save and restore of device memory shows in the kernels' DRAM counts).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -38,10 +40,16 @@ static long resident_kib() {
 
 int main(int argc, char** argv) {
   const long launches = argc > 1 ? std::atol(argv[1]) : 10000;
+  const long ballast_mib = argc > 2 ? std::atol(argv[2]) : 0;
   const int n = 4096;
-  if (launches < 1) {
-    std::fprintf(stderr, "usage: many_kernels [launches >= 1]\n");
+  if (launches < 1 || ballast_mib < 0) {
+    std::fprintf(stderr, "usage: many_kernels [launches >= 1] [untouched MiB >= 0]\n");
     return 2;
+  }
+  void* ballast = nullptr;
+  if (ballast_mib > 0) {
+    CHECK(cudaMalloc(&ballast, static_cast<std::size_t>(ballast_mib) << 20));
+    CHECK(cudaMemset(ballast, 1, static_cast<std::size_t>(ballast_mib) << 20));
   }
   std::vector<float> hx(n), hy(n);
   for (int i = 0; i < n; ++i) {
@@ -74,6 +82,7 @@ int main(int argc, char** argv) {
   }
   std::printf("many_kernels: %ld launches verified; VmRSS after 1000: %ld KiB, at end: %ld KiB\n",
               launches, rss_1000, resident_kib());
+  CHECK(cudaFree(ballast));
   CHECK(cudaFree(x));
   CHECK(cudaFree(y));
   return 0;

@@ -101,6 +101,8 @@ struct profile_log {
   int error_exit = 0;    ///< exit code asked by an error record (3: no counter access)
   bool finished = false; ///< the end record is there (the process reached exit)
   std::int64_t total_launches = 0;
+  /// Where the profiler's time went (profiler_stats fields, summed over devices).
+  std::map<std::string, double> profiler_time;
 };
 
 /// JSON lines of the log (each ends with '\n').
@@ -111,6 +113,8 @@ std::string timing_line(const kernel_timing& t);
 std::string not_profiled_line(const not_profiled& n);
 std::string error_line(const std::string& message, const std::string& hint, int exit);
 std::string end_line(std::int64_t total_launches);
+/// The profiler's time breakdown: `fields` are profiler_stats' members by name.
+std::string profiler_time_line(const std::map<std::string, double>& fields);
 
 /// Parses a log; a truncated last line (the process died while writing) is ignored, any other
 /// bad line throws runtime_error naming the line.

@@ -94,6 +94,11 @@ struct profiler_stats {
   double setup_s = 0;  ///< enabling the profiler, counter-data image, configuration
   double passes_s = 0; ///< the passes: preparation, cache control, the work, start/stop
   double decode_s = 0; ///< decoding and evaluating the counter data
+  // Where the passes' time goes (sums over all passes):
+  double before_s = 0; ///< the caller's per-pass preparation (e.g. restoring memory)
+  double start_s = 0;  ///< starting a pass (cuptiRangeProfilerStart)
+  double body_s = 0;   ///< cache control and the work, up to its synchronisation
+  double stop_s = 0;   ///< ending a pass (cuptiRangeProfilerStop)
 };
 
 /// A counter session on one device for one metric set. Usage (bench runner):

@@ -1,5 +1,6 @@
 // The record log of an application profile: one JSON object per line, written and flushed by the
 // injected library as it goes, so that a crash loses at most the line being written.
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 
@@ -100,6 +101,13 @@ std::string end_line(std::int64_t total_launches) {
   return line_of(json{{"type", "end"}, {"launches", total_launches}});
 }
 
+std::string profiler_time_line(const std::map<std::string, double>& fields) {
+  json j = {{"type", "profiler_time"}};
+  for (const auto& [k, v] : fields)
+    j[k] = v;
+  return line_of(j);
+}
+
 profile_log parse_profile_log(std::string_view text) {
   profile_log log;
   std::size_t pos = 0;
@@ -174,6 +182,10 @@ profile_log parse_profile_log(std::string_view text) {
         log.errors.push_back(j.at("message").get<std::string>());
         log.hints.push_back(j.value("hint", ""));
         log.error_exit = std::max(log.error_exit, j.value("exit", 1));
+      } else if (type == "profiler_time") {
+        for (const auto& [k, v] : j.items())
+          if (v.is_number())
+            log.profiler_time[k] += v.get<double>();
       } else if (type == "end") {
         log.finished = true;
         log.total_launches = j.value("launches", std::int64_t{0});
@@ -184,6 +196,9 @@ profile_log parse_profile_log(std::string_view text) {
       throw runtime_error(fmt::format("profile record line {}: {}", line_no, e.what()));
     }
   }
+  if (!log.finished) // no end record: at least the launches seen
+    for (const auto& l : log.launches)
+      log.total_launches = std::max(log.total_launches, l.index + 1);
   return log;
 }
 

@@ -256,6 +256,8 @@ std::string profile_run_json(const run& r, const profile_log& log, const profile
   p["profile_overhead_s"] = overhead;
   p["profile_overhead_per_launch_s"] =
       log.launches.empty() ? 0.0 : overhead / static_cast<double>(log.launches.size());
+  if (!log.profiler_time.empty())
+    p["profiler_time_s"] = log.profiler_time;
   json summary = json::array();
   for (const auto& s : summarize_kernels(log))
     summary.push_back({{"name", s.name},

@@ -280,6 +280,14 @@ struct profiler_session::impl {
   void flush_in_pass();
   void prepare_flusher();
 
+  template <class T> void add_pass_times(T p0, T p1, T p2, T p3, T p4) {
+    auto seconds = [](T a, T b) { return std::chrono::duration<double>(b - a).count(); };
+    stats.before_s += seconds(p0, p1);
+    stats.start_s += seconds(p1, p2);
+    stats.body_s += seconds(p2, p3);
+    stats.stop_s += seconds(p3, p4);
+  }
+
   // Cache control before profile()'s kernel replay, which has no hook between its passes.
   void prepare_pass() {
     if (options.cache == cache_control::all) {
@@ -388,13 +396,18 @@ std::vector<range_values> profiler_session::impl::user_replay(const std::functio
   for (; !done; ++pass) {
     if (pass > set.passes + 1)
       throw runtime_error(fmt::format("the profiled work did not complete in {} passes", pass));
+    const auto p0 = std::chrono::steady_clock::now();
     if (before)
       before();
     ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+    const auto p1 = std::chrono::steady_clock::now();
     rp.start();
+    const auto p2 = std::chrono::steady_clock::now();
     body();
     ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+    const auto p3 = std::chrono::steady_clock::now();
     done = rp.stop();
+    add_pass_times(p0, p1, p2, p3, std::chrono::steady_clock::now());
   }
   const auto t2 = std::chrono::steady_clock::now();
   auto out = collect(rp, data, capacity);
@@ -480,17 +493,23 @@ range_values profiler_session::profile_range(const std::string& name,
   s.prepare_flusher();
   ROOFKIT_CUDA_CHECK(cudaSetDevice(s.device));
   ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+  const auto t0 = std::chrono::steady_clock::now();
   enabled_profiler rp(s.ctx);
   auto data = rp.counter_data(s.set.names(), 1);
   rp.set_config(s.config, data, CUPTI_UserRange, CUPTI_UserReplay, 1);
+  const auto t1 = std::chrono::steady_clock::now();
   bool done = false;
-  for (int pass = 0; !done; ++pass) {
+  int pass = 0;
+  for (; !done; ++pass) {
     if (pass > s.set.passes + 1)
       throw runtime_error(fmt::format("range '{}' did not complete in {} passes", name, pass));
+    const auto p0 = std::chrono::steady_clock::now();
     if (before_pass)
       before_pass();
     ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+    const auto p1 = std::chrono::steady_clock::now();
     rp.start();
+    const auto p2 = std::chrono::steady_clock::now();
     // Cache control after the profiler's own set-up, outside the range: not counted.
     if (s.flusher) {
       s.flush_in_pass();
@@ -500,13 +519,23 @@ range_values profiler_session::profile_range(const std::string& name,
     work();
     ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
     rp.pop();
+    const auto p3 = std::chrono::steady_clock::now();
     done = rp.stop();
+    s.add_pass_times(p0, p1, p2, p3, std::chrono::steady_clock::now());
   }
+  const auto t2 = std::chrono::steady_clock::now();
   rp.decode();
   const auto names = cupti_catalog::range_names(data);
   if (names.empty())
     throw runtime_error(fmt::format("range '{}' produced no counter data", name));
-  return s.to_values(names.front(), s.evaluate(data, 0));
+  auto out = s.to_values(names.front(), s.evaluate(data, 0));
+  const auto t3 = std::chrono::steady_clock::now();
+  s.stats.calls += 1;
+  s.stats.passes += pass;
+  s.stats.setup_s += std::chrono::duration<double>(t1 - t0).count();
+  s.stats.passes_s += std::chrono::duration<double>(t2 - t1).count();
+  s.stats.decode_s += std::chrono::duration<double>(t3 - t2).count();
+  return out;
 }
 
 } // namespace roofkit
