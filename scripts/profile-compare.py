@@ -5,9 +5,10 @@ Usage: scripts/profile-compare.py RUN.json NCU.csv [--what TEXT] [--command TEXT
 
 RUN.json is a run written by `roofline-cuda profile -o`; NCU.csv an export of the same
 application made with `ncu --metrics <the run's counter names> --print-units base --csv --page
-raw` and the same cache and clock control. Launches are matched in order within each kernel
-name. Counts (instructions, sectors, requests, cycles) must be equal; bytes within 1%; times and
-clocks are reported, not judged (each pass runs at its own clock)."""
+raw` and the same cache and clock control. Launches are matched in order within each kernel's
+base name (its identifier without scope, template arguments and parameters). SASS-level
+counts (instructions, sectors, branch targets) must be equal; bytes within 1%; hardware event
+counters (cycles, wavefronts, bank conflicts), times and clocks are reported, not judged."""
 import csv
 import io
 import json
@@ -31,6 +32,20 @@ def ncu_rows(path):
     return out
 
 
+def base_name(name):
+    """The kernel's own identifier, the same in our demangling and ncu's: no return type, scope,
+    template arguments or parameters ('void a::(anonymous namespace)::k<32>(float*)' -> 'k')."""
+    text = name.replace("(anonymous namespace)", "anon")
+    text = text.split("(")[0]
+    out, depth = "", 0
+    for ch in text:
+        depth += ch == "<"
+        if depth == 0:
+            out += ch
+        depth -= ch == ">" and depth > 0
+    return out.split("::")[-1].split(" ")[-1].strip()
+
+
 def number(text):
     try:
         return float(text.replace(",", ""))
@@ -38,12 +53,25 @@ def number(text):
         return None
 
 
+# The same classes as scripts/ncu_suite_compare.py: SASS-level counts are deterministic for a
+# deterministic kernel (a kernel that schedules its work dynamically, such as a persistent GEMM,
+# is not); hardware event counters vary from run to run, for ncu too (reported, not judged:
+# there is no second ncu run here to measure its spread).
+EQUAL_PARTS = ("sass_thread_inst", "sass_inst_executed", "sass_l1tex_t_sectors", "ops_path_tensor",
+               "sass_branch_targets", "smsp__inst_executed")
+HARDWARE_PARTS = ("lsu_writeback_active", "lts2xbar_cycles_active", "wavefronts", "bank_conflicts")
+
+
 def kind(metric):
+    if metric.startswith("lts__t_"):
+        return "rate"  # every L2 tag lookup: not a level of ours, reported only
     if "bytes" in metric:
         return "bytes"
-    if "time" in metric or "per_second" in metric or "pct" in metric or ".avg" in metric:
-        return "rate"
-    return "count"
+    if any(p in metric for p in EQUAL_PARTS):
+        return "count"
+    if any(p in metric for p in HARDWARE_PARTS):
+        return "hardware_event"
+    return "rate"
 
 
 def main():
@@ -62,7 +90,7 @@ def main():
     ours = run["profile"]["launches"]
     by_name = {}
     for r in ncu:
-        by_name.setdefault(r["Kernel Name"], []).append(r)
+        by_name.setdefault(base_name(r["Kernel Name"]), []).append(r)
     seen = {}
     launches = []
     worst = {"count": 0.0, "bytes": 0.0}
@@ -70,12 +98,12 @@ def main():
     bytes_over = 0
     for l in ours:
         name = l["name"]
-        # ncu prints demangled names without parameter lists for some kernels: try both.
-        candidates = [n for n in by_name if n == name or name.startswith(n + "(") or n == name.split("(")[0]]
-        if not candidates:
+        # ncu demangles differently (const placement, scopes, template arguments): launches are
+        # matched in order within each kernel's base name.
+        key = base_name(name)
+        if key not in by_name:
             launches.append({"name": name, "matched": False})
             continue
-        key = candidates[0]
         i = seen.get(key, 0)
         seen[key] = i + 1
         if i >= len(by_name[key]):
@@ -111,7 +139,7 @@ def main():
         "date": run["context"].get("date", ""),
         "git_revision": run["context"].get("git_revision", ""),
         "cache_control": run["context"].get("cache_control", ""),
-        "rule": "counts equal; bytes within 1%; rates and times reported only",
+        "rule": "SASS counts equal; DRAM and level bytes within 1%; hardware event counters, L2 tag bytes, rates and times reported only",
         "launches_ours": len(ours),
         "launches_ncu": len(ncu),
         "launches_matched": matched,
