@@ -182,3 +182,17 @@ roofkit_cli_test(NAME occupancy.device_without_gpu
   COMMAND occupancy-calc --device 0 EXIT_CODE 3 STDOUT_EMPTY
   STDERR "no CUDA GPU found")
 set_tests_properties(cli.occupancy.device_without_gpu PROPERTIES ENVIRONMENT "CUDA_VISIBLE_DEVICES=")
+# The sweep charts are drawn on the shared canvas: every chart format, each really that format.
+add_test(NAME cli.occupancy.sweep_html
+  COMMAND sh -c "'$<TARGET_FILE:occupancy-calc>' --arch sm_90 -t 256 -r 48 sweep -o '${occ_dir}/sweep.html' > /dev/null && head -c 15 '${occ_dir}/sweep.html' && grep -c 'current launch:' '${occ_dir}/sweep.html'")
+set_tests_properties(cli.occupancy.sweep_html PROPERTIES LABELS "cpu;cli"
+                     PASS_REGULAR_EXPRESSION "^<!DOCTYPE html>3\n$")
+if(ROOFKIT_CAIRO_FOUND)
+  add_test(NAME cli.occupancy.sweep_png
+    COMMAND sh -c "'$<TARGET_FILE:occupancy-calc>' --arch sm_90 -t 256 -r 48 sweep -o '${occ_dir}/sweep.png' > /dev/null && od -An -c -N4 '${occ_dir}/sweep.png' | tr -d ' '")
+  set_tests_properties(cli.occupancy.sweep_png PROPERTIES LABELS "cpu;cli"
+                       PASS_REGULAR_EXPRESSION "^211PNG\n$")
+endif()
+roofkit_cli_test(NAME occupancy.sweep_bad_extension
+  COMMAND occupancy-calc --arch sm_90 sweep -o ${occ_dir}/sweep.jpg
+  EXIT_CODE 2 STDERR_LINES 1 STDERR "sweep.jpg' from its extension \\(valid: .svg, .html, .png, .pdf\\)")

@@ -22,7 +22,7 @@ roofkit_cli_test(NAME profile.exit_code_and_output_pass_through COMMAND roofline
 roofkit_cli_test(NAME profile.from_records COMMAND roofline-cuda profile
   --from-records ${profile_records} -o profile-from-records.json
   STDOUT_EMPTY
-  STDERR "scale_in_place\\(double\\*, double, int\\) +\\| +2 \\| +2 .*not profiled \\(CUDA graph\\): 2 x graph_only_kernel")
+  STDERR "scale_in_place +\\| +2 \\| +2 .*not profiled \\(CUDA graph\\): 2 x graph_only_kernel")
 roofkit_cli_test(NAME profile.from_records_and_application COMMAND roofline-cuda profile
   --from-records ${profile_records} -- true
   EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "excludes")

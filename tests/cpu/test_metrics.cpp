@@ -190,34 +190,39 @@ public:
   }
 };
 
-roofkit::metric_spec spec(std::string key, std::vector<std::string> names, bool optional) {
+roofkit::metric_spec spec(std::string key, std::vector<std::string> names, bool optional,
+                          roofkit::metric_role role = roofkit::metric_role::flops) {
   roofkit::metric_spec m;
   m.key = std::move(key);
   m.names = std::move(names);
   m.optional = optional;
+  m.role = role;
   return m;
 }
 
 TEST(metric_sets, budget_keeps_optional_metrics_in_order) {
   fake_catalog cat;
-  cat.groups = {{"a", 1}, {"b_new", 2}, {"x", 3}, {"y", 2}, {"z", 4}};
+  cat.groups = {{"a", 1}, {"b_new", 2}, {"v", 4}, {"x", 3}, {"y", 2}, {"z", 4}, {"u", 3}};
   roofkit::metric_set_def def;
   def.name = "t";
   def.pass_budget = 3;
+  const auto count = roofkit::metric_role::count;
   def.metrics = {spec("a", {"a"}, false),
                  spec("b", {"b_old", "b_new"}, false), // second spelling
                  spec("gone", {"nope"}, false),        // required, missing: warning
-                 spec("x", {"x"}, true),               // third pass: fits
+                 spec("v", {"v"}, true, count),        // not FLOPs: may not add a pass
+                 spec("x", {"x"}, true),               // FLOPs, third pass: fits the budget
                  spec("z", {"z"}, true),               // fourth pass: over budget
                  spec("y", {"y"}, true),               // shares pass 2: fits after z
+                 spec("u", {"u"}, true, count),        // not FLOPs, shares pass 3 with x: fits
                  spec("w", {"w"}, true)};              // optional, missing: quiet
   const auto s = resolve_metric_set(def, cat);
-  EXPECT_EQ(s.names(), (std::vector<std::string>{"a", "b_new", "x", "y"}));
+  EXPECT_EQ(s.names(), (std::vector<std::string>{"a", "b_new", "x", "y", "u"}));
   EXPECT_EQ(s.passes, 3);
   ASSERT_EQ(s.warnings().size(), 1u);
   EXPECT_NE(s.warnings()[0].find("'gone'"), std::string::npos);
   ASSERT_EQ(s.notes().size(), 1u);
-  EXPECT_NE(s.notes()[0].find("left out z"), std::string::npos) << s.notes()[0];
+  EXPECT_NE(s.notes()[0].find("left out v, z"), std::string::npos) << s.notes()[0];
   EXPECT_EQ(s.find("a")->nvidia_description, "about a");
 }
 

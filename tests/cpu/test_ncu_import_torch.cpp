@@ -72,8 +72,8 @@ TEST(ncu_import_torch, bf16_gemm_is_dense_tensor_work_at_ncus_pipe_utilisation) 
     if (k.name.rfind("nvjet_sm90", 0) != 0)
       continue;
     found = true;
-    const double dense = counter(
-        k, "sm__ops_path_tensor_op_hgmma_src_bf16_dst_fp32_sparsity_off.sum.per_second");
+    const double dense =
+        counter(k, "sm__ops_path_tensor_op_hgmma_src_bf16_dst_fp32_sparsity_off.sum.per_second");
     EXPECT_NEAR(dense, 785.04e12, 0.01e12);
     EXPECT_NEAR(achieved(k, precision::tensor_fp16), dense, 1e-9 * dense);
     EXPECT_EQ(placements[i].bound, "tensor_fp16");

@@ -231,7 +231,7 @@ public:
           "others held",
           l.threads_per_block, l.registers_per_thread, l.static_smem, l.dynamic_smem, l.carveout,
           l.barriers, roofkit::tool_version(), roofkit::git_revision());
-      roofkit::write_text_file(o_.svg_out, roofkit::sweeps_svg(sweeps, title, caption));
+      roofkit::write_occupancy_sweeps(sweeps, title, caption, o_.svg_out);
       if (roofkit::stderr_is_terminal())
         std::cerr << "occupancy-calc: wrote " << o_.svg_out << '\n';
     }
@@ -324,9 +324,11 @@ int main(int argc, char** argv) {
     app.add_option("--ptxas", o.ptxas,
                    "Read `nvcc -Xptxas -v` output (FILE or - for stdin): every kernel");
 
-    auto* sweep = app.add_subcommand("sweep", "Active warps vs block size, registers and "
-                                              "shared memory (terminal chart, -o FILE.svg)");
-    sweep->add_option("-o,--output", o.svg_out, "Also write the three charts as SVG");
+    auto* sweep =
+        app.add_subcommand("sweep", "Active warps vs block size, registers and "
+                                    "shared memory (terminal chart, -o FILE.svg|.html|.png|.pdf)");
+    sweep->add_option("-o,--output", o.svg_out,
+                      "Also write the three charts: FILE.svg, .html, .png or .pdf");
     auto* cliffs = app.add_subcommand("cliffs", "Nearest values where the block count changes");
     auto* suggest = app.add_subcommand("suggest", "Block size, register budget, shared memory "
                                                   "for N blocks, carveouts, clusters");

@@ -143,6 +143,10 @@ std::string label(memory_level l);
 std::optional<precision> parse_precision(const std::string& name);
 std::optional<memory_level> parse_memory_level(const std::string& name);
 
+/// A kernel name shortened for charts and tables: no leading "void ", no argument list, long
+/// template arguments elided ("ns::kernel<…>"), at most `max_chars` characters (UTF-8 aware).
+std::string short_kernel_name(const std::string& name, std::size_t max_chars);
+
 /// Every precision and every level, in display order.
 inline constexpr std::array<precision, 9> all_precisions{
     precision::fp64,        precision::fp32,        precision::fp16,

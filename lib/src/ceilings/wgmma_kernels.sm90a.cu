@@ -33,7 +33,9 @@ namespace {
   "%126, %127"                                                                                     \
   "}"
 
-constexpr int smem_bytes = 16384; // A in [0, 4 KiB), B in [4 KiB, 16 KiB), all ones
+// A in [0, 4 KiB) and B in [4 KiB, 16 KiB), all ones; in [16 KiB, 24 KiB) a second B of minus
+// ones for the types whose accumulation is not exact in FP32 (see wg<fp8>::alternate).
+constexpr int smem_bytes = 24576;
 
 // Shared-memory matrix descriptor without swizzling: start address, leading-dimension byte
 // offset (between 8x16-byte core matrices along K) and stride byte offset (along M or N).
@@ -47,6 +49,8 @@ template <> struct wg<wgmma_type::fp16> {
   using acc = float;
   static constexpr int k = 16;
   static constexpr unsigned one = 0x3C003C00u;
+  static constexpr unsigned minus_one = 0xBC00BC00u;
+  static constexpr bool alternate = false;
   static __device__ __forceinline__ void mma(float* d, unsigned long long a, unsigned long long b) {
 #ifdef ROOFKIT_WGMMA_ENABLED
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
@@ -61,6 +65,8 @@ template <> struct wg<wgmma_type::bf16> {
   using acc = float;
   static constexpr int k = 16;
   static constexpr unsigned one = 0x3F803F80u;
+  static constexpr unsigned minus_one = 0xBF80BF80u;
+  static constexpr bool alternate = false;
   static __device__ __forceinline__ void mma(float* d, unsigned long long a, unsigned long long b) {
 #ifdef ROOFKIT_WGMMA_ENABLED
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
@@ -75,6 +81,8 @@ template <> struct wg<wgmma_type::tf32> {
   using acc = float;
   static constexpr int k = 8;
   static constexpr unsigned one = 0x3F800000u;
+  static constexpr unsigned minus_one = 0xBF800000u;
+  static constexpr bool alternate = false;
   static __device__ __forceinline__ void mma(float* d, unsigned long long a, unsigned long long b) {
 #ifdef ROOFKIT_WGMMA_ENABLED
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
@@ -88,7 +96,12 @@ template <> struct wg<wgmma_type::tf32> {
 template <> struct wg<wgmma_type::fp8> {
   using acc = float;
   static constexpr int k = 32;
-  static constexpr unsigned one = 0x38383838u; // e4m3 1.0
+  static constexpr unsigned one = 0x38383838u;       // e4m3 1.0
+  static constexpr unsigned minus_one = 0xB8B8B8B8u; // e4m3 -1.0
+  // Hopper adds FP8 products into the FP32 accumulator with only about 14 bits kept (DeepSeek-V3
+  // technical report, section 3.3.2), so a growing sum of ones stops being exact: B alternates
+  // between +1 and -1 and the accumulator between k and 0, exact at any precision.
+  static constexpr bool alternate = true;
   static __device__ __forceinline__ void mma(float* d, unsigned long long a, unsigned long long b) {
 #ifdef ROOFKIT_WGMMA_ENABLED
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
@@ -103,6 +116,8 @@ template <> struct wg<wgmma_type::int8> {
   using acc = int;
   static constexpr int k = 32;
   static constexpr unsigned one = 0x01010101u;
+  static constexpr unsigned minus_one = 0xFFFFFFFFu;
+  static constexpr bool alternate = false;
   static __device__ __forceinline__ void mma(int* d, unsigned long long a, unsigned long long b) {
 #ifdef ROOFKIT_WGMMA_ENABLED
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
@@ -121,27 +136,35 @@ __global__ void __launch_bounds__(128)
   __shared__ __align__(1024) unsigned smem[smem_bytes / 4];
   clock_begin(clk);
 #ifdef ROOFKIT_WGMMA_ENABLED
+  constexpr int minus_b_offset = 16384;
   for (int i = threadIdx.x; i < smem_bytes / 4; i += blockDim.x)
-    smem[i] = one;
+    smem[i] = i < minus_b_offset / 4 ? one : traits::minus_one;
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
   __syncthreads();
   const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(smem));
   const unsigned long long da = descriptor(base), db = descriptor(base + 4096);
+  const unsigned long long db_minus = descriptor(base + minus_b_offset);
   typename traits::acc d[128];
 #pragma unroll
   for (int i = 0; i < 128; ++i)
     d[i] = 0;
   asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+  const unsigned long long db2 = traits::alternate ? db_minus : db;
   for (int i = 0; i < iterations; ++i) {
     traits::mma(d, da, db);
+    traits::mma(d, da, db2);
     traits::mma(d, da, db);
-    traits::mma(d, da, db);
-    traits::mma(d, da, db);
+    traits::mma(d, da, db2);
     asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
     asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
   }
+  if (traits::alternate) { // one more +1 step, so that a kernel that did nothing cannot pass
+    traits::mma(d, da, db);
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+  }
   asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-  const typename traits::acc expected = typename traits::acc(traits::k * 4 * iterations);
+  const typename traits::acc expected =
+      typename traits::acc(traits::alternate ? traits::k : traits::k * 4 * iterations);
   bool ok = true;
 #pragma unroll
   for (int i = 0; i < 128; ++i)

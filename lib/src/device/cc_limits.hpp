@@ -4,8 +4,9 @@
 
 namespace roofkit::detail {
 
-/// Sizes from the CUDA C++ Programming Guide's "Technical Specifications per Compute
-/// Capability" table; a live query reads the same values from the device.
+/// The sizes a device model needs, read from the architecture table (data/arch, each value with
+/// its source) plus the combined L1/shared-memory size per SM; a live query reads the same values
+/// from the device.
 struct cc_limits {
   int cc_major = 0;
   int cc_minor = 0;
@@ -21,7 +22,8 @@ struct cc_limits {
   bool exact = true; ///< false: nearest lower known CC
 };
 
-/// The limits of a CC, or of the nearest lower known one (exact = false); nullopt below 7.0.
+/// The limits of a CC, or of the nearest lower one in the architecture table (exact = false);
+/// nullopt below 7.0.
 std::optional<cc_limits> limits_for_cc(int cc_major, int cc_minor);
 
 } // namespace roofkit::detail

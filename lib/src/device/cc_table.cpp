@@ -3,6 +3,7 @@
 #include <array>
 
 #include "cc_limits.hpp"
+#include "roofkit/arch.hpp"
 #include "roofkit/device.hpp"
 
 namespace roofkit {
@@ -45,15 +46,23 @@ constexpr std::array<cc_row, 8> rows{{
      "HGX B200 datasheet"},
     {12, 0, {4, 256, 256, 256, na, na, na, na, na}, a100_l2, false, "no tensor rates tabulated"},
 }};
-constexpr std::array<detail::cc_limits, 8> limit_rows{{
-    {7, 0, 98304, 98304, 0, 131072, 65536, 65536, 2048, 1024, 32, true},
-    {7, 5, 65536, 65536, 0, 98304, 65536, 65536, 1024, 1024, 16, true},
-    {8, 0, 167936, 166912, 1024, 196608, 65536, 65536, 2048, 1024, 32, true},
-    {8, 6, 102400, 101376, 1024, 131072, 65536, 65536, 1536, 1024, 16, true},
-    {8, 9, 102400, 101376, 1024, 131072, 65536, 65536, 1536, 1024, 24, true},
-    {9, 0, 233472, 232448, 1024, 262144, 65536, 65536, 2048, 1024, 32, true},
-    {10, 0, 233472, 232448, 1024, 262144, 65536, 65536, 2048, 1024, 32, true},
-    {12, 0, 102400, 101376, 1024, 131072, 65536, 65536, 1536, 1024, 32, true},
+// The one size the architecture table (data/arch) does not hold: the combined L1/shared-memory
+// array per SM (CUDA C++ Programming Guide, "Technical Specifications per Compute Capability";
+// Volta and later, where the two share one array).
+struct l1_row {
+  int major;
+  int minor;
+  int bytes;
+};
+constexpr std::array<l1_row, 8> l1_rows{{
+    {7, 0, 131072},
+    {7, 5, 98304},
+    {8, 0, 196608},
+    {8, 6, 131072},
+    {8, 9, 131072},
+    {9, 0, 262144},
+    {10, 0, 262144},
+    {12, 0, 131072},
 }};
 
 int cc_key(int major, int minor) { return major * 10 + minor; }
@@ -97,16 +106,27 @@ std::optional<sm_throughput> throughput_for_cc(int cc_major, int cc_minor, bool 
 namespace detail {
 
 std::optional<cc_limits> limits_for_cc(int cc_major, int cc_minor) {
-  const cc_limits* best = nullptr;
-  for (const auto& r : limit_rows)
-    if (cc_key(r.cc_major, r.cc_minor) <= cc_key(cc_major, cc_minor))
-      best = &r;
-  if (!best)
+  const arch_spec* best = nullptr;
+  for (const auto& a : all_archs())
+    if (cc_key(a.cc_major, a.cc_minor) <= cc_key(cc_major, cc_minor))
+      best = &a;
+  if (!best || best->cc_major < 7)
     return std::nullopt;
-  cc_limits out = *best;
-  out.exact = best->cc_major == cc_major && best->cc_minor == cc_minor;
+  cc_limits out;
   out.cc_major = cc_major;
   out.cc_minor = cc_minor;
+  out.exact = best->cc_major == cc_major && best->cc_minor == cc_minor;
+  out.shared_memory_per_sm = static_cast<int>(best->shared_memory_per_sm);
+  out.shared_memory_per_block_optin = static_cast<int>(best->shared_memory_per_block_optin);
+  out.reserved_shared_memory_per_block = static_cast<int>(best->reserved_shared_memory_per_block);
+  out.registers_per_sm = best->registers_per_sm;
+  out.registers_per_block = best->max_registers_per_block;
+  out.max_threads_per_sm = best->max_threads_per_sm;
+  out.max_threads_per_block = best->max_threads_per_block;
+  out.max_blocks_per_sm = best->max_blocks_per_sm;
+  for (const auto& r : l1_rows)
+    if (cc_key(r.major, r.minor) <= cc_key(cc_major, cc_minor))
+      out.l1_shared_per_sm = r.bytes;
   return out;
 }
 

@@ -1,11 +1,15 @@
-// Terminal and SVG charts of occupancy sweeps.
+// Terminal charts of occupancy sweeps, and the three sweeps on the shared canvas (SVG, HTML, PNG,
+// PDF).
 #include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
 
+#include "roofkit/chart_canvas.hpp"
+#include "roofkit/data_files.hpp"
+#include "roofkit/error.hpp"
 #include "roofkit/occupancy_chart.hpp"
-#include "svg_writer.hpp"
+#include "roofkit/plot.hpp"
 
 namespace roofkit {
 
@@ -122,8 +126,8 @@ std::string sweep_terminal_chart(const occupancy_sweep& s, int width, int height
   return out;
 }
 
-std::string sweeps_svg(const std::vector<occupancy_sweep>& sweeps, const std::string& title,
-                       const std::string& caption) {
+canvas draw_occupancy_sweeps(const std::vector<occupancy_sweep>& sweeps, const std::string& title,
+                             const std::string& caption) {
   const double width = 760;
   const double panel_h = 250;
   const double left = 70;
@@ -139,15 +143,39 @@ std::string sweeps_svg(const std::vector<occupancy_sweep>& sweeps, const std::st
   }
   const double height = top + panel_h * static_cast<double>(sweeps.size()) + 16 +
                         16 * static_cast<double>(caption_lines.size());
-  svg::writer w(width, height);
-  w.text(width / 2, 28, title, 16, "middle", "#111", true);
+  canvas c(width, height);
+  auto text = [&](double x, double y, std::string s, double size, text_anchor anchor,
+                  std::string color = "#222222", bool bold = false, double rotate = 0) {
+    text_style t;
+    t.size = size;
+    t.anchor = anchor;
+    t.color = std::move(color);
+    t.bold = bold;
+    t.rotate_deg = rotate;
+    c.text({x, y}, std::move(s), t);
+  };
+  auto stroke = [](std::string colour, double w = 1, std::string dash = {}) {
+    paint p;
+    p.stroke = std::move(colour);
+    p.stroke_width = w;
+    p.dash = std::move(dash);
+    return p;
+  };
+  auto dot = [&](double x, double y, double r, const std::string& fill, std::string hover) {
+    paint p;
+    p.fill = fill;
+    c.begin({}, std::move(hover));
+    c.marker(marker_shape::circle, {x, y}, 2 * r, p);
+    c.end();
+  };
+  text(width / 2, 28, title, 16, text_anchor::middle, "#111111", true);
   for (std::size_t i = 0; i < sweeps.size(); ++i) {
     const auto& s = sweeps[i];
     const double py = top + panel_h * static_cast<double>(i);
     const double plot_top = py + 30;
     const double plot_h = panel_h - 80;
     const double plot_w = width - left - right;
-    w.text(left, py + 18, sweep_title(s.variable), 13, "start", "#111", true);
+    text(left, py + 18, sweep_title(s.variable), 13, text_anchor::start, "#111111", true);
     if (s.points.empty())
       continue;
     const bool bytes = s.variable == occupancy_variable::shared_memory;
@@ -159,50 +187,88 @@ std::string sweeps_svg(const std::vector<occupancy_sweep>& sweeps, const std::st
     const double max_warps = std::max(s.max_warps_per_sm, 1);
     auto sx = [&](double x) { return left + (x - x0) / span * plot_w; };
     auto sy = [&](double warps) { return plot_top + plot_h - warps / max_warps * plot_h; };
-    w.rect(left, plot_top, plot_w, plot_h, "#fafafa", "#999");
+    paint frame = stroke("#999999");
+    frame.fill = "#fafafa";
+    c.rect(left, plot_top, plot_w, plot_h, frame);
     for (int q = 0; q <= 4; ++q) {
       const double warps = max_warps * q / 4;
-      w.line(left, sy(warps), left + plot_w, sy(warps), "#ddd", 1, "3,3");
-      w.text(left - 6, sy(warps) + 4, fmt::format("{:g}", warps), 11, "end");
-      w.text(left + plot_w + 6, sy(warps) + 4, fmt::format("{}%", q * 25), 11, "start", "#666");
+      c.line({left, sy(warps)}, {left + plot_w, sy(warps)}, stroke("#dddddd", 1, "3 3"));
+      text(left - 6, sy(warps) + 4, fmt::format("{:g}", warps), 11, text_anchor::end);
+      text(left + plot_w + 6, sy(warps) + 4, fmt::format("{}%", q * 25), 11, text_anchor::start,
+           "#666666");
     }
     const double step = nice_step(span, 8, bytes);
     for (double x = std::ceil(x0 / step) * step; x <= x1 + 1e-9; x += step) {
-      w.line(sx(x), plot_top + plot_h, sx(x), plot_top + plot_h + 4, "#666");
-      w.text(sx(x), plot_top + plot_h + 16, x_text(s.variable, static_cast<std::int64_t>(x)), 11,
-             "middle");
+      c.line({sx(x), plot_top + plot_h}, {sx(x), plot_top + plot_h + 4}, stroke("#666666"));
+      text(sx(x), plot_top + plot_h + 16, x_text(s.variable, static_cast<std::int64_t>(x)), 11,
+           text_anchor::middle);
     }
-    w.text(left + plot_w / 2, plot_top + plot_h + 34, sweep_axis_label(s.variable), 12, "middle");
-    w.text(left - 40, plot_top + plot_h / 2, "active warps / SM", 11, "middle", "#222", false, -90);
+    text(left + plot_w / 2, plot_top + plot_h + 34, sweep_axis_label(s.variable), 12,
+         text_anchor::middle);
+    text(left - 40, plot_top + plot_h / 2, "active warps / SM", 11, text_anchor::middle, "#222222",
+         false, -90);
     // Step line: each value holds until the next point.
-    std::vector<double> xy;
-    for (std::size_t k = 0; k < s.points.size(); ++k) {
-      const auto& p = s.points[k];
+    std::vector<point2> xy;
+    for (const auto& p : s.points) {
       const double x = sx(static_cast<double>(p.value));
-      const double y = sy(p.active_warps);
-      if (k > 0)
-        xy.insert(xy.end(), {x, xy.back()});
-      xy.insert(xy.end(), {x, y});
+      if (!xy.empty())
+        xy.push_back({x, xy.back().y});
+      xy.push_back({x, sy(p.active_warps)});
     }
-    w.polyline(xy, "#1f77b4", 2);
-    for (const auto& p : s.points)
-      if (s.points.size() <= 64)
-        w.circle(sx(static_cast<double>(p.value)), sy(p.active_warps), 2.5, "#1f77b4",
-                 point_text(s.variable, p));
+    c.polyline(std::move(xy), stroke("#1f77b4", 2));
+    if (s.points.size() <= 64)
+      for (const auto& p : s.points)
+        dot(sx(static_cast<double>(p.value)), sy(p.active_warps), 2.5, "#1f77b4",
+            point_text(s.variable, p));
     const double cx = sx(static_cast<double>(s.current.value));
     const double cy = sy(s.current.active_warps);
-    w.line(cx, plot_top, cx, plot_top + plot_h, "#d62728", 1, "4,3");
-    w.circle(cx, cy, 5, "#d62728", "current launch: " + point_text(s.variable, s.current));
+    c.line({cx, plot_top}, {cx, plot_top + plot_h}, stroke("#d62728", 1, "4 3"));
+    dot(cx, cy, 5, "#d62728", "current launch: " + point_text(s.variable, s.current));
     const bool right_half = cx > left + plot_w * 0.6;
-    w.text(cx + (right_half ? -8 : 8), std::max(cy - 8, plot_top + 12),
-           fmt::format("current: {} ({} warps, {:.1f}%)", x_text(s.variable, s.current.value),
-                       s.current.active_warps, s.current.occupancy * 100),
-           11, right_half ? "end" : "start", "#d62728", true);
+    text(cx + (right_half ? -8 : 8), std::max(cy - 8, plot_top + 12),
+         fmt::format("current: {} ({} warps, {:.1f}%)", x_text(s.variable, s.current.value),
+                     s.current.active_warps, s.current.occupancy * 100),
+         11, right_half ? text_anchor::end : text_anchor::start, "#d62728", true);
   }
   for (std::size_t i = 0; i < caption_lines.size(); ++i)
-    w.text(width / 2, top + panel_h * static_cast<double>(sweeps.size()) + 12 + 16 * i,
-           caption_lines[i], 11, "middle", "#555");
-  return w.str();
+    text(width / 2, top + panel_h * static_cast<double>(sweeps.size()) + 12 + 16 * i,
+         caption_lines[i], 11, text_anchor::middle, "#555555");
+  return c;
+}
+
+std::string sweeps_svg(const std::vector<occupancy_sweep>& sweeps, const std::string& title,
+                       const std::string& caption) {
+  return to_svg(draw_occupancy_sweeps(sweeps, title, caption));
+}
+
+void write_occupancy_sweeps(const std::vector<occupancy_sweep>& sweeps, const std::string& title,
+                            const std::string& caption, const std::filesystem::path& path) {
+  const canvas c = draw_occupancy_sweeps(sweeps, title, caption);
+  switch (chart_format_for_path(path)) {
+  case chart_format::svg:
+    write_text_file(path, to_svg(c));
+    return;
+  case chart_format::html: {
+    svg_options inline_svg;
+    inline_svg.standalone = false;
+    write_text_file(path, fmt::format("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta "
+                                      "charset=\"utf-8\">\n<title>{}</title>\n</head>\n<body>\n{}"
+                                      "</body>\n</html>\n",
+                                      xml_escape(title), to_svg(c, inline_svg)));
+    return;
+  }
+  case chart_format::png:
+    write_png(c, path);
+    return;
+  case chart_format::pdf:
+    write_pdf(c, path);
+    return;
+  case chart_format::terminal:
+    break;
+  }
+  throw usage_error(fmt::format("chart file '{}': occupancy charts are written as .svg, .html, "
+                                ".png or .pdf",
+                                path.string()));
 }
 
 } // namespace roofkit

@@ -11,49 +11,7 @@ namespace roofkit::chart_detail {
 std::string rate_unit(precision p) { return p == precision::tensor_int8 ? "OP/s" : "FLOP/s"; }
 
 std::string short_name(const std::string& name, std::size_t max_chars) {
-  std::string s = name;
-  if (s.rfind("void ", 0) == 0)
-    s = s.substr(5);
-  // Drop a trailing argument list "(float*, int)" but keep names that are only "(...)".
-  if (!s.empty() && s.back() == ')') {
-    int depth = 0;
-    for (std::size_t i = s.size(); i-- > 0;) {
-      if (s[i] == ')')
-        ++depth;
-      else if (s[i] == '(' && --depth == 0) {
-        if (i > 0)
-          s = s.substr(0, i);
-        break;
-      }
-    }
-  }
-  // Long template names keep their outer name: "ns::Kernel<...>" becomes "ns::Kernel<…>".
-  if (s.size() > max_chars) {
-    const auto open = s.find('<');
-    if (open != std::string::npos && open > 0) {
-      int depth = 0;
-      for (std::size_t i = open; i < s.size(); ++i) {
-        if (s[i] == '<')
-          ++depth;
-        else if (s[i] == '>' && --depth == 0) {
-          s = s.substr(0, open + 1) + "\u2026" + s.substr(i);
-          break;
-        }
-      }
-    }
-  }
-  // Count characters, not bytes, so UTF-8 names are cut at a character boundary.
-  std::size_t chars = 0, cut = s.size();
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if ((static_cast<unsigned char>(s[i]) & 0xC0) == 0x80)
-      continue;
-    if (chars == max_chars - 1)
-      cut = i;
-    ++chars;
-  }
-  if (chars > max_chars)
-    s = s.substr(0, cut) + "\u2026";
-  return s;
+  return short_kernel_name(name, max_chars);
 }
 
 std::string fit_text(const std::string& s, double size, double max_px, bool bold) {

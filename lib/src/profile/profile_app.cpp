@@ -158,8 +158,14 @@ table profile_summary_table(const run& r, const profile_log& log) {
                {"pct_of_roof", "% of roof", "%", 1}};
   const auto placements = analyze(r);
   for (const auto& s : summarize_kernels(log)) {
-    std::vector<cell> row{s.name,           s.launches,    s.profiled, s.total_s * 1e6,
-                          s.median_s * 1e6, s.share * 100, cell{},     cell{}};
+    std::vector<cell> row{short_kernel_name(s.name, 96),
+                          s.launches,
+                          s.profiled,
+                          s.total_s * 1e6,
+                          s.median_s * 1e6,
+                          s.share * 100,
+                          cell{},
+                          cell{}};
     for (std::size_t i = 0; i < r.kernels.size(); ++i)
       if (const auto& n = r.kernels[i].name; n == s.name || n.rfind(s.name + " [grid ", 0) == 0) {
         row[6] = placements[i].bound;

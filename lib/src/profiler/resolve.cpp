@@ -105,7 +105,10 @@ resolved_set resolve_metric_set(const metric_set_def& def, const metric_catalog&
   for (auto& m : optional) {
     names.push_back(m.name);
     const int with = catalog.passes(names);
-    if (def.pass_budget > 0 && with > std::max(def.pass_budget, out.passes)) {
+    // FLOP counters may add passes up to the budget; other extras only fill the passes there are.
+    const int limit =
+        m.spec.role == metric_role::flops ? std::max(def.pass_budget, out.passes) : out.passes;
+    if (def.pass_budget > 0 && with > limit) {
       names.pop_back();
       out.dropped.push_back({m.spec, drop_reason::over_budget});
       continue;
