@@ -26,6 +26,7 @@ roofkit::occupancy_target target_from_arch(std::string_view arch) {
   roofkit::occupancy_target t;
   t.arch = &roofkit::find_arch(arch);
   t.origin = "--arch " + std::string(arch);
+  t.sm_count_hint = "give --gpu or --device (or --sms N) for the SM count";
   return t;
 }
 

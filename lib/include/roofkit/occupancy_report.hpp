@@ -18,6 +18,9 @@ struct occupancy_target {
   std::string gpu_name; ///< "NVIDIA H100 80GB HBM3"; empty when only the architecture is known
   int sm_count = 0;     ///< 0 when unknown
   std::string origin;   ///< where the target came from, as the caller words it (e.g. its flag)
+  /// How to give the SM count where it is unknown (a tool names its flags), shown beside bounds
+  /// that need it; "" says only that they need it.
+  std::string sm_count_hint;
 };
 
 /// The schema of the occupancy JSON documents (bump the major version on any incompatible
