@@ -7,10 +7,10 @@
 
 #include <fmt/format.h>
 
+#include "cli_help.hpp"
 #include "cli_parse.hpp"
 #include "roofkit/build_info.hpp"
 #include "roofkit/data_files.hpp"
-#include "roofkit/embedded.hpp"
 #include "roofkit/error.hpp"
 #include "roofkit/main_guard.hpp"
 #include "roofkit/occupancy_batch.hpp"
@@ -317,7 +317,7 @@ int main(int argc, char** argv) {
                  "occupancy-calc"};
     app.set_version_flag("--version", std::string(roofkit::tool_version()) + " (" +
                                           std::string(roofkit::git_revision()) + ")");
-    if (auto doc = roofkit::embedded_file("docs/cli/occupancy-calc.md"))
+    if (auto doc = roofkit::cli::help_page("docs/cli/occupancy-calc.md"))
       app.footer(std::string(*doc));
     app.fallthrough();
     add_launch_options(app, o);

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "cli_errors.hpp"
 #include "roofkit/device.hpp"
 #include "roofkit/error.hpp"
 
@@ -25,6 +26,7 @@ roofkit::occupancy_target target_from_arch(std::string_view arch) {
   roofkit::occupancy_target t;
   t.arch = &roofkit::find_arch(arch);
   t.origin = "--arch " + std::string(arch);
+  t.sm_count_hint = "give --gpu or --device (or --sms N) for the SM count";
   return t;
 }
 
@@ -39,7 +41,9 @@ roofkit::occupancy_target target_from_gpu(std::string_view name) {
 }
 
 roofkit::occupancy_target target_from_device(int ordinal) {
-  const roofkit::device_model m = roofkit::query_device(ordinal);
+  const roofkit::device_model m =
+      roofkit::cli::hint_if_none(roofkit::exit_code::no_device, roofkit::cli::no_gpu_model_hint,
+                                 [&] { return roofkit::query_device(ordinal); });
   roofkit::occupancy_target t;
   t.arch = &arch_of(m.cc_major, m.cc_minor, fmt::format("device {} ({})", ordinal, m.name));
   t.gpu_name = m.name;

@@ -4,15 +4,17 @@
 
 #include <fmt/format.h>
 
+#include "cli_errors.hpp"
+#include "cli_help.hpp"
 #include "roofkit/bench.hpp"
 #include "roofkit/data_files.hpp"
-#include "roofkit/embedded.hpp"
 #include "roofkit/error.hpp"
 #include "roofkit/main_guard.hpp"
 #include "roofkit/plot.hpp"
 #include "roofkit/progress.hpp"
 #include "roofkit/results.hpp"
 #include "subcommand.hpp"
+#include "suite/claims_markdown.hpp"
 
 namespace {
 
@@ -71,7 +73,11 @@ int run_bench_command(const bench_cli& o, const std::string& command) {
     bar.finish();
     std::cerr << "roofline-cuda: warning: " << s << '\n';
   };
-  auto outcome = roofkit::run_bench(opts);
+  roofkit::cli::for_flag("--kernel", [&] { return roofkit::select_kernels(o.kernel); });
+  auto outcome = roofkit::cli::hint_if_none(
+      roofkit::exit_code::no_device,
+      "to see a recorded H100 run instead: roofline-cuda report data/runs/h100-sxm.json",
+      [&] { return roofkit::run_bench(opts); });
   bar.finish();
   const auto& r = outcome.result;
   const auto placements = roofkit::analyze(r);
@@ -110,10 +116,10 @@ int run_bench_command(const bench_cli& o, const std::string& command) {
   for (std::size_t i = 0; i < o.plots.size(); ++i)
     roofkit::write_roofline_chart(r, o.plots[i], formats[i]);
   if (!o.claims.empty())
-    roofkit::write_text_file(o.claims,
-                             roofkit::claims_markdown(r, roofkit::evaluate_claims(r),
-                                                      o.output.empty() ? "(not saved)" : o.output,
-                                                      notes, o.claims_notes));
+    roofkit::write_text_file(
+        o.claims, roofkit::kernels::claims_markdown(r, roofkit::evaluate_claims(r),
+                                                    o.output.empty() ? "(not saved)" : o.output,
+                                                    command, notes, o.claims_notes));
   if (outcome.counters_exit != 0) {
     std::cerr << "roofline-cuda: error: counters unavailable: " << outcome.counters_note
               << "; the timing-only results were kept\n";
@@ -132,7 +138,7 @@ const roofkit::cli::registration reg{
     "bench", 50, [](CLI::App& app) -> std::function<int()> {
       auto* cmd = app.add_subcommand(
           "bench", "Verify, time, profile and place the bundled kernels on the roofline");
-      if (auto doc = roofkit::embedded_file("docs/cli/roofline-cuda-bench.md"))
+      if (auto doc = roofkit::cli::help_page("docs/cli/roofline-cuda-bench.md"))
         cmd->footer(std::string(*doc));
       auto o = std::make_shared<bench_cli>();
       cmd->add_option("--kernel", o->kernel, "Only kernels whose name matches this regex");

@@ -2,9 +2,10 @@
 #include <filesystem>
 #include <iostream>
 
+#include "cli_errors.hpp"
+#include "cli_help.hpp"
 #include "roofkit/ceilings.hpp"
 #include "roofkit/device.hpp"
-#include "roofkit/embedded.hpp"
 #include "roofkit/error.hpp"
 #include "roofkit/main_guard.hpp"
 #include "roofkit/progress.hpp"
@@ -17,7 +18,7 @@ const roofkit::cli::registration reg{
       auto* cmd = app.add_subcommand(
           "ceilings", "Measure every memory level and precision on this GPU, beside cudaMemcpy "
                       "and cuBLAS; save a machine file");
-      if (auto doc = roofkit::embedded_file("docs/cli/roofline-cuda-ceilings.md"))
+      if (auto doc = roofkit::cli::help_page("docs/cli/roofline-cuda-ceilings.md"))
         cmd->footer(std::string(*doc));
       struct options {
         int device = 0;
@@ -54,7 +55,9 @@ const roofkit::cli::registration reg{
             throw roofkit::usage_error("--save '" + o->save + "': directory '" + dir.string() +
                                        "' does not exist");
         }
-        const auto model = roofkit::query_device(o->device);
+        const auto model = roofkit::cli::hint_if_none(
+            roofkit::exit_code::no_device, roofkit::cli::no_gpu_model_hint,
+            [&] { return roofkit::query_device(o->device); });
         roofkit::ceilings_options co;
         co.device = o->device;
         co.quick = o->quick;

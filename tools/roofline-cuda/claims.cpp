@@ -1,11 +1,12 @@
 // roofline-cuda claims: measures the seed articles' claims against a saved run (arguments only).
 #include <iostream>
 
+#include "cli_help.hpp"
 #include "roofkit/bench.hpp"
 #include "roofkit/data_files.hpp"
-#include "roofkit/embedded.hpp"
 #include "roofkit/results.hpp"
 #include "subcommand.hpp"
+#include "suite/claims_markdown.hpp"
 
 namespace {
 
@@ -13,7 +14,7 @@ const roofkit::cli::registration reg{
     "claims", 55, [](CLI::App& app) -> std::function<int()> {
       auto* cmd =
           app.add_subcommand("claims", "Check the seed articles' claims against a saved run");
-      if (auto doc = roofkit::embedded_file("docs/cli/roofline-cuda-claims.md"))
+      if (auto doc = roofkit::cli::help_page("docs/cli/roofline-cuda-claims.md"))
         cmd->footer(std::string(*doc));
       struct options {
         std::string run_file;
@@ -36,8 +37,12 @@ const roofkit::cli::registration reg{
         if (!o->output.empty()) {
           const auto notes = o->notes.empty() ? std::map<std::string, std::string>{}
                                               : roofkit::load_claim_notes(o->notes);
-          roofkit::write_text_file(
-              o->output, roofkit::claims_markdown(r, outcomes, o->run_file, notes, o->notes));
+          const std::string command = "roofline-cuda claims " + o->run_file +
+                                      (o->notes.empty() ? "" : " --notes " + o->notes) + " -o " +
+                                      o->output;
+          roofkit::write_text_file(o->output,
+                                   roofkit::kernels::claims_markdown(r, outcomes, o->run_file,
+                                                                     command, notes, o->notes));
           return 0;
         }
         const auto format = o->json  ? roofkit::output_format::json

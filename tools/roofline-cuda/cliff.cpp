@@ -4,11 +4,12 @@
 
 #include <fmt/format.h>
 
+#include "cli_errors.hpp"
+#include "cli_help.hpp"
 #include "roofkit/arch.hpp"
 #include "roofkit/cliff.hpp"
 #include "roofkit/cliff_chart.hpp"
 #include "roofkit/data_files.hpp"
-#include "roofkit/embedded.hpp"
 #include "roofkit/error.hpp"
 #include "roofkit/kernel_registry.hpp"
 #include "roofkit/main_guard.hpp"
@@ -134,7 +135,10 @@ int run_cliff(const cliff_cli& o, CLI::App* cmd) {
       ro.command = command;
       ro.progress = progress;
       ro.warn = warn;
-      r = roofkit::run_cliff_sweep(ro);
+      r = roofkit::cli::hint_if_none(
+          roofkit::exit_code::no_device,
+          "to see a recorded sweep instead: roofline-cuda cliff --from data/cliffs/<file>.json",
+          [&] { return roofkit::run_cliff_sweep(ro); });
     }
   }
   bar.finish();
@@ -181,7 +185,7 @@ const roofkit::cli::registration reg{
     "cliff", 56, [](CLI::App& app) -> std::function<int()> {
       auto* cmd = app.add_subcommand(
           "cliff", "Sweep a launch parameter: predicted occupancy steps against measured time");
-      if (auto doc = roofkit::embedded_file("docs/cli/roofline-cuda-cliff.md"))
+      if (auto doc = roofkit::cli::help_page("docs/cli/roofline-cuda-cliff.md"))
         cmd->footer(std::string(*doc));
       auto o = std::make_shared<cliff_cli>();
       cmd->add_option("--kernel", o->kernel, "A bundled kernel (exact name, see `list`)");

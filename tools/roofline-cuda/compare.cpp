@@ -5,8 +5,8 @@
 #include <string>
 
 #include "cli_format.hpp"
+#include "cli_help.hpp"
 #include "roofkit/compare.hpp"
-#include "roofkit/embedded.hpp"
 #include "roofkit/plot.hpp"
 #include "roofkit/results.hpp"
 #include "subcommand.hpp"
@@ -29,7 +29,7 @@ std::function<int()> add_compare(CLI::App& app) {
   roofkit::cli::add_format_flags(*sub, args->output, "table");
   sub->add_option("-o,--chart", args->chart,
                   "also draw the before/after chart with arrows (.svg, .html, .png, .pdf)");
-  if (auto doc = roofkit::embedded_file("docs/cli/roofline-cuda-compare.md"))
+  if (auto doc = roofkit::cli::help_page("docs/cli/roofline-cuda-compare.md"))
     sub->footer(std::string(*doc));
   return [args] {
     const auto chart_format = args->chart.empty() ? roofkit::chart_format::svg

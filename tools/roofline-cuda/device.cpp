@@ -4,9 +4,10 @@
 #include <memory>
 #include <optional>
 
+#include "cli_errors.hpp"
+#include "cli_help.hpp"
 #include "roofkit/device.hpp"
 #include "roofkit/driver_api.hpp"
-#include "roofkit/embedded.hpp"
 #include "roofkit/error.hpp"
 #include "roofkit/printer.hpp"
 #include "subcommand.hpp"
@@ -39,7 +40,8 @@ int run_device(const device_options& opt) {
     spec = find_gpu(opt.gpu, specs);
     model = model_from_spec(*spec);
   } else if (opt.device_given) {
-    model = query_device(opt.device);
+    model = cli::hint_if_none(exit_code::no_device, cli::no_gpu_model_hint,
+                              [&] { return query_device(opt.device); });
   } else {
     if (visible_device_count() == 0) {
       std::string names;
@@ -47,7 +49,8 @@ int run_device(const device_options& opt) {
         names += (names.empty() ? "" : ", ") + s.name;
       throw no_device_error("no GPU found and no --gpu NAME given (known GPUs: " + names + ")");
     }
-    model = query_device(0);
+    model = cli::hint_if_none(exit_code::no_device, cli::no_gpu_model_hint,
+                              [&] { return query_device(0); });
   }
   if (!spec && !model.spec_name.empty())
     spec = find_gpu(model.spec_name, specs);
@@ -76,7 +79,7 @@ const roofkit::cli::registration reg{
       auto* list = sub->add_flag("--list", opt->list, "List the known GPUs and their aliases");
       list->excludes(gpu);
       list->excludes(dev);
-      if (auto doc = roofkit::embedded_file("docs/cli/roofline-cuda-device.md"))
+      if (auto doc = roofkit::cli::help_page("docs/cli/roofline-cuda-device.md"))
         sub->footer(std::string(*doc));
       return [opt, dev] {
         opt->device_given = dev->count() > 0;

@@ -3,9 +3,9 @@
 #include <iostream>
 #include <optional>
 
+#include "cli_help.hpp"
 #include "cli_parse.hpp"
 #include "roofkit/driver_api.hpp"
-#include "roofkit/embedded.hpp"
 #include "roofkit/metrics_report.hpp"
 #include "roofkit/printer.hpp"
 #include "roofkit/profiler.hpp"
@@ -52,6 +52,7 @@ int run_metrics(const metrics_args& a) {
     std::cerr << "roofline-cuda: note: no GPU found; add --chip NAME for CUPTI names and pass "
                  "counts (see --chips)\n";
     auto t = roofkit::metric_sets_table();
+    t.notes.back() = "Pass counts depend on the chip: add --chip NAME (e.g. --chip GH100).";
     if (set)
       std::erase_if(t.rows, [&](const auto& row) { return std::get<std::string>(row[0]) != *set; });
     out->print(t);
@@ -71,7 +72,7 @@ int run_metrics(const metrics_args& a) {
 }
 
 std::string help_footer() {
-  const auto doc = roofkit::embedded_file("docs/cli/roofline-cuda-metrics.md");
+  const auto doc = roofkit::cli::help_page("docs/cli/roofline-cuda-metrics.md");
   return doc ? std::string(*doc) : std::string();
 }
 

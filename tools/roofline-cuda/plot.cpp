@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "cli_help.hpp"
 #include "roofkit/ceilings.hpp"
-#include "roofkit/embedded.hpp"
 #include "roofkit/error.hpp"
 #include "roofkit/main_guard.hpp"
 #include "roofkit/ncu_import.hpp"
@@ -211,7 +211,7 @@ std::function<int()> add_plot(CLI::App& app) {
       ->default_str("auto");
   sub->add_option("--columns", a->columns, "terminal chart width")->default_str("80");
   sub->add_option("--rows", a->rows, "terminal plot height in text rows")->default_str("20");
-  if (auto doc = roofkit::embedded_file("docs/cli/roofline-cuda-plot.md"))
+  if (auto doc = roofkit::cli::help_page("docs/cli/roofline-cuda-plot.md"))
     sub->footer(std::string(*doc));
   return [a] { return run_plot(*a); };
 }

@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
+#include "cli_help.hpp"
 #include "roofkit/app_process.hpp"
 #include "roofkit/data_files.hpp"
-#include "roofkit/embedded.hpp"
 #include "roofkit/error.hpp"
 #include "roofkit/plot.hpp"
 #include "roofkit/results.hpp"
@@ -105,7 +105,7 @@ const roofkit::cli::registration reg{
     "profile", 52, [](CLI::App& app) -> std::function<int()> {
       auto* cmd = app.add_subcommand(
           "profile", "Run a CUDA application and place its kernels on the roofline");
-      if (auto doc = roofkit::embedded_file("docs/cli/roofline-cuda-profile.md"))
+      if (auto doc = roofkit::cli::help_page("docs/cli/roofline-cuda-profile.md"))
         cmd->footer(std::string(*doc));
       auto o = std::make_shared<profile_cli>();
       cmd->add_option("--kernel", o->options.kernel_regex,

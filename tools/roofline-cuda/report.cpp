@@ -5,7 +5,7 @@
 #include <string>
 
 #include "cli_format.hpp"
-#include "roofkit/embedded.hpp"
+#include "cli_help.hpp"
 #include "roofkit/results.hpp"
 #include "subcommand.hpp"
 
@@ -32,7 +32,7 @@ std::function<int()> add_report(CLI::App& app) {
   sub->add_option("--table", args->table, "which table to print")
       ->check(CLI::IsMember({"all", "context", "ceilings", "kernels"}))
       ->default_str("all");
-  if (auto doc = roofkit::embedded_file("docs/cli/roofline-cuda-report.md"))
+  if (auto doc = roofkit::cli::help_page("docs/cli/roofline-cuda-report.md"))
     sub->footer(std::string(*doc));
   return [args] {
     const roofkit::run r = roofkit::load_run(args->file);
@@ -41,6 +41,7 @@ std::function<int()> add_report(CLI::App& app) {
     options.recorded = args->recorded;
     options.tables = args->table;
     options.wide = args->wide;
+    options.wide_hint = "Every column and the notes: --wide.";
     options.source_name = args->file;
     roofkit::print_run_report(r, format, std::cout, options);
     return 0;

@@ -44,11 +44,11 @@ public:
   /// Whether this launch is profiled; `nvtx_stack` holds the enclosing ranges of the calling
   /// thread, outermost first.
   bool select(const std::string& kernel_name, const std::vector<std::string>& nvtx_stack);
-  /// Launches that passed the filters so far (profiled or skipped by --launch-skip).
+  /// Launches that passed the filters so far (profiled or skipped by launch_skip).
   std::int64_t matched() const { return matched_; }
   /// Launches selected so far.
   std::int64_t selected() const { return selected_; }
-  /// True once --launch-count launches were selected: no later launch is profiled.
+  /// True once launch_count launches were selected: no later launch is profiled.
   bool exhausted() const;
 
 private:

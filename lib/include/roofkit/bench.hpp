@@ -1,5 +1,6 @@
 #pragma once
-// `roofline-cuda bench`: verifies, times, profiles and places the bundled kernels on the roofline.
+// The bench: verifies, times, profiles and places registered kernels on the roofline, and
+// measures registered claims against a run.
 #include <cstddef>
 #include <functional>
 #include <map>
@@ -62,7 +63,8 @@ struct bench_outcome {
 };
 
 /// Runs the bench on the GPU. Throws no_device_error without a GPU and usage_error for a bad
-/// regex or size; a kernel that fails its check is reported in the run, not thrown.
+/// repetition count, regex or size; a kernel that fails its check is reported in the run, not
+/// thrown.
 bench_outcome run_bench(const bench_options& options);
 
 /// The summary table `bench` prints (id "bench"): per kernel the status, median time, effective
@@ -98,20 +100,18 @@ struct claim_outcome {
   std::string evidence;                 ///< what the counters show (bytes, sectors, time)
 };
 
-/// Measures every seed claim against a run (kernels missing or failed give "not measured").
+/// Measures every registered claim against a run (kernels missing or failed give "not
+/// measured").
 std::vector<claim_outcome> evaluate_claims(const run& r);
 
 /// The claims as a table (id "claims").
 table claims_table(const std::vector<claim_outcome>& outcomes);
 
-/// The generated docs/seed-claims.md: provenance, one row per claim (seed figure, our figure,
-/// verdict, evidence), and how each figure is computed. `notes` (claim id -> text) add a
-/// reviewer's reading of the counters for claims of this run; the JSON file of that map is
-/// named in `notes_file` ("" when none).
-std::string claims_markdown(const run& r, const std::vector<claim_outcome>& outcomes,
-                            const std::string& run_file,
-                            const std::map<std::string, std::string>& notes = {},
-                            const std::string& notes_file = "");
+/// A claim metric's value as the claims table shows it ("2.50x", "91%", "670 GB/s").
+std::string format_claim_value(claim_metric m, double value);
+
+/// How a claim metric's figure is computed, in one sentence without the final period.
+std::string claim_metric_definition(claim_metric m);
 
 /// Reads a claim-notes file: a JSON object {"claim-id": "text", ...}; usage_error when it is
 /// malformed or names an unknown claim.

@@ -114,7 +114,7 @@ table plateaus_table(const ceilings_result& result);
 /// "ceilings_vs_references".
 table comparison_table(const ceilings_result& result);
 
-/// A machine file: the measured ceilings of one GPU (`roofline-cuda ceilings --save`).
+/// A machine file: the measured ceilings of one GPU, saved for later runs.
 struct machine_ceilings {
   std::string device_name;
   int cc_major = 0;

@@ -202,7 +202,7 @@ struct cliff_point {
   std::string bound;      ///< "dram", "fp32", ... (empty when unknown)
 };
 
-/// One sweep, its context and its analysis: what `roofline-cuda cliff -o` writes
+/// One sweep, its context and its analysis: what a cliff file holds
 /// (schema roofkit.cliff/1).
 struct cliff_result {
   std::string kernel;

@@ -133,7 +133,7 @@ std::vector<ceiling> theoretical_ceilings(const device_model& m);
 table device_table(const device_model& m);
 /// Ceilings as a table (id "ceilings"); with a spec, each roof also shows the datasheet value.
 table ceilings_table(const std::vector<ceiling>& ceilings, const gpu_spec* spec = nullptr);
-/// Known GPUs as a table (id "gpus") for `roofline-cuda device --list`.
+/// Known GPUs as a table (id "gpus").
 table gpu_list_table(const std::vector<gpu_spec>& specs);
 
 } // namespace roofkit

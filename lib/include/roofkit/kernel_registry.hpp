@@ -1,8 +1,8 @@
 #pragma once
-// The bundled kernel suite as data: every kernel registers a descriptor (name, topic, seed
-// claim, sizes, launch, FLOPs and minimal bytes as formulas of the size, and a factory for a
-// runnable instance that verifies itself against a CPU reference). `roofline-cuda list` prints
-// the registry; `roofline-cuda bench` drives the instances.
+// Kernel suites as data: every kernel registers a descriptor (name, topic, claim, sizes, launch,
+// FLOPs and minimal bytes as formulas of the size, and a factory for a runnable instance that
+// verifies itself against a CPU reference). A suite also registers its claims and the display
+// order of its topics. A listing prints the registry; the bench (bench.hpp) drives the instances.
 //
 // This header is host C++ (no fmt, no JSON, no CLI11) so that kernel files may include it.
 #include <cstdint>
@@ -102,12 +102,13 @@ enum class claim_metric {
 /// "counter_ratio", "counter_quotient", "occupancy".
 std::string to_string(claim_metric m);
 
-/// A claim made by one of the seed articles, with the figure it gives and how to measure it.
+/// A claim about registered kernels (e.g. one that a seed article makes), with the figure its
+/// source gives and how to measure it. Suites register claims with claim_registration.
 struct seed_claim {
-  std::string id;        ///< stable key, e.g. "stride-32-bandwidth"
-  std::string text;      ///< the claim in English, e.g. "stride 32 gives 3% of coalesced bandwidth"
-  std::string seed_file; ///< file under the seeds folder, e.g. "memory-model-global-to-shared.txt"
-  std::string seed_figure; ///< the figure as the seed gives it, with its GPU ("0.03x, RTX 4090")
+  std::string id;          ///< stable key, e.g. "copy-bandwidth"
+  std::string text;        ///< the claim in English, e.g. "the copy reaches 80% of the DRAM roof"
+  std::string seed_file;   ///< the source of the claim, e.g. an article's file name
+  std::string seed_figure; ///< the figure as the source gives it, with its GPU ("0.9x, RTX 4090")
   std::string subject;     ///< kernel the figure is about
   std::string baseline;    ///< kernel it is compared with ("" when absolute)
   claim_metric metric = claim_metric::speedup;
@@ -118,20 +119,20 @@ struct seed_claim {
   double threshold = 0;              ///< the value that separates "holds" from "does not hold"
 };
 
-/// One bundled kernel: everything `list` prints and everything `bench` needs.
+/// One registered kernel: everything a listing prints and everything the bench needs.
 struct kernel_descriptor {
-  std::string name;           ///< "<topic>/<variant>", e.g. "global/stride-32"
-  std::string topic;          ///< folder under kernels/, e.g. "global"
-  std::string family;         ///< kernels shown as one series (a sweep), e.g. "global/stride"
+  std::string name;           ///< "<topic>/<variant>", e.g. "memory/stride-4"
+  std::string topic;          ///< the suite's group of kernels, e.g. "memory"
+  std::string family;         ///< kernels shown as one series (a sweep), e.g. "memory/stride"
   std::string parameter_name; ///< the swept parameter ("stride", "ways", "bytes"); "" if none
   double parameter = 0;       ///< its value for this kernel
   std::string description;    ///< one line: what the kernel does
   std::string claim_id;       ///< the seed_claim it illustrates (seed_claims()), "" if none
-  std::string claim;          ///< the claim's text, for display
-  std::string seed_file;      ///< the seed article the kernel comes from
+  std::string claim;          ///< the claim's text, for display (default: the claim's text)
+  std::string seed_file;      ///< the source (e.g. an article) the kernel comes from
 
   std::string size_unit;         ///< "elements", "matrix order N (N x N)", "bytes", "threads"
-  problem_size default_size = 0; ///< bandwidth kernels: past the 50 MB L2 of an H100
+  problem_size default_size = 0; ///< bandwidth kernels: past the L2 (50 MB on an H100)
   std::vector<problem_size> test_sizes; ///< small sizes for tests (odd ones: tails, edges)
   problem_size min_size = 1;
   problem_size max_size = std::int64_t{1} << 31;
@@ -162,7 +163,8 @@ struct kernel_descriptor {
   double total_flops(problem_size size) const;
 };
 
-/// Every registered kernel, in display order (topic order, then registration order).
+/// Every registered kernel, in display order: the registered topic order (topics not in it last,
+/// alphabetically), then registration order within a file.
 const std::vector<kernel_descriptor>& kernel_registry();
 
 /// The kernel named `name`, or nullptr.
@@ -172,7 +174,8 @@ const kernel_descriptor* find_kernel(std::string_view name);
 /// Throws usage_error for an invalid regex or when nothing matches.
 std::vector<const kernel_descriptor*> select_kernels(const std::string& regex);
 
-/// Every seed claim, in the order of docs/seed-claims-source.md.
+/// Every registered claim, in registration order (the claims of one claim_registration in the
+/// order it gives them).
 const std::vector<seed_claim>& seed_claims();
 
 /// The claim with this id, or nullptr.
@@ -182,7 +185,7 @@ const seed_claim* find_claim(std::string_view id);
 /// not start with their topic, claims naming unknown kernels); empty when consistent.
 std::vector<std::string> registry_problems();
 
-/// The table `roofline-cuda list` prints: one row per kernel with its default size and the
+/// The kernels as a table (id "kernels"): one row per kernel with its default size and the
 /// FLOPs, bytes and intensity formulas evaluated there.
 table kernel_list_table(const std::vector<const kernel_descriptor*>& kernels);
 
@@ -190,7 +193,23 @@ table kernel_list_table(const std::vector<const kernel_descriptor*>& kernels);
 /// file, `const roofkit::kernel_registration reg{[] { return std::vector<kernel_descriptor>{...};
 /// }};`
 struct kernel_registration {
+  /// Registers the descriptors `make` returns (called once, when the registry is first used).
   explicit kernel_registration(std::function<std::vector<kernel_descriptor>()> make);
+};
+
+/// Registers claims at static-initialisation time, like kernel_registration: define one at
+/// namespace scope, `const roofkit::claim_registration claims{[] { return std::vector<seed_claim>{
+/// ...}; }};`. A kernel's claim_id may name any registered claim.
+struct claim_registration {
+  /// Registers the claims `make` returns (called once, when the claims are first used).
+  explicit claim_registration(std::function<std::vector<seed_claim>()> make);
+};
+
+/// Registers the display order of a suite's topics at static-initialisation time; registrations
+/// append to one order. Topics not registered are listed after these, alphabetically.
+struct topic_order_registration {
+  /// Appends `topics` to the display order.
+  explicit topic_order_registration(std::vector<std::string> topics);
 };
 
 } // namespace roofkit

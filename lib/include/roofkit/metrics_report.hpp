@@ -1,5 +1,5 @@
 #pragma once
-// Tables describing the metric sets, for `roofline-cuda metrics` (offline, no GPU needed).
+// Tables describing the metric sets (offline, no GPU needed).
 #include <optional>
 #include <string>
 #include <vector>

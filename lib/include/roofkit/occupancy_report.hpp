@@ -1,5 +1,5 @@
 #pragma once
-// Report tables of occupancy-calc (Markdown / CSV / JSON through the printer interface).
+// Report tables of occupancy results (Markdown / CSV / JSON through the printer interface).
 #include <functional>
 #include <iosfwd>
 #include <string>
@@ -15,12 +15,15 @@ namespace roofkit {
 /// The GPU a report is for: an architecture, and the product when known.
 struct occupancy_target {
   const arch_spec* arch = nullptr;
-  std::string gpu_name; ///< "NVIDIA H100 80GB HBM3"; empty for --arch
+  std::string gpu_name; ///< "NVIDIA H100 80GB HBM3"; empty when only the architecture is known
   int sm_count = 0;     ///< 0 when unknown
-  std::string origin;   ///< "--arch sm_90", "--gpu (built-in table)", "--device 0 (live)"
+  std::string origin;   ///< where the target came from, as the caller words it (e.g. its flag)
+  /// How to give the SM count where it is unknown (a tool names its flags), shown beside bounds
+  /// that need it; "" says only that they need it.
+  std::string sm_count_hint;
 };
 
-/// The schema of occupancy-calc's JSON documents (bump the major version on any incompatible
+/// The schema of the occupancy JSON documents (bump the major version on any incompatible
 /// change): `{"schema": ..., "<table id>": {record} or [rows]}`.
 inline constexpr const char* occupancy_schema = "roofkit.occupancy/2";
 

@@ -10,7 +10,7 @@
 
 namespace roofkit {
 
-/// The chart formats roofline-cuda plot writes.
+/// The chart formats the plot module writes.
 enum class chart_format { svg, html, png, pdf, terminal };
 
 /// "svg", "html", "png", "pdf", "term".

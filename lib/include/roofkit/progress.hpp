@@ -4,7 +4,7 @@
 
 namespace roofkit {
 
-/// A one-line progress bar on stderr, drawn only when enabled (a terminal, no --quiet).
+/// A one-line progress bar on stderr, drawn only when enabled (a terminal, not asked to be quiet).
 class progress_bar {
 public:
   /// `enabled` false makes every call a no-op.

@@ -57,7 +57,7 @@ table ceilings_table(const run& r);
 /// `placements` are analyze(r) (one per kernel, same order).
 table kernels_table(const run& r, const std::vector<kernel_placement>& placements);
 
-/// What `roofline-cuda report` prints.
+/// What print_run_report prints.
 struct report_options {
   bool recorded = false;      ///< say "not measured on this machine" whatever the context
   std::string tables = "all"; ///< "all", "context", "ceilings" or "kernels"
@@ -65,6 +65,9 @@ struct report_options {
   /// Markdown: every column (about 300 characters a line). Default: tables and lines that fit
   /// 120 columns (CSV and JSON always hold every column).
   bool wide = false;
+  /// Markdown, narrow tables: how to see every column, added to the kernels table's notes
+  /// (a tool names its flag here); "" adds nothing.
+  std::string wide_hint;
 };
 
 /// Prints a run: in Markdown a heading, the provenance and clocks lines, then the ceilings,

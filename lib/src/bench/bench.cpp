@@ -213,15 +213,13 @@ bench_outcome run_bench(const bench_options& options) {
   };
   if (options.repetitions < 1 || options.repetitions > 100000)
     throw usage_error(
-        fmt::format("--reps {} is out of range (valid: 1..100000)", options.repetitions));
+        fmt::format("repetitions '{}' out of range (valid: 1..100000)", options.repetitions));
   const auto kernels = select_kernels(options.kernel_regex);
   if (options.size)
     for (const auto* d : kernels)
       d->validate_size(*options.size);
   if (visible_device_count() == 0)
-    throw no_device_error("no CUDA GPU visible: bench needs one",
-                          "to see a recorded H100 run instead: roofline-cuda report "
-                          "data/runs/h100-sxm.json");
+    throw no_device_error("no CUDA GPU visible: bench needs one");
   require_device(options.device);
   ROOFKIT_CUDA_CHECK(cudaSetDevice(options.device));
   const device_model model = query_device(options.device);

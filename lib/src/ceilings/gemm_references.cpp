@@ -185,7 +185,7 @@ std::vector<ceiling_measurement> measure_gemm_references(measure_context& ctx,
             fmt::format("{}^3, {}, random inputs in [-1, 1); best of {}; median of {}", n,
                         k.lt_fp8 ? "cublasLtMatmul TN, BF16 output, heuristic algorithm"
                                  : "cublasGemmEx, default algorithm",
-                        sizes.size() > 1 ? "4096^3, 6144^3, 8192^3" : "8192^3 only (--quick)",
+                        sizes.size() > 1 ? "4096^3, 6144^3, 8192^3" : "8192^3 only (quick run)",
                         t.time.repetitions));
         if (desc) {
           layout_destroy(la);

@@ -101,7 +101,8 @@ cliff_result run_exec_sweep(const exec_sweep_options& o) {
   r.command = o.command;
   r.extra["metric"] = re ? "regex " + o.metric_regex : "wall time of the process";
   if (o.registers == 0)
-    r.extra["registers"] = "unknown: the prediction has no register limit (give --regs)";
+    r.extra["registers"] =
+        "unknown: the prediction has no register limit (give the registers per thread)";
 
   std::size_t done = 0;
   for (const std::int64_t v : values) {

@@ -142,9 +142,7 @@ cliff_result run_cliff_sweep(const cliff_options_run& o) {
   }
 
   if (visible_device_count() == 0)
-    throw no_device_error("no CUDA GPU visible: cliff needs one",
-                          "to see a recorded sweep instead: roofline-cuda cliff --from "
-                          "data/cliffs/<file>.json");
+    throw no_device_error("no CUDA GPU visible: cliff needs one");
   ROOFKIT_CUDA_CHECK(cudaSetDevice(o.device));
   const device_model model = query_device(o.device);
   const arch_spec* arch = find_arch(model.cc_major, model.cc_minor);

@@ -51,7 +51,7 @@ void throw_cuda_error(int status, const char* call, const char* file, int line) 
   switch (err) {
   case cudaErrorNoDevice:
     throw no_device_error(message, "no CUDA GPU is visible; check nvidia-smi and "
-                                   "CUDA_VISIBLE_DEVICES, or use --gpu NAME for offline work");
+                                   "CUDA_VISIBLE_DEVICES");
   case cudaErrorInsufficientDriver:
     throw no_device_error(message, "the NVIDIA driver is missing or older than this CUDA "
                                    "runtime; install a driver that supports CUDA 13");

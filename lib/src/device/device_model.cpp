@@ -126,7 +126,7 @@ std::vector<ceiling> theoretical_ceilings(const device_model& m) {
             rates->l2_published
                 ? ""
                 : "; an upper bound the hardware may not reach (an H100's L2 read plateau is "
-                  "about 2/3 of it): 'roofline-cuda ceilings' measures it");
+                  "about 2/3 of it): a ceiling microbenchmark measures it");
       } else {
         c.value = rates->l1_bytes_per_clk * m.sm_count * m.sm_clock_mhz * 1e6;
         c.method =

@@ -35,8 +35,7 @@ device_model query_device(int ordinal) {
     cudaGetLastError();
     throw no_device_error(fmt::format("no CUDA GPU found ({})", status != cudaSuccess
                                                                     ? cudaGetErrorName(status)
-                                                                    : "0 devices visible"),
-                          "use --gpu NAME for a known GPU's model (roofline-cuda device --list)");
+                                                                    : "0 devices visible"));
   }
   if (ordinal >= count)
     require_device(ordinal); // throws, naming the visible devices

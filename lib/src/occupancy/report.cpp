@@ -1,4 +1,4 @@
-// Report tables of occupancy-calc.
+// Report tables of occupancy results.
 #include <algorithm>
 #include <cmath>
 #include <ostream>
@@ -391,9 +391,11 @@ std::vector<report_section> suggest_report(const occupancy_target& target,
                           "cluster must fit in one GPC, so the real count is lower and depends "
                           "on the SKU: ask cudaOccupancyMaxActiveClusters.",
                           current.active_blocks, target.sm_count)
-            : "Upper bound = floor(blocks per SM x SMs / cluster size); give --gpu or --device "
-              "(or --sms N) for the SM count. A cluster must fit in one GPC: ask "
-              "cudaOccupancyMaxActiveClusters for the real count.");
+            : fmt::format("Upper bound = floor(blocks per SM x SMs / cluster size); {}. A "
+                          "cluster must fit in one GPC: ask cudaOccupancyMaxActiveClusters for "
+                          "the real count.",
+                          target.sm_count_hint.empty() ? "it needs the target's SM count"
+                                                       : target.sm_count_hint));
     out.push_back({k, false});
   }
   return out;

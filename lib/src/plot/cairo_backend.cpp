@@ -209,8 +209,8 @@ namespace {
               fmt::format("cannot write '{}': this roofkit was built without cairo, so it "
                           "cannot write {}",
                           path.string(), format),
-              fmt::format("write an SVG and convert it: roofline-cuda plot RUN.json -o {} && "
-                          "rsvg-convert -f {} -o {} {} (or rebuild with libcairo2-dev installed)",
+              fmt::format("write an SVG ({}) and convert it: rsvg-convert -f {} -o {} {} (or "
+                          "rebuild with libcairo2-dev installed)",
                           svg.string(), format[0] == 'P' && format[1] == 'N' ? "png" : "pdf",
                           path.string(), svg.string()));
 }

@@ -83,7 +83,8 @@ void write_roofline_chart(const run& r, const std::filesystem::path& path, chart
     return;
   }
   if (format == chart_format::terminal)
-    throw usage_error("the terminal chart goes to stdout, not to a file (use --term)");
+    throw usage_error("the terminal chart goes to stdout, not to a file (valid for files: svg, "
+                      "html, png, pdf)");
   write_canvas(draw_roofline(make_roofline_data(r, options), options), path, format);
 }
 

@@ -50,7 +50,7 @@ std::vector<ceiling> load_ceilings_file(const std::filesystem::path& path) {
   json j = json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object() || !j.contains("ceilings") || !j["ceilings"].is_array())
     throw usage_error(fmt::format("'{}' has no \"ceilings\" array (expected a run file or a "
-                                  "machine file written by `ceilings --save`)",
+                                  "machine file of measured ceilings)",
                                   path.string()));
   json wrapper = {{"schema", run_schema}, {"context", json::object()}, {"kernels", json::array()}};
   wrapper["ceilings"] = j["ceilings"];

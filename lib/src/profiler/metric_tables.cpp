@@ -1,4 +1,4 @@
-// Tables of metric sets for `roofline-cuda metrics`.
+// Tables of the metric sets and of their metrics resolved for a chip.
 #include <fmt/format.h>
 
 #include "roofkit/metrics_report.hpp"
@@ -40,7 +40,7 @@ table metric_sets_table() {
     t.rows.push_back({s.name, static_cast<std::int64_t>(s.metrics.size()),
                       s.pass_budget > 0 ? cell{static_cast<std::int64_t>(s.pass_budget)} : cell{},
                       s.description});
-  t.notes.push_back("Pass counts depend on the chip: add --chip NAME (e.g. --chip GH100).");
+  t.notes.push_back("Pass counts depend on the chip (e.g. GH100).");
   return t;
 }
 

@@ -69,7 +69,7 @@ std::vector<std::string> resolved_set::notes() const {
   if (over.empty())
     return {};
   return {fmt::format("metric set '{}' on {}: left out {} to stay within {} passes; collect "
-                      "them with --set roofline-full or --set tensor",
+                      "them with the metric set roofline-full or tensor",
                       set, chip, over, passes)};
 }
 

@@ -50,7 +50,7 @@ struct profiler_ref {
 };
 
 const char* no_gpu_hint = "no CUDA GPU is visible; check nvidia-smi and CUDA_VISIBLE_DEVICES. "
-                          "Counters need a GPU; `roofline-cuda metrics --chip NAME` works offline";
+                          "Counters need a GPU; the metric sets of a named chip resolve offline";
 
 // Makes `device` current with its primary context and returns that context.
 CUcontext current_context(int device) {

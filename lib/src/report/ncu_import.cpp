@@ -456,7 +456,7 @@ run import_ncu_csv(std::string_view text, const std::string& source,
   if (!has_column(time_metric) && !has_column("gpu__time_duration.avg") &&
       !(has_column("sm__cycles_elapsed.avg") && has_column(sm_clock_metric)))
     throw fail(fmt::format("no kernel time: the CSV has no '{}' column (collect it with "
-                           "--metrics {})",
+                           "ncu --metrics {})",
                            time_metric, time_metric));
   const auto tensor = tensor_families(metric_columns);
   const bool has_work =

@@ -124,7 +124,8 @@ constexpr std::size_t narrow_width = 120;
 
 // The kernels table in at most 120 columns: the answer per kernel (time, achieved, DRAM, bound,
 // % of roof, occupancy) and a flag; the full table is the wide one.
-table narrow_kernels_table(const run& r, const std::vector<kernel_placement>& placements) {
+table narrow_kernels_table(const run& r, const std::vector<kernel_placement>& placements,
+                           const std::string& wide_hint) {
   const bool flops = any_flops(placements);
   const bool occupancy = std::any_of(r.kernels.begin(), r.kernels.end(), [](const auto& k) {
     return k.occupancy_achieved.has_value();
@@ -177,9 +178,8 @@ table narrow_kernels_table(const run& r, const std::vector<kernel_placement>& pl
       fmt::format("Bound: the roof that allows the least time; Roof %: achieved / attainable; "
                   "AI: FLOP per byte at {}; Occ: achieved occupancy. Flag: FAILED (verification "
                   "or error), overhead (launch overhead dominates the time: the rates are "
-                  "bounds), no FLOPs (placed on bandwidth only). Every column and the notes: "
-                  "--wide.",
-                  lvl),
+                  "bounds), no FLOPs (placed on bandwidth only).{}",
+                  lvl, wide_hint.empty() ? "" : " " + wide_hint),
       narrow_width));
   return t;
 }
@@ -398,7 +398,7 @@ void print_run_report(const run& r, output_format format, std::ostream& out,
     if (wanted("kernels")) {
       const auto placements = analyze(r);
       printer->print(options.wide ? kernels_table(r, placements)
-                                  : narrow_kernels_table(r, placements));
+                                  : narrow_kernels_table(r, placements, options.wide_hint));
     }
     if (wanted("context"))
       printer->print(options.wide ? context_table(r, options.recorded)

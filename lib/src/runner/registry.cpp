@@ -1,5 +1,4 @@
 #include <algorithm>
-#include <array>
 #include <regex>
 #include <set>
 
@@ -21,14 +20,21 @@ std::vector<pending_registration>& pending() {
   return list;
 }
 
-// Display order of the topics; unknown topics come last, alphabetically.
-constexpr std::array<std::string_view, 14> topic_order{
-    "global",  "vector", "layout",     "vadd",      "gemm",    "transpose", "reduce",
-    "stencil", "smem",   "divergence", "registers", "unified", "transfer",  "readonly"};
+std::vector<std::function<std::vector<seed_claim>()>>& pending_claims() {
+  static std::vector<std::function<std::vector<seed_claim>()>> list;
+  return list;
+}
+
+// The registered display order of the topics; unknown topics come last, alphabetically.
+std::vector<std::string>& topic_order() {
+  static std::vector<std::string> order;
+  return order;
+}
 
 std::size_t topic_rank(const std::string& topic) {
-  const auto it = std::find(topic_order.begin(), topic_order.end(), topic);
-  return static_cast<std::size_t>(it - topic_order.begin());
+  const auto& order = topic_order();
+  const auto it = std::find(order.begin(), order.end(), topic);
+  return static_cast<std::size_t>(it - order.begin());
 }
 
 std::vector<kernel_descriptor> build_registry() {
@@ -60,6 +66,26 @@ std::vector<kernel_descriptor> build_registry() {
 
 kernel_registration::kernel_registration(std::function<std::vector<kernel_descriptor>()> make) {
   pending().push_back({std::move(make)});
+}
+
+claim_registration::claim_registration(std::function<std::vector<seed_claim>()> make) {
+  pending_claims().push_back(std::move(make));
+}
+
+topic_order_registration::topic_order_registration(std::vector<std::string> topics) {
+  auto& order = topic_order();
+  order.insert(order.end(), topics.begin(), topics.end());
+}
+
+const std::vector<seed_claim>& seed_claims() {
+  static const std::vector<seed_claim> claims = [] {
+    std::vector<seed_claim> all;
+    for (const auto& make : pending_claims())
+      for (auto& c : make())
+        all.push_back(std::move(c));
+    return all;
+  }();
+  return claims;
 }
 
 std::string to_string(measurement m) {
@@ -125,8 +151,8 @@ std::vector<const kernel_descriptor*> select_kernels(const std::string& regex) {
   try {
     re = std::regex(regex, std::regex::ECMAScript);
   } catch (const std::regex_error& e) {
-    throw usage_error(fmt::format("--kernel '{}' is not a valid regular expression ({}) "
-                                  "(valid: an ECMAScript regex such as 'gemm/|transpose/')",
+    throw usage_error(fmt::format("'{}' is not a valid regular expression ({}) (valid: an "
+                                  "ECMAScript regex such as 'topic/|other-topic/')",
                                   regex, e.what()));
   }
   std::vector<const kernel_descriptor*> selected;
@@ -134,8 +160,8 @@ std::vector<const kernel_descriptor*> select_kernels(const std::string& regex) {
     if (regex.empty() || std::regex_search(d.name, re))
       selected.push_back(&d);
   if (selected.empty())
-    throw usage_error(fmt::format("--kernel '{}' matches no kernel (valid: a regex matching "
-                                  "names shown by 'roofline-cuda list', e.g. 'global/')",
+    throw usage_error(fmt::format("'{}' matches no kernel (valid: a regex matching the name "
+                                  "of a registered kernel, e.g. its topic followed by '/')",
                                   regex));
   return selected;
 }
@@ -207,7 +233,7 @@ std::vector<std::string> registry_problems() {
 table kernel_list_table(const std::vector<const kernel_descriptor*>& kernels) {
   table t;
   t.id = "kernels";
-  t.title = "Bundled kernels";
+  t.title = "Kernels";
   t.columns = {{"name", "Kernel"},
                {"topic", "Topic"},
                {"size", "Default size", "", 0},
@@ -234,10 +260,9 @@ table kernel_list_table(const std::vector<const kernel_descriptor*>& kernels) {
                       to_string(d->kind), d->flops_formula, flops, d->bytes_formula, bytes,
                       bytes > 0 ? flops / bytes : 0.0, d->claim_id, d->claim});
   }
-  t.notes.push_back(fmt::format(
-      "{} kernels. FLOPs and bytes are the algorithm's (declared), evaluated at the default "
-      "size; `roofline-cuda bench` measures them.",
-      kernels.size()));
+  t.notes.push_back(fmt::format("{} kernels. FLOPs and bytes are the algorithm's (declared), "
+                                "evaluated at the default size.",
+                                kernels.size()));
   return t;
 }
 

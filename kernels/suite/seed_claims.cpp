@@ -1,8 +1,8 @@
-// The claims the seed articles make about the bundled kernels, as data. The order and the ids
-// match docs/seed-claims-source.md (a CPU test checks that every id appears there).
+// The claims the seed articles make about the bundled kernels, registered as data. The order
+// and the ids match docs/seed-claims-source.md (a CPU test checks that every id appears there).
 #include "roofkit/kernel_registry.hpp"
 
-namespace roofkit {
+namespace roofkit::kernels {
 
 namespace {
 
@@ -241,11 +241,8 @@ std::vector<seed_claim> make_claims() {
   };
 }
 
+const claim_registration registration{make_claims};
+
 } // namespace
 
-const std::vector<seed_claim>& seed_claims() {
-  static const std::vector<seed_claim> claims = make_claims();
-  return claims;
-}
-
-} // namespace roofkit
+} // namespace roofkit::kernels

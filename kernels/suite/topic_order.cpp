@@ -1,0 +1,15 @@
+// The display order of the bundled suite's topics (folders of kernels/); `cliff` and any topic
+// not named here come last, alphabetically.
+#include "roofkit/kernel_registry.hpp"
+
+namespace roofkit::kernels {
+
+namespace {
+
+const topic_order_registration registration{{"global", "vector", "layout", "vadd", "gemm",
+                                             "transpose", "reduce", "stencil", "smem", "divergence",
+                                             "registers", "unified", "transfer", "readonly"}};
+
+} // namespace
+
+} // namespace roofkit::kernels
