@@ -21,6 +21,10 @@ std::optional<chart_format> parse_chart_format(const std::string& name);
 /// extensions otherwise.
 chart_format chart_format_for_path(const std::filesystem::path& path);
 
+/// Writes a drawn chart to `path` as SVG, PNG or PDF (PNG and PDF need cairo); usage_error for
+/// any other format.
+void write_canvas(const canvas& c, const std::filesystem::path& path, chart_format format);
+
 /// Writes the roofline chart of a run to `path` in `format` (not terminal). PNG and PDF need
 /// cairo (cairo_available()); without it a usage error says how to convert the SVG instead.
 void write_roofline_chart(const run& r, const std::filesystem::path& path, chart_format format,

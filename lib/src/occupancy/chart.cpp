@@ -7,7 +7,6 @@
 
 #include "roofkit/chart_canvas.hpp"
 #include "roofkit/data_files.hpp"
-#include "roofkit/error.hpp"
 #include "roofkit/occupancy_chart.hpp"
 #include "roofkit/plot.hpp"
 
@@ -244,31 +243,17 @@ std::string sweeps_svg(const std::vector<occupancy_sweep>& sweeps, const std::st
 void write_occupancy_sweeps(const std::vector<occupancy_sweep>& sweeps, const std::string& title,
                             const std::string& caption, const std::filesystem::path& path) {
   const canvas c = draw_occupancy_sweeps(sweeps, title, caption);
-  switch (chart_format_for_path(path)) {
-  case chart_format::svg:
-    write_text_file(path, to_svg(c));
-    return;
-  case chart_format::html: {
-    svg_options inline_svg;
-    inline_svg.standalone = false;
-    write_text_file(path, fmt::format("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta "
-                                      "charset=\"utf-8\">\n<title>{}</title>\n</head>\n<body>\n{}"
-                                      "</body>\n</html>\n",
-                                      xml_escape(title), to_svg(c, inline_svg)));
+  const chart_format format = chart_format_for_path(path);
+  if (format != chart_format::html) {
+    write_canvas(c, path, format);
     return;
   }
-  case chart_format::png:
-    write_png(c, path);
-    return;
-  case chart_format::pdf:
-    write_pdf(c, path);
-    return;
-  case chart_format::terminal:
-    break;
-  }
-  throw usage_error(fmt::format("chart file '{}': occupancy charts are written as .svg, .html, "
-                                ".png or .pdf",
-                                path.string()));
+  svg_options inline_svg;
+  inline_svg.standalone = false;
+  write_text_file(path, fmt::format("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta "
+                                    "charset=\"utf-8\">\n<title>{}</title>\n</head>\n<body>\n{}"
+                                    "</body>\n</html>\n",
+                                    xml_escape(title), to_svg(c, inline_svg)));
 }
 
 } // namespace roofkit

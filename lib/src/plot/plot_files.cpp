@@ -54,8 +54,6 @@ chart_format chart_format_for_path(const std::filesystem::path& path) {
   return *f;
 }
 
-namespace {
-
 void write_canvas(const canvas& c, const std::filesystem::path& path, chart_format format) {
   switch (format) {
   case chart_format::svg:
@@ -73,8 +71,6 @@ void write_canvas(const canvas& c, const std::filesystem::path& path, chart_form
   throw usage_error(fmt::format("cannot write '{}' as {} (valid: svg, png, pdf)", path.string(),
                                 to_string(format)));
 }
-
-} // namespace
 
 void write_roofline_chart(const run& r, const std::filesystem::path& path, chart_format format,
                           const chart_options& options) {
