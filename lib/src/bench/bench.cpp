@@ -38,8 +38,6 @@ std::string host_name() {
   return buf;
 }
 
-std::string cuda_version_text(int v) { return fmt::format("{}.{}", v / 1000, (v % 1000) / 10); }
-
 /// Adds the values of several ranges (the launches of one run()): counts, bytes, FLOPs, time and
 /// cycles add up; clocks and occupancy are averaged weighted by each range's time.
 std::map<std::string, double> combine_ranges(const std::vector<range_values>& ranges,
@@ -83,33 +81,6 @@ double theoretical_occupancy(const kernel_instance& inst, const launch_config& l
       &blocks, fn, threads, static_cast<std::size_t>(launch.dynamic_smem_bytes)));
   const int warps = (threads + 31) / 32;
   return double(blocks * warps) / double(model.max_threads_per_sm / 32);
-}
-
-/// Times runs that need reset() before each one (unified memory): reset outside the events.
-timing time_with_reset(kernel_instance& inst, cudaStream_t stream, int warmup, int reps) {
-  for (int i = 0; i < warmup; ++i) {
-    inst.reset(stream);
-    inst.run(stream);
-  }
-  ROOFKIT_CUDA_CHECK(cudaStreamSynchronize(stream));
-  cudaEvent_t start, stop;
-  ROOFKIT_CUDA_CHECK(cudaEventCreate(&start));
-  ROOFKIT_CUDA_CHECK(cudaEventCreate(&stop));
-  std::vector<double> samples;
-  for (int i = 0; i < reps; ++i) {
-    inst.reset(stream);
-    ROOFKIT_CUDA_CHECK(cudaStreamSynchronize(stream));
-    ROOFKIT_CUDA_CHECK(cudaEventRecord(start, stream));
-    inst.run(stream);
-    ROOFKIT_CUDA_CHECK(cudaEventRecord(stop, stream));
-    ROOFKIT_CUDA_CHECK(cudaEventSynchronize(stop));
-    float ms = 0;
-    ROOFKIT_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    samples.push_back(ms * 1e-3);
-  }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  return summarize_samples(std::move(samples));
 }
 
 struct stream_guard {
@@ -385,9 +356,7 @@ bench_outcome run_bench(const bench_options& options) {
         warn(fmt::format("{}: VERIFICATION FAILED: {}", d->name, v.message));
       }
       progress({done, kernels.size(), d->name, "time"});
-      if (d->reset_before_each_run) {
-        k.time = time_with_reset(*inst, stream, options.warmup, options.repetitions);
-      } else {
+      {
         timing_options t;
         t.device = options.device;
         t.warmup = options.warmup;
@@ -399,6 +368,8 @@ bench_outcome run_bench(const bench_options& options) {
         t.min_batch_s = t.flush_l2 || transfer ? 0 : 200e-6;
         t.observe_clock = false;
         t.stream = stream;
+        if (d->reset_before_each_run) // unified memory: reset outside the events, never flushed
+          t.prepare = [&](cudaStream_t s) { inst->reset(s); };
         k.time = time_kernel([&](cudaStream_t s) { inst->run(s); }, t).time;
       }
       if (d->kind == measurement::kernel) {
@@ -466,11 +437,9 @@ bench_outcome run_bench(const bench_options& options) {
   c.cc_major = model.cc_major;
   c.cc_minor = model.cc_minor;
   c.sm_count = model.sm_count;
-  int driver = 0, runtime = 0;
-  cudaDriverGetVersion(&driver);
-  cudaRuntimeGetVersion(&runtime);
-  c.driver_version = cuda_version_text(driver);
-  c.runtime_version = cuda_version_text(runtime);
+  auto [driver, runtime] = query_cuda_versions();
+  c.driver_version = std::move(driver);
+  c.runtime_version = std::move(runtime);
   c.sm_clock_mhz = clock.mhz;
   c.mem_clock_mhz = model.memory_clock_mhz;
   c.origin = out.counters_used  ? run_origin::measured

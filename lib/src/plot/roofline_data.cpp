@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "../core/user_regex.hpp"
 #include "chart_internal.hpp"
 #include "roofkit/build_info.hpp"
 #include "roofkit/error.hpp"
@@ -382,13 +383,7 @@ roofline_chart_data make_roofline_data(const run& r, const chart_options& option
                                ? d.topics[data_topic[i]].color
                                : kernel_color(i);
   if (!options.label_regex.empty()) {
-    std::regex re;
-    try {
-      re = std::regex(options.label_regex, std::regex::ECMAScript);
-    } catch (const std::regex_error& e) {
-      throw usage_error("label pattern '" + options.label_regex +
-                        "' is not a valid regular expression: " + e.what());
-    }
+    const std::regex re = detail::compile_user_regex(options.label_regex, "label pattern");
     for (auto& k : d.kernels)
       k.labelled = std::regex_search(k.name, re);
   } else if (d.by_topic) {
