@@ -174,34 +174,18 @@ bool overhead_dominated(const kernel_result& k) {
   return t < 5e-6;
 }
 
-bench_outcome run_bench(const bench_options& options) {
-  auto warn = options.warn ? options.warn : [](const std::string& s) {
-    std::cerr << "roofkit: warning: " << s << '\n';
-  };
-  auto progress = [&](const bench_progress& p) {
-    if (options.progress)
-      options.progress(p);
-  };
-  if (options.repetitions < 1 || options.repetitions > 100000)
-    throw usage_error(
-        fmt::format("repetitions '{}' out of range (valid: 1..100000)", options.repetitions));
-  const auto kernels = select_kernels(options.kernel_regex);
-  if (options.size)
-    for (const auto* d : kernels)
-      d->validate_size(*options.size);
-  if (visible_device_count() == 0)
-    throw no_device_error("no CUDA GPU visible: bench needs one");
-  require_device(options.device);
-  ROOFKIT_CUDA_CHECK(cudaSetDevice(options.device));
-  const device_model model = query_device(options.device);
+namespace {
 
-  bench_outcome out;
+/// The run's roofs: theoretical, then measured ones from the machine file or measured now.
+void add_ceilings(bench_outcome& out, const bench_options& options, const device_model& model,
+                  std::size_t kernel_count) {
   run& r = out.result;
   r.ceilings = theoretical_ceilings(model);
   if (!options.machine_ceilings.empty()) {
     apply_measured_ceilings(r.ceilings, options.machine_ceilings);
   } else if (options.measure_ceilings) {
-    progress({0, kernels.size(), "ceilings", "measure"});
+    if (options.progress)
+      options.progress({0, kernel_count, "ceilings", "measure"});
     ceilings_options co;
     co.device = options.device;
     out.measured = measure_ceilings(co, r.ceilings);
@@ -211,7 +195,10 @@ bench_outcome run_bench(const bench_options& options) {
           fmt::format("{:.4g} {} ({:.1f}% of theoretical)", m.value, m.unit,
                       m.theoretical > 0 ? 100 * m.value / m.theoretical : 0.0);
   }
+}
 
+/// Clock control: the lock held for the bench ("base"), or none; says what it did in the outcome.
+std::unique_ptr<clock_lock> control_clock(bench_outcome& out, const bench_options& options) {
   std::unique_ptr<clock_lock> lock;
   if (options.clock_control == "base") {
     lock = std::make_unique<clock_lock>(options.device);
@@ -225,210 +212,76 @@ bench_outcome run_bench(const bench_options& options) {
   } else {
     out.clock_note = "clocks not locked: each kernel's roofs are taken at its own SM clock";
   }
+  return lock;
+}
 
+/// The counter session, or none (counters off, or unavailable: then why, in the outcome).
+std::unique_ptr<profiler_session>
+open_session(bench_outcome& out, const bench_options& options,
+             const std::function<void(const std::string&)>& warn) {
   std::unique_ptr<profiler_session> session;
-  if (options.counters) {
-    const profiler_status status = check_profiler(options.device);
-    if (!status.ok) {
-      out.counters_note = status.message + (status.hint.empty() ? "" : " (" + status.hint + ")");
-      out.counters_exit = status.exit;
-    } else {
-      try {
-        profiler_options po;
-        po.cache = options.cache;
-        po.warn = warn;
-        session = std::make_unique<profiler_session>(options.device, bench_metric_set(), po);
-        out.passes = session->passes();
-        out.counters_used = true;
-      } catch (const error& e) {
-        session.reset();
-        out.counters_note = std::string(e.what()) + (e.hint().empty() ? "" : " (" + e.hint() + ")");
-        out.counters_exit = static_cast<int>(e.code());
-      }
-    }
-    if (!out.counters_used) {
-      if (out.counters_exit == 0)
-        out.counters_exit = static_cast<int>(exit_code::no_device);
-      warn("counters unavailable: kernels are verified and timed but not placed (timing only): " +
-           out.counters_note);
-    }
-  } else {
+  if (!options.counters) {
     out.counters_note = "counters turned off on request: analytical placement (declared FLOPs "
                         "and minimal bytes, measured times)";
+    return session;
   }
-
-  stream_guard guard;
-  const cudaStream_t stream = guard.stream;
-  std::size_t done = 0;
-  // Kernels to profile wait, set up, until their device memory reaches half of what was free;
-  // then the batch is profiled in one pass set (each kernel after its own cache control).
-  struct pending_kernel {
-    const kernel_descriptor* d;
-    problem_size size;
-    std::unique_ptr<kernel_instance> inst;
-    std::size_t index; // in r.kernels
-  };
-  std::vector<pending_kernel> pending;
-  double pending_bytes = 0;
-  std::size_t free_bytes = 0, total_bytes = 0;
-  ROOFKIT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  const double batch_budget = 0.5 * double(free_bytes);
-  auto profile_pending = [&] {
-    if (pending.empty())
-      return;
-    progress({done, kernels.size(), fmt::format("{} kernels", pending.size()), "counters"});
-    std::vector<batch_work> works;
-    for (auto& p : pending) {
-      kernel_instance* inst = p.inst.get();
-      works.push_back({[inst, stream] { inst->run(stream); },
-                       static_cast<std::size_t>(std::max(1, p.d->kernels_per_run))});
-    }
-    const auto t0 = std::chrono::steady_clock::now();
-    std::vector<std::vector<range_values>> ranges;
+  const profiler_status status = check_profiler(options.device);
+  if (!status.ok) {
+    out.counters_note = status.message + (status.hint.empty() ? "" : " (" + status.hint + ")");
+    out.counters_exit = status.exit;
+  } else {
     try {
-      ranges = session->profile_batch(works);
+      profiler_options po;
+      po.cache = options.cache;
+      po.warn = warn;
+      session = std::make_unique<profiler_session>(options.device, bench_metric_set(), po);
+      out.passes = session->passes();
+      out.counters_used = true;
     } catch (const error& e) {
-      if (e.code() == exit_code::usage)
-        throw;
-      // One kernel at a time then, so that one kernel's failure stays its own.
-      warn(fmt::format("profiling a batch of {} kernels failed ({}); profiling them one by one",
-                       pending.size(), e.what()));
-      cudaGetLastError();
-      ranges.clear();
-      for (auto& w : works) {
-        try {
-          ranges.push_back(session->profile_launches(w.work));
-        } catch (const error& e2) {
-          if (e2.code() == exit_code::usage)
-            throw;
-          ranges.emplace_back();
-          cudaGetLastError();
-        }
-      }
+      session.reset();
+      out.counters_note = std::string(e.what()) + (e.hint().empty() ? "" : " (" + e.hint() + ")");
+      out.counters_exit = static_cast<int>(e.code());
     }
-    out.profile_seconds +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    for (std::size_t i = 0; i < ranges.size(); ++i) {
-      auto& p = pending[i];
-      kernel_result& k = r.kernels[p.index];
-      if (ranges[i].empty()) {
-        k.status = "error";
-        k.message = "counters: the profiler saw no kernel launch";
-        k.source = work_source::analytical;
-        ++out.failed;
-        continue;
-      }
-      const auto values = combine_ranges(ranges[i], session->metrics());
-      apply_counts(derive_roofline_counts(session->metrics(), values), values, k);
-      reconcile_flops(k, p.d->flops(p.size));
-      k.overhead_dominated = overhead_dominated(k);
-    }
-    for (auto& p : pending)
-      p.inst->teardown();
-    pending.clear();
-    pending_bytes = 0;
-  };
-
-  for (const kernel_descriptor* d : kernels) {
-    kernel_result k;
-    k.name = d->name;
-    k.topic = d->topic;
-    k.claim = d->claim;
-    const problem_size size = options.size.value_or(d->default_size);
-    k.size = fmt::format("{} ({})", size, d->size_unit);
-    k.algorithmic_flops = d->total_flops(size);
-    k.minimal_bytes = d->minimal_bytes(size);
-    k.source = work_source::analytical;
-    try {
-      auto inst = d->make();
-      progress({done, kernels.size(), d->name, "verify"});
-      inst->setup(size);
-      if (d->reset_before_each_run)
-        inst->reset(stream);
-      inst->run(stream);
-      ROOFKIT_CUDA_CHECK(cudaStreamSynchronize(stream));
-      const verification v = inst->verify();
-      k.launch = inst->launch();
-      if (!v.ok) {
-        k.status = "failed";
-        k.message = "verification failed: " + v.message;
-        ++out.failed;
-        warn(fmt::format("{}: VERIFICATION FAILED: {}", d->name, v.message));
-      }
-      progress({done, kernels.size(), d->name, "time"});
-      {
-        timing_options t;
-        t.device = options.device;
-        t.warmup = options.warmup;
-        t.repetitions = options.repetitions;
-        // Host transfers are timed one per event pair with nothing queued before them: GPU work
-        // ahead of a pageable copy would hide its host-side staging.
-        const bool transfer = d->kind == measurement::transfer;
-        t.flush_l2 = options.flush_l2 && !transfer;
-        t.min_batch_s = t.flush_l2 || transfer ? 0 : 200e-6;
-        t.observe_clock = false;
-        t.stream = stream;
-        if (d->reset_before_each_run) // unified memory: reset outside the events, never flushed
-          t.prepare = [&](cudaStream_t s) { inst->reset(s); };
-        k.time = time_kernel([&](cudaStream_t s) { inst->run(s); }, t).time;
-      }
-      if (d->kind == measurement::kernel) {
-        const double occ = theoretical_occupancy(*inst, k.launch, model);
-        if (std::isfinite(occ))
-          k.occupancy_theoretical = occ;
-      }
-      const bool profile =
-          session && d->counter_profiled && d->kind == measurement::kernel && k.status == "ok";
-      if (profile) {
-        // Profiled later, in a batch with the kernels around it (one pass set per batch).
-        k.source = work_source::counters;
-        for (const auto& [key, value] : inst->facts())
-          if (key == "registers" || key == "local_bytes_per_thread")
-            k.counters["roofkit__" + key] = std::strtod(value.c_str(), nullptr);
-        pending_bytes += d->device_bytes(size);
-        pending.push_back({d, size, std::move(inst), r.kernels.size()});
-        r.kernels.push_back(std::move(k));
-        ++done;
-        if (pending_bytes > batch_budget)
-          profile_pending();
-        continue;
-      } else if (d->kind != measurement::transfer && !options.counters) {
-        k.flops = d->flops(size);
-        k.bytes[memory_level::dram] = d->minimal_bytes(size);
-      } else if (d->kind != measurement::transfer && d->kind == measurement::kernel &&
-                 !d->counter_profiled) {
-        k.flops = d->flops(size);
-        k.bytes[memory_level::dram] = d->minimal_bytes(size);
-        k.message += (k.message.empty() ? "" : "; ") +
-                     std::string("not profiled by design: placed with declared FLOPs and bytes");
-      } else if (d->kind != measurement::transfer && k.status == "ok") {
-        k.message += (k.message.empty() ? "" : "; ") +
-                     std::string("timing only: counters unavailable, not placed");
-      }
-      k.overhead_dominated = overhead_dominated(k);
-      for (const auto& [key, value] : inst->facts())
-        if (key == "registers" || key == "local_bytes_per_thread")
-          k.counters["roofkit__" + key] = std::strtod(value.c_str(), nullptr);
-      if (d->kind == measurement::transfer)
-        k.message = "host transfer: bandwidth over the host link, not placed on the roofline";
-      inst->teardown();
-    } catch (const error& e) {
-      if (e.code() == exit_code::usage)
-        throw;
-      k.status = "error";
-      k.message = e.what();
-      ++out.failed;
-      warn(fmt::format("{}: {}", d->name, e.what()));
-      cudaGetLastError();
-    }
-    r.kernels.push_back(std::move(k));
-    ++done;
-    progress({done, kernels.size(), d->name, "done"});
   }
-  profile_pending();
+  if (!out.counters_used) {
+    if (out.counters_exit == 0)
+      out.counters_exit = static_cast<int>(exit_code::no_device);
+    warn("counters unavailable: kernels are verified and timed but not placed (timing only): " +
+         out.counters_note);
+  }
+  return session;
+}
 
-  const clock_reading clock = observe_sm_clock(options.device, stream);
-  run_context& c = r.context;
+/// Times one kernel instance through the timing harness, as its kind asks.
+timing time_instance(kernel_instance& inst, const kernel_descriptor& d,
+                     const bench_options& options, cudaStream_t stream) {
+  timing_options t;
+  t.device = options.device;
+  t.warmup = options.warmup;
+  t.repetitions = options.repetitions;
+  // Host transfers are timed one per event pair with nothing queued before them: GPU work
+  // ahead of a pageable copy would hide its host-side staging.
+  const bool transfer = d.kind == measurement::transfer;
+  t.flush_l2 = options.flush_l2 && !transfer;
+  t.min_batch_s = t.flush_l2 || transfer ? 0 : 200e-6;
+  t.observe_clock = false;
+  t.stream = stream;
+  if (d.reset_before_each_run) // unified memory: reset outside the events, never flushed
+    t.prepare = [&inst](cudaStream_t s) { inst.reset(s); };
+  return time_kernel([&inst](cudaStream_t s) { inst.run(s); }, t).time;
+}
+
+/// The instance's register and local-memory facts, as raw counters of the kernel.
+void add_facts(kernel_result& k, const kernel_instance& inst) {
+  for (const auto& [key, value] : inst.facts())
+    if (key == "registers" || key == "local_bytes_per_thread")
+      k.counters["roofkit__" + key] = std::strtod(value.c_str(), nullptr);
+}
+
+/// The run's context: tool, host, device, versions, clocks and how the kernels were measured.
+void fill_context(run_context& c, const bench_outcome& out, const bench_options& options,
+                  const device_model& model, const clock_reading& clock,
+                  const profiler_session* session) {
   c.tool_version = std::string(tool_version());
   c.git_revision = std::string(git_revision());
   c.date = utc_now();
@@ -463,6 +316,208 @@ bench_outcome run_bench(const bench_options& options) {
   } else {
     c.extra["counters"] = out.counters_note;
   }
+}
+
+/// A kernel set up and waiting to be profiled in a batch.
+struct pending_kernel {
+  const kernel_descriptor* d;
+  problem_size size;
+  std::unique_ptr<kernel_instance> inst;
+  std::size_t index; // in r.kernels
+};
+
+/// Profiles the pending kernels in one pass set (one by one when the batch fails) and places each
+/// with its counters in `r` (a kernel the profiler did not see is an error).
+void profile_pending_kernels(std::vector<pending_kernel>& pending, profiler_session& session,
+                             run& r, bench_outcome& out, cudaStream_t stream,
+                             const std::function<void(const std::string&)>& warn) {
+  std::vector<batch_work> works;
+  for (auto& p : pending) {
+    kernel_instance* inst = p.inst.get();
+    works.push_back({[inst, stream] { inst->run(stream); },
+                     static_cast<std::size_t>(std::max(1, p.d->kernels_per_run))});
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<std::vector<range_values>> ranges;
+  try {
+    ranges = session.profile_batch(works);
+  } catch (const error& e) {
+    if (e.code() == exit_code::usage)
+      throw;
+    // One kernel at a time then, so that one kernel's failure stays its own.
+    warn(fmt::format("profiling a batch of {} kernels failed ({}); profiling them one by one",
+                     pending.size(), e.what()));
+    cudaGetLastError();
+    ranges.clear();
+    for (auto& w : works) {
+      try {
+        ranges.push_back(session.profile_launches(w.work));
+      } catch (const error& e2) {
+        if (e2.code() == exit_code::usage)
+          throw;
+        ranges.emplace_back();
+        cudaGetLastError();
+      }
+    }
+  }
+  out.profile_seconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  for (std::size_t i = 0; i < ranges.size(); ++i) {
+    auto& p = pending[i];
+    kernel_result& k = r.kernels[p.index];
+    if (ranges[i].empty()) {
+      k.status = "error";
+      k.message = "counters: the profiler saw no kernel launch";
+      k.source = work_source::analytical;
+      ++out.failed;
+      continue;
+    }
+    const auto values = combine_ranges(ranges[i], session.metrics());
+    apply_counts(derive_roofline_counts(session.metrics(), values), values, k);
+    reconcile_flops(k, p.d->flops(p.size));
+    k.overhead_dominated = overhead_dominated(k);
+  }
+}
+
+/// Places a kernel that is not profiled: with its declared FLOPs and bytes where counters are off
+/// or it is not profiled by design, else says why it is not placed.
+void place_unprofiled(kernel_result& k, const kernel_descriptor& d, problem_size size,
+                      const bench_options& options) {
+  if (d.kind != measurement::transfer && !options.counters) {
+    k.flops = d.flops(size);
+    k.bytes[memory_level::dram] = d.minimal_bytes(size);
+  } else if (d.kind != measurement::transfer && d.kind == measurement::kernel &&
+             !d.counter_profiled) {
+    k.flops = d.flops(size);
+    k.bytes[memory_level::dram] = d.minimal_bytes(size);
+    k.message += (k.message.empty() ? "" : "; ") +
+                 std::string("not profiled by design: placed with declared FLOPs and bytes");
+  } else if (d.kind != measurement::transfer && k.status == "ok") {
+    k.message += (k.message.empty() ? "" : "; ") +
+                 std::string("timing only: counters unavailable, not placed");
+  }
+}
+
+} // namespace
+
+bench_outcome run_bench(const bench_options& options) {
+  auto warn = options.warn ? options.warn : [](const std::string& s) {
+    std::cerr << "roofkit: warning: " << s << '\n';
+  };
+  auto progress = [&](const bench_progress& p) {
+    if (options.progress)
+      options.progress(p);
+  };
+  if (options.repetitions < 1 || options.repetitions > 100000)
+    throw usage_error(
+        fmt::format("repetitions '{}' out of range (valid: 1..100000)", options.repetitions));
+  const auto kernels = select_kernels(options.kernel_regex);
+  if (options.size)
+    for (const auto* d : kernels)
+      d->validate_size(*options.size);
+  if (visible_device_count() == 0)
+    throw no_device_error("no CUDA GPU visible: bench needs one");
+  require_device(options.device);
+  ROOFKIT_CUDA_CHECK(cudaSetDevice(options.device));
+  const device_model model = query_device(options.device);
+
+  bench_outcome out;
+  run& r = out.result;
+  add_ceilings(out, options, model, kernels.size());
+  const std::unique_ptr<clock_lock> lock = control_clock(out, options);
+  const std::unique_ptr<profiler_session> session = open_session(out, options, warn);
+
+  stream_guard guard;
+  const cudaStream_t stream = guard.stream;
+  std::size_t done = 0;
+  // Kernels to profile wait, set up, until their device memory reaches half of what was free;
+  // then the batch is profiled in one pass set (each kernel after its own cache control).
+  std::vector<pending_kernel> pending;
+  double pending_bytes = 0;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  ROOFKIT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const double batch_budget = 0.5 * double(free_bytes);
+  auto profile_pending = [&] {
+    if (pending.empty())
+      return;
+    progress({done, kernels.size(), fmt::format("{} kernels", pending.size()), "counters"});
+    profile_pending_kernels(pending, *session, r, out, stream, warn);
+    for (auto& p : pending)
+      p.inst->teardown();
+    pending.clear();
+    pending_bytes = 0;
+  };
+
+  for (const kernel_descriptor* d : kernels) {
+    kernel_result k;
+    k.name = d->name;
+    k.topic = d->topic;
+    k.claim = d->claim;
+    const problem_size size = options.size.value_or(d->default_size);
+    k.size = fmt::format("{} ({})", size, d->size_unit);
+    k.algorithmic_flops = d->total_flops(size);
+    k.minimal_bytes = d->minimal_bytes(size);
+    k.source = work_source::analytical;
+    try {
+      auto inst = d->make();
+      progress({done, kernels.size(), d->name, "verify"});
+      inst->setup(size);
+      if (d->reset_before_each_run)
+        inst->reset(stream);
+      inst->run(stream);
+      ROOFKIT_CUDA_CHECK(cudaStreamSynchronize(stream));
+      const verification v = inst->verify();
+      k.launch = inst->launch();
+      if (!v.ok) {
+        k.status = "failed";
+        k.message = "verification failed: " + v.message;
+        ++out.failed;
+        warn(fmt::format("{}: VERIFICATION FAILED: {}", d->name, v.message));
+      }
+      progress({done, kernels.size(), d->name, "time"});
+      k.time = time_instance(*inst, *d, options, stream);
+      if (d->kind == measurement::kernel) {
+        const double occ = theoretical_occupancy(*inst, k.launch, model);
+        if (std::isfinite(occ))
+          k.occupancy_theoretical = occ;
+      }
+      const bool profile =
+          session && d->counter_profiled && d->kind == measurement::kernel && k.status == "ok";
+      if (profile) {
+        // Profiled later, in a batch with the kernels around it (one pass set per batch).
+        k.source = work_source::counters;
+        add_facts(k, *inst);
+        pending_bytes += d->device_bytes(size);
+        pending.push_back({d, size, std::move(inst), r.kernels.size()});
+        r.kernels.push_back(std::move(k));
+        ++done;
+        if (pending_bytes > batch_budget)
+          profile_pending();
+        continue;
+      }
+      place_unprofiled(k, *d, size, options);
+      k.overhead_dominated = overhead_dominated(k);
+      add_facts(k, *inst);
+      if (d->kind == measurement::transfer)
+        k.message = "host transfer: bandwidth over the host link, not placed on the roofline";
+      inst->teardown();
+    } catch (const error& e) {
+      if (e.code() == exit_code::usage)
+        throw;
+      k.status = "error";
+      k.message = e.what();
+      ++out.failed;
+      warn(fmt::format("{}: {}", d->name, e.what()));
+      cudaGetLastError();
+    }
+    r.kernels.push_back(std::move(k));
+    ++done;
+    progress({done, kernels.size(), d->name, "done"});
+  }
+  profile_pending();
+
+  const clock_reading clock = observe_sm_clock(options.device, stream);
+  fill_context(r.context, out, options, model, clock, session.get());
   return out;
 }
 
