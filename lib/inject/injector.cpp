@@ -35,6 +35,7 @@ using NV::Cupti::Checkpoint::cuptiCheckpointSave;
 #include "launch_timer.hpp"
 #include "roofkit/app_profile.hpp"
 #include "roofkit/bench.hpp"
+#include "roofkit/driver_api.hpp"
 #include "roofkit/error.hpp"
 #include "roofkit/occupancy_ptxas.hpp"
 #include "roofkit/profiler.hpp"
@@ -394,18 +395,15 @@ private:
     cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, ordinal);
     cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, ordinal);
     cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, ordinal);
-    int driver = 0;
-    int runtime = 0;
-    cuDriverGetVersion(&driver);
-    cudaRuntimeGetVersion(&runtime);
+    const cuda_versions versions = query_cuda_versions();
     dev["name"] = name;
     dev["cc"] = fmt::format("{}.{}", major, minor);
     dev["sms"] = std::to_string(sms);
     dev["ordinal"] = std::to_string(ordinal);
     if (!chip.empty())
       dev["chip"] = chip;
-    dev["driver"] = fmt::format("{}.{}", driver / 1000, (driver % 1000) / 10);
-    dev["runtime"] = fmt::format("{}.{}", runtime / 1000, (runtime % 1000) / 10);
+    dev["driver"] = versions.driver;
+    dev["runtime"] = versions.runtime;
     write(start_line(dev, passes > 0 ? "roofline" : "", passes));
   }
 

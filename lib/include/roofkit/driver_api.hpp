@@ -20,4 +20,17 @@ std::string driver_error_name(int status);
 /// Number of CUDA devices visible, or 0 when there is no driver or no GPU. Never throws.
 int visible_device_count() noexcept;
 
+/// A CUDA version number as the toolkit writes it: 13000 -> "13.0", 12060 -> "12.6".
+std::string cuda_version_text(int version);
+
+/// The CUDA versions of the installed driver and of the runtime roofkit was built with.
+struct cuda_versions {
+  std::string driver;  ///< e.g. "13.0"; "0.0" when there is no driver
+  std::string runtime; ///< e.g. "12.6"
+};
+
+/// Queries both versions (cudaDriverGetVersion, cudaRuntimeGetVersion). Never throws and creates
+/// no context, so it is safe inside another process (the injection library calls it).
+cuda_versions query_cuda_versions() noexcept;
+
 } // namespace roofkit

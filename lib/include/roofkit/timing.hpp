@@ -14,6 +14,9 @@
 
 namespace roofkit {
 
+/// Launches the work to time on the given stream (one or more kernels).
+using launch_fn = std::function<void(cudaStream_t)>;
+
 /// How to time a kernel.
 struct timing_options {
   int device = 0;
@@ -25,6 +28,10 @@ struct timing_options {
   double min_batch_s = 200e-6;
   bool observe_clock = true; ///< measure the SM clock right after the timed launches
   cudaStream_t stream = nullptr;
+  /// When set, runs before every launch (warm-up and timed), outside the events, and the timed
+  /// launches wait for it to finish: state a launch consumes (e.g. unified memory moved back to
+  /// the host). Each sample is then one launch and the L2 is not flushed.
+  launch_fn prepare;
 };
 
 /// The SM clock and how it was obtained.
@@ -41,9 +48,6 @@ struct timing_result {
   bool l2_flushed = false;
   int launches_per_sample = 1; ///< launches between each pair of events (samples are per launch)
 };
-
-/// Launches the work to time on the given stream (one or more kernels).
-using launch_fn = std::function<void(cudaStream_t)>;
 
 /// Times `launch`: warm-up, then `repetitions` launches each bracketed by events; the L2 flush,
 /// when asked, runs before each launch outside the events. Throws roofkit::error on CUDA errors.

@@ -38,8 +38,6 @@ std::string host_name() {
   return buf;
 }
 
-std::string cuda_version_text(int v) { return fmt::format("{}.{}", v / 1000, (v % 1000) / 10); }
-
 /// Adds the values of several ranges (the launches of one run()): counts, bytes, FLOPs, time and
 /// cycles add up; clocks and occupancy are averaged weighted by each range's time.
 std::map<std::string, double> combine_ranges(const std::vector<range_values>& ranges,
@@ -83,33 +81,6 @@ double theoretical_occupancy(const kernel_instance& inst, const launch_config& l
       &blocks, fn, threads, static_cast<std::size_t>(launch.dynamic_smem_bytes)));
   const int warps = (threads + 31) / 32;
   return double(blocks * warps) / double(model.max_threads_per_sm / 32);
-}
-
-/// Times runs that need reset() before each one (unified memory): reset outside the events.
-timing time_with_reset(kernel_instance& inst, cudaStream_t stream, int warmup, int reps) {
-  for (int i = 0; i < warmup; ++i) {
-    inst.reset(stream);
-    inst.run(stream);
-  }
-  ROOFKIT_CUDA_CHECK(cudaStreamSynchronize(stream));
-  cudaEvent_t start, stop;
-  ROOFKIT_CUDA_CHECK(cudaEventCreate(&start));
-  ROOFKIT_CUDA_CHECK(cudaEventCreate(&stop));
-  std::vector<double> samples;
-  for (int i = 0; i < reps; ++i) {
-    inst.reset(stream);
-    ROOFKIT_CUDA_CHECK(cudaStreamSynchronize(stream));
-    ROOFKIT_CUDA_CHECK(cudaEventRecord(start, stream));
-    inst.run(stream);
-    ROOFKIT_CUDA_CHECK(cudaEventRecord(stop, stream));
-    ROOFKIT_CUDA_CHECK(cudaEventSynchronize(stop));
-    float ms = 0;
-    ROOFKIT_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    samples.push_back(ms * 1e-3);
-  }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  return summarize_samples(std::move(samples));
 }
 
 struct stream_guard {
@@ -203,6 +174,232 @@ bool overhead_dominated(const kernel_result& k) {
   return t < 5e-6;
 }
 
+namespace {
+
+/// The run's roofs: theoretical, then measured ones from the machine file or measured now.
+void add_ceilings(bench_outcome& out, const bench_options& options, const device_model& model,
+                  std::size_t kernel_count) {
+  run& r = out.result;
+  r.ceilings = theoretical_ceilings(model);
+  if (!options.machine_ceilings.empty()) {
+    apply_measured_ceilings(r.ceilings, options.machine_ceilings);
+  } else if (options.measure_ceilings) {
+    if (options.progress)
+      options.progress({0, kernel_count, "ceilings", "measure"});
+    ceilings_options co;
+    co.device = options.device;
+    out.measured = measure_ceilings(co, r.ceilings);
+    r.ceilings.insert(r.ceilings.end(), out.measured.ceilings.begin(), out.measured.ceilings.end());
+    for (const auto& m : out.measured.measurements)
+      r.context.extra["measured: " + m.name] =
+          fmt::format("{:.4g} {} ({:.1f}% of theoretical)", m.value, m.unit,
+                      m.theoretical > 0 ? 100 * m.value / m.theoretical : 0.0);
+  }
+}
+
+/// Clock control: the lock held for the bench ("base"), or none; says what it did in the outcome.
+std::unique_ptr<clock_lock> control_clock(bench_outcome& out, const bench_options& options) {
+  std::unique_ptr<clock_lock> lock;
+  if (options.clock_control == "base") {
+    lock = std::make_unique<clock_lock>(options.device);
+    out.clock_note = lock->message();
+    if (!lock->locked())
+      throw no_device_error(out.clock_note, "use clock control 'none' (each kernel's roofs at the "
+                                            "clock it ran at) where clocks cannot be locked");
+  } else if (options.clock_control != "none") {
+    throw usage_error(
+        fmt::format("unknown clock control '{}' (valid: base, none)", options.clock_control));
+  } else {
+    out.clock_note = "clocks not locked: each kernel's roofs are taken at its own SM clock";
+  }
+  return lock;
+}
+
+/// The counter session, or none (counters off, or unavailable: then why, in the outcome).
+std::unique_ptr<profiler_session>
+open_session(bench_outcome& out, const bench_options& options,
+             const std::function<void(const std::string&)>& warn) {
+  std::unique_ptr<profiler_session> session;
+  if (!options.counters) {
+    out.counters_note = "counters turned off on request: analytical placement (declared FLOPs "
+                        "and minimal bytes, measured times)";
+    return session;
+  }
+  const profiler_status status = check_profiler(options.device);
+  if (!status.ok) {
+    out.counters_note = status.message + (status.hint.empty() ? "" : " (" + status.hint + ")");
+    out.counters_exit = status.exit;
+  } else {
+    try {
+      profiler_options po;
+      po.cache = options.cache;
+      po.warn = warn;
+      session = std::make_unique<profiler_session>(options.device, bench_metric_set(), po);
+      out.passes = session->passes();
+      out.counters_used = true;
+    } catch (const error& e) {
+      session.reset();
+      out.counters_note = std::string(e.what()) + (e.hint().empty() ? "" : " (" + e.hint() + ")");
+      out.counters_exit = static_cast<int>(e.code());
+    }
+  }
+  if (!out.counters_used) {
+    if (out.counters_exit == 0)
+      out.counters_exit = static_cast<int>(exit_code::no_device);
+    warn("counters unavailable: kernels are verified and timed but not placed (timing only): " +
+         out.counters_note);
+  }
+  return session;
+}
+
+/// Times one kernel instance through the timing harness, as its kind asks.
+timing time_instance(kernel_instance& inst, const kernel_descriptor& d,
+                     const bench_options& options, cudaStream_t stream) {
+  timing_options t;
+  t.device = options.device;
+  t.warmup = options.warmup;
+  t.repetitions = options.repetitions;
+  // Host transfers are timed one per event pair with nothing queued before them: GPU work
+  // ahead of a pageable copy would hide its host-side staging.
+  const bool transfer = d.kind == measurement::transfer;
+  t.flush_l2 = options.flush_l2 && !transfer;
+  t.min_batch_s = t.flush_l2 || transfer ? 0 : 200e-6;
+  t.observe_clock = false;
+  t.stream = stream;
+  if (d.reset_before_each_run) // unified memory: reset outside the events, never flushed
+    t.prepare = [&inst](cudaStream_t s) { inst.reset(s); };
+  return time_kernel([&inst](cudaStream_t s) { inst.run(s); }, t).time;
+}
+
+/// The instance's register and local-memory facts, as raw counters of the kernel.
+void add_facts(kernel_result& k, const kernel_instance& inst) {
+  for (const auto& [key, value] : inst.facts())
+    if (key == "registers" || key == "local_bytes_per_thread")
+      k.counters["roofkit__" + key] = std::strtod(value.c_str(), nullptr);
+}
+
+/// The run's context: tool, host, device, versions, clocks and how the kernels were measured.
+void fill_context(run_context& c, const bench_outcome& out, const bench_options& options,
+                  const device_model& model, const clock_reading& clock,
+                  const profiler_session* session) {
+  c.tool_version = std::string(tool_version());
+  c.git_revision = std::string(git_revision());
+  c.date = utc_now();
+  c.host = host_name();
+  c.device_name = model.name;
+  c.cc_major = model.cc_major;
+  c.cc_minor = model.cc_minor;
+  c.sm_count = model.sm_count;
+  auto [driver, runtime] = query_cuda_versions();
+  c.driver_version = std::move(driver);
+  c.runtime_version = std::move(runtime);
+  c.sm_clock_mhz = clock.mhz;
+  c.mem_clock_mhz = model.memory_clock_mhz;
+  c.origin = out.counters_used  ? run_origin::measured
+             : options.counters ? run_origin::timing_only
+                                : run_origin::analytical;
+  c.command = options.command;
+  c.extra["sm_clock_method"] = clock.method;
+  c.extra["repetitions"] = std::to_string(options.repetitions);
+  c.extra["timing"] = options.flush_l2 ? "cold (L2 written back and invalidated before every "
+                                         "launch)"
+                                       : "warm (back-to-back launches)";
+  c.cache_control = out.counters_used ? to_string(options.cache) : "";
+  c.clock_control = options.clock_control;
+  c.extra["clock_control"] = out.clock_note;
+  if (out.counters_used) {
+    c.extra["counter_passes"] = std::to_string(out.passes);
+    const auto& st = session->stats();
+    c.extra["profiling_wall_s"] =
+        fmt::format("{:.2f} ({} kernels: set-up {:.2f}, passes {:.2f}, decode {:.2f})",
+                    out.profile_seconds, st.calls, st.setup_s, st.passes_s, st.decode_s);
+  } else {
+    c.extra["counters"] = out.counters_note;
+  }
+}
+
+/// A kernel set up and waiting to be profiled in a batch.
+struct pending_kernel {
+  const kernel_descriptor* d;
+  problem_size size;
+  std::unique_ptr<kernel_instance> inst;
+  std::size_t index; // in r.kernels
+};
+
+/// Profiles the pending kernels in one pass set (one by one when the batch fails) and places each
+/// with its counters in `r` (a kernel the profiler did not see is an error).
+void profile_pending_kernels(std::vector<pending_kernel>& pending, profiler_session& session,
+                             run& r, bench_outcome& out, cudaStream_t stream,
+                             const std::function<void(const std::string&)>& warn) {
+  std::vector<batch_work> works;
+  for (auto& p : pending) {
+    kernel_instance* inst = p.inst.get();
+    works.push_back({[inst, stream] { inst->run(stream); },
+                     static_cast<std::size_t>(std::max(1, p.d->kernels_per_run))});
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<std::vector<range_values>> ranges;
+  try {
+    ranges = session.profile_batch(works);
+  } catch (const error& e) {
+    if (e.code() == exit_code::usage)
+      throw;
+    // One kernel at a time then, so that one kernel's failure stays its own.
+    warn(fmt::format("profiling a batch of {} kernels failed ({}); profiling them one by one",
+                     pending.size(), e.what()));
+    cudaGetLastError();
+    ranges.clear();
+    for (auto& w : works) {
+      try {
+        ranges.push_back(session.profile_launches(w.work));
+      } catch (const error& e2) {
+        if (e2.code() == exit_code::usage)
+          throw;
+        ranges.emplace_back();
+        cudaGetLastError();
+      }
+    }
+  }
+  out.profile_seconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  for (std::size_t i = 0; i < ranges.size(); ++i) {
+    auto& p = pending[i];
+    kernel_result& k = r.kernels[p.index];
+    if (ranges[i].empty()) {
+      k.status = "error";
+      k.message = "counters: the profiler saw no kernel launch";
+      k.source = work_source::analytical;
+      ++out.failed;
+      continue;
+    }
+    const auto values = combine_ranges(ranges[i], session.metrics());
+    apply_counts(derive_roofline_counts(session.metrics(), values), values, k);
+    reconcile_flops(k, p.d->flops(p.size));
+    k.overhead_dominated = overhead_dominated(k);
+  }
+}
+
+/// Places a kernel that is not profiled: with its declared FLOPs and bytes where counters are off
+/// or it is not profiled by design, else says why it is not placed.
+void place_unprofiled(kernel_result& k, const kernel_descriptor& d, problem_size size,
+                      const bench_options& options) {
+  if (d.kind != measurement::transfer && !options.counters) {
+    k.flops = d.flops(size);
+    k.bytes[memory_level::dram] = d.minimal_bytes(size);
+  } else if (d.kind != measurement::transfer && d.kind == measurement::kernel &&
+             !d.counter_profiled) {
+    k.flops = d.flops(size);
+    k.bytes[memory_level::dram] = d.minimal_bytes(size);
+    k.message += (k.message.empty() ? "" : "; ") +
+                 std::string("not profiled by design: placed with declared FLOPs and bytes");
+  } else if (d.kind != measurement::transfer && k.status == "ok") {
+    k.message += (k.message.empty() ? "" : "; ") +
+                 std::string("timing only: counters unavailable, not placed");
+  }
+}
+
+} // namespace
+
 bench_outcome run_bench(const bench_options& options) {
   auto warn = options.warn ? options.warn : [](const std::string& s) {
     std::cerr << "roofkit: warning: " << s << '\n';
@@ -226,77 +423,15 @@ bench_outcome run_bench(const bench_options& options) {
 
   bench_outcome out;
   run& r = out.result;
-  r.ceilings = theoretical_ceilings(model);
-  if (!options.machine_ceilings.empty()) {
-    apply_measured_ceilings(r.ceilings, options.machine_ceilings);
-  } else if (options.measure_ceilings) {
-    progress({0, kernels.size(), "ceilings", "measure"});
-    ceilings_options co;
-    co.device = options.device;
-    out.measured = measure_ceilings(co, r.ceilings);
-    r.ceilings.insert(r.ceilings.end(), out.measured.ceilings.begin(), out.measured.ceilings.end());
-    for (const auto& m : out.measured.measurements)
-      r.context.extra["measured: " + m.name] =
-          fmt::format("{:.4g} {} ({:.1f}% of theoretical)", m.value, m.unit,
-                      m.theoretical > 0 ? 100 * m.value / m.theoretical : 0.0);
-  }
-
-  std::unique_ptr<clock_lock> lock;
-  if (options.clock_control == "base") {
-    lock = std::make_unique<clock_lock>(options.device);
-    out.clock_note = lock->message();
-    if (!lock->locked())
-      throw no_device_error(out.clock_note, "use clock control 'none' (each kernel's roofs at the "
-                                            "clock it ran at) where clocks cannot be locked");
-  } else if (options.clock_control != "none") {
-    throw usage_error(
-        fmt::format("unknown clock control '{}' (valid: base, none)", options.clock_control));
-  } else {
-    out.clock_note = "clocks not locked: each kernel's roofs are taken at its own SM clock";
-  }
-
-  std::unique_ptr<profiler_session> session;
-  if (options.counters) {
-    const profiler_status status = check_profiler(options.device);
-    if (!status.ok) {
-      out.counters_note = status.message + (status.hint.empty() ? "" : " (" + status.hint + ")");
-      out.counters_exit = status.exit;
-    } else {
-      try {
-        profiler_options po;
-        po.cache = options.cache;
-        po.warn = warn;
-        session = std::make_unique<profiler_session>(options.device, bench_metric_set(), po);
-        out.passes = session->passes();
-        out.counters_used = true;
-      } catch (const error& e) {
-        session.reset();
-        out.counters_note = std::string(e.what()) + (e.hint().empty() ? "" : " (" + e.hint() + ")");
-        out.counters_exit = static_cast<int>(e.code());
-      }
-    }
-    if (!out.counters_used) {
-      if (out.counters_exit == 0)
-        out.counters_exit = static_cast<int>(exit_code::no_device);
-      warn("counters unavailable: kernels are verified and timed but not placed (timing only): " +
-           out.counters_note);
-    }
-  } else {
-    out.counters_note = "counters turned off on request: analytical placement (declared FLOPs "
-                        "and minimal bytes, measured times)";
-  }
+  add_ceilings(out, options, model, kernels.size());
+  const std::unique_ptr<clock_lock> lock = control_clock(out, options);
+  const std::unique_ptr<profiler_session> session = open_session(out, options, warn);
 
   stream_guard guard;
   const cudaStream_t stream = guard.stream;
   std::size_t done = 0;
   // Kernels to profile wait, set up, until their device memory reaches half of what was free;
   // then the batch is profiled in one pass set (each kernel after its own cache control).
-  struct pending_kernel {
-    const kernel_descriptor* d;
-    problem_size size;
-    std::unique_ptr<kernel_instance> inst;
-    std::size_t index; // in r.kernels
-  };
   std::vector<pending_kernel> pending;
   double pending_bytes = 0;
   std::size_t free_bytes = 0, total_bytes = 0;
@@ -306,52 +441,7 @@ bench_outcome run_bench(const bench_options& options) {
     if (pending.empty())
       return;
     progress({done, kernels.size(), fmt::format("{} kernels", pending.size()), "counters"});
-    std::vector<batch_work> works;
-    for (auto& p : pending) {
-      kernel_instance* inst = p.inst.get();
-      works.push_back({[inst, stream] { inst->run(stream); },
-                       static_cast<std::size_t>(std::max(1, p.d->kernels_per_run))});
-    }
-    const auto t0 = std::chrono::steady_clock::now();
-    std::vector<std::vector<range_values>> ranges;
-    try {
-      ranges = session->profile_batch(works);
-    } catch (const error& e) {
-      if (e.code() == exit_code::usage)
-        throw;
-      // One kernel at a time then, so that one kernel's failure stays its own.
-      warn(fmt::format("profiling a batch of {} kernels failed ({}); profiling them one by one",
-                       pending.size(), e.what()));
-      cudaGetLastError();
-      ranges.clear();
-      for (auto& w : works) {
-        try {
-          ranges.push_back(session->profile_launches(w.work));
-        } catch (const error& e2) {
-          if (e2.code() == exit_code::usage)
-            throw;
-          ranges.emplace_back();
-          cudaGetLastError();
-        }
-      }
-    }
-    out.profile_seconds +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    for (std::size_t i = 0; i < ranges.size(); ++i) {
-      auto& p = pending[i];
-      kernel_result& k = r.kernels[p.index];
-      if (ranges[i].empty()) {
-        k.status = "error";
-        k.message = "counters: the profiler saw no kernel launch";
-        k.source = work_source::analytical;
-        ++out.failed;
-        continue;
-      }
-      const auto values = combine_ranges(ranges[i], session->metrics());
-      apply_counts(derive_roofline_counts(session->metrics(), values), values, k);
-      reconcile_flops(k, p.d->flops(p.size));
-      k.overhead_dominated = overhead_dominated(k);
-    }
+    profile_pending_kernels(pending, *session, r, out, stream, warn);
     for (auto& p : pending)
       p.inst->teardown();
     pending.clear();
@@ -385,22 +475,7 @@ bench_outcome run_bench(const bench_options& options) {
         warn(fmt::format("{}: VERIFICATION FAILED: {}", d->name, v.message));
       }
       progress({done, kernels.size(), d->name, "time"});
-      if (d->reset_before_each_run) {
-        k.time = time_with_reset(*inst, stream, options.warmup, options.repetitions);
-      } else {
-        timing_options t;
-        t.device = options.device;
-        t.warmup = options.warmup;
-        t.repetitions = options.repetitions;
-        // Host transfers are timed one per event pair with nothing queued before them: GPU work
-        // ahead of a pageable copy would hide its host-side staging.
-        const bool transfer = d->kind == measurement::transfer;
-        t.flush_l2 = options.flush_l2 && !transfer;
-        t.min_batch_s = t.flush_l2 || transfer ? 0 : 200e-6;
-        t.observe_clock = false;
-        t.stream = stream;
-        k.time = time_kernel([&](cudaStream_t s) { inst->run(s); }, t).time;
-      }
+      k.time = time_instance(*inst, *d, options, stream);
       if (d->kind == measurement::kernel) {
         const double occ = theoretical_occupancy(*inst, k.launch, model);
         if (std::isfinite(occ))
@@ -411,9 +486,7 @@ bench_outcome run_bench(const bench_options& options) {
       if (profile) {
         // Profiled later, in a batch with the kernels around it (one pass set per batch).
         k.source = work_source::counters;
-        for (const auto& [key, value] : inst->facts())
-          if (key == "registers" || key == "local_bytes_per_thread")
-            k.counters["roofkit__" + key] = std::strtod(value.c_str(), nullptr);
+        add_facts(k, *inst);
         pending_bytes += d->device_bytes(size);
         pending.push_back({d, size, std::move(inst), r.kernels.size()});
         r.kernels.push_back(std::move(k));
@@ -421,23 +494,10 @@ bench_outcome run_bench(const bench_options& options) {
         if (pending_bytes > batch_budget)
           profile_pending();
         continue;
-      } else if (d->kind != measurement::transfer && !options.counters) {
-        k.flops = d->flops(size);
-        k.bytes[memory_level::dram] = d->minimal_bytes(size);
-      } else if (d->kind != measurement::transfer && d->kind == measurement::kernel &&
-                 !d->counter_profiled) {
-        k.flops = d->flops(size);
-        k.bytes[memory_level::dram] = d->minimal_bytes(size);
-        k.message += (k.message.empty() ? "" : "; ") +
-                     std::string("not profiled by design: placed with declared FLOPs and bytes");
-      } else if (d->kind != measurement::transfer && k.status == "ok") {
-        k.message += (k.message.empty() ? "" : "; ") +
-                     std::string("timing only: counters unavailable, not placed");
       }
+      place_unprofiled(k, *d, size, options);
       k.overhead_dominated = overhead_dominated(k);
-      for (const auto& [key, value] : inst->facts())
-        if (key == "registers" || key == "local_bytes_per_thread")
-          k.counters["roofkit__" + key] = std::strtod(value.c_str(), nullptr);
+      add_facts(k, *inst);
       if (d->kind == measurement::transfer)
         k.message = "host transfer: bandwidth over the host link, not placed on the roofline";
       inst->teardown();
@@ -457,43 +517,7 @@ bench_outcome run_bench(const bench_options& options) {
   profile_pending();
 
   const clock_reading clock = observe_sm_clock(options.device, stream);
-  run_context& c = r.context;
-  c.tool_version = std::string(tool_version());
-  c.git_revision = std::string(git_revision());
-  c.date = utc_now();
-  c.host = host_name();
-  c.device_name = model.name;
-  c.cc_major = model.cc_major;
-  c.cc_minor = model.cc_minor;
-  c.sm_count = model.sm_count;
-  int driver = 0, runtime = 0;
-  cudaDriverGetVersion(&driver);
-  cudaRuntimeGetVersion(&runtime);
-  c.driver_version = cuda_version_text(driver);
-  c.runtime_version = cuda_version_text(runtime);
-  c.sm_clock_mhz = clock.mhz;
-  c.mem_clock_mhz = model.memory_clock_mhz;
-  c.origin = out.counters_used  ? run_origin::measured
-             : options.counters ? run_origin::timing_only
-                                : run_origin::analytical;
-  c.command = options.command;
-  c.extra["sm_clock_method"] = clock.method;
-  c.extra["repetitions"] = std::to_string(options.repetitions);
-  c.extra["timing"] = options.flush_l2 ? "cold (L2 written back and invalidated before every "
-                                         "launch)"
-                                       : "warm (back-to-back launches)";
-  c.cache_control = out.counters_used ? to_string(options.cache) : "";
-  c.clock_control = options.clock_control;
-  c.extra["clock_control"] = out.clock_note;
-  if (out.counters_used) {
-    c.extra["counter_passes"] = std::to_string(out.passes);
-    const auto& st = session->stats();
-    c.extra["profiling_wall_s"] =
-        fmt::format("{:.2f} ({} kernels: set-up {:.2f}, passes {:.2f}, decode {:.2f})",
-                    out.profile_seconds, st.calls, st.setup_s, st.passes_s, st.decode_s);
-  } else {
-    c.extra["counters"] = out.counters_note;
-  }
+  fill_context(r.context, out, options, model, clock, session.get());
   return out;
 }
 

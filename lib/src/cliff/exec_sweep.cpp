@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <sys/wait.h>
 
+#include "../core/user_regex.hpp"
 #include "roofkit/arch.hpp"
 #include "roofkit/cliff.hpp"
 #include "roofkit/error.hpp"
@@ -65,11 +66,8 @@ cliff_result run_exec_sweep(const exec_sweep_options& o) {
     throw usage_error(fmt::format("repetitions {} out of range (valid: 1..1000)", o.repetitions));
   std::optional<std::regex> re;
   if (!o.metric_regex.empty()) {
-    try {
-      re.emplace(o.metric_regex, std::regex::ECMAScript);
-    } catch (const std::regex_error& e) {
-      throw usage_error(fmt::format("metric regex '{}' is invalid: {}", o.metric_regex, e.what()));
-    }
+    re.emplace(detail::compile_user_regex(o.metric_regex, "metric regex",
+                                          "an ECMAScript regex with the number in a group"));
     if (re->mark_count() < 1)
       throw usage_error(
           fmt::format("metric regex '{}' has no group: put the number in (...)", o.metric_regex));

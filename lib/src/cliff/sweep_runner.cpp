@@ -41,8 +41,6 @@ std::string host_name() {
   return gethostname(buf, sizeof buf - 1) == 0 ? std::string(buf) : std::string("unknown");
 }
 
-std::string cuda_version_text(int v) { return fmt::format("{}.{}", v / 1000, (v % 1000) / 10); }
-
 struct stream_guard {
   cudaStream_t stream = nullptr;
   stream_guard() { ROOFKIT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)); }
@@ -369,11 +367,9 @@ cliff_result run_cliff_sweep(const cliff_options_run& o) {
   r.host = host_name();
   r.tool_version = std::string(tool_version());
   r.git_revision = std::string(git_revision());
-  int driver = 0, runtime = 0;
-  cudaDriverGetVersion(&driver);
-  cudaRuntimeGetVersion(&runtime);
-  r.driver_version = cuda_version_text(driver);
-  r.runtime_version = cuda_version_text(runtime);
+  auto [driver, runtime] = query_cuda_versions();
+  r.driver_version = std::move(driver);
+  r.runtime_version = std::move(runtime);
   r.command = o.command;
   r.extra["sm_clock_method"] = clock.method;
   r.extra["repetitions"] = std::to_string(o.repetitions);

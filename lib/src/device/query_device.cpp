@@ -14,8 +14,6 @@ namespace roofkit {
 
 namespace {
 
-std::string version_text(int v) { return fmt::format("{}.{}", v / 1000, (v % 1000) / 10); }
-
 template <class F> F require_driver(const char* name) {
   auto f = driver_function<F>(name);
   if (!f)
@@ -71,7 +69,7 @@ device_model query_device(int ordinal) {
 
   int runtime = 0;
   ROOFKIT_CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
-  m.runtime_version = version_text(runtime);
+  m.runtime_version = cuda_version_text(runtime);
 
   auto cu_init = require_driver<decltype(&cuInit)>("cuInit");
   auto cu_device_get = require_driver<decltype(&cuDeviceGet)>("cuDeviceGet");
@@ -89,7 +87,7 @@ device_model query_device(int ordinal) {
   m.global_memory_bytes = static_cast<std::int64_t>(total);
   int driver = 0;
   ROOFKIT_CU_CHECK(cu_driver_version(&driver));
-  m.driver_version = version_text(driver);
+  m.driver_version = cuda_version_text(driver);
 
   m.consumer_tensor_rates = m.name.find("GeForce") != std::string::npos;
   if (auto spec = match_gpu(m.name, load_gpu_specs())) {

@@ -51,20 +51,11 @@ std::string change_text(double before_s, double after_s) {
                       : fmt::format("{:.2f}\u00d7 slower", 1 / speedup);
 }
 
-} // namespace
-
-canvas draw_compare(const run& before, const run& after, const compare_chart_options& options,
-                    chart_frame* frame_out) {
-  const chart_options& co = options.chart;
-  const memory_level level = options.level.value_or(memory_level::dram);
-  const roofline_chart_data db = make_roofline_data(before, co);
-  roofline_chart_data d = make_roofline_data(after, co);
-  d.title = !co.title.empty() ? co.title
-                              : "Before \u2192 after: " + (after.context.device_name.empty()
-                                                               ? std::string("unknown device")
-                                                               : after.context.device_name);
-
-  // Pair the kernels drawn in both runs.
+/// The kernels drawn in either run, paired by name and launch (before only and after only ones
+/// too), with their colours, labels and tooltips.
+std::vector<pair_point> pair_kernels(const run& before, const run& after,
+                                     const roofline_chart_data& db, const roofline_chart_data& d,
+                                     memory_level level) {
   std::vector<pair_point> pairs;
   std::map<std::string, const chart_kernel*> by_key;
   for (const auto& k : d.kernels)
@@ -108,7 +99,11 @@ canvas draw_compare(const run& before, const run& after, const compare_chart_opt
     }
   }
 
-  // Axis ranges over both runs.
+  return pairs;
+}
+
+/// Widens the after run's axis ranges to the before run's points.
+void widen_axes(roofline_chart_data& d, const roofline_chart_data& db) {
   double xmin = d.x_min, xmax = d.x_max, ymin = d.y_min, ymax = d.y_max;
   for (const auto& k : db.kernels)
     for (const auto& p : k.points) {
@@ -119,8 +114,11 @@ canvas draw_compare(const run& before, const run& after, const compare_chart_opt
     }
   nice_log_range(xmin, xmax, 0, 0, d.x_min, d.x_max);
   nice_log_range(ymin, ymax, 0, 0, d.y_min, d.y_max);
+}
 
-  // Footer: both runs.
+/// The footer, origin and badge of both runs, in the after run's chart data.
+void merge_footers(roofline_chart_data& d, const roofline_chart_data& db, const run& before,
+                   const run& after) {
   std::vector<std::string> footer;
   if (!db.footer.empty() && !d.footer.empty()) {
     if (db.footer.front() == d.footer.front())
@@ -136,26 +134,18 @@ canvas draw_compare(const run& before, const run& after, const compare_chart_opt
   if (d.origin_badge.empty())
     d.origin_badge = db.origin_badge;
   d.footer = footer;
+}
 
-  // Layout as in the roofline chart.
-  const double W = co.width;
-  double legend_w = 180;
-  for (const auto& p : pairs)
-    legend_w = std::max(legend_w, text_width(p.legend_label, 11) + 34);
-  legend_w = std::min(legend_w, 250.0);
-  const double legend_x = W - 16 - legend_w;
-  const double top = 52;
-  const double fh = footer_height(d, W - 32);
-  const double legend_h =
-      18 + 16 * static_cast<double>(pairs.size()) + 8 + 18 + 16 * 3 + 8 + 18 + 16 * 3 + 60;
-  double H = std::max(co.height, top + legend_h + 60 + fh);
-  const chart_frame f = plot_frame(d, legend_x, top, H, fh);
-  if (frame_out)
-    *frame_out = f;
-  label_placer placer(f.left + 2, f.top + 2, f.left + f.width - 2, f.top + f.height - 2);
-  canvas c = open_plot(d, f, W, H, placer);
+/// The size of the markers of a comparison.
+constexpr double marker_size = 9;
 
-  const double ms = 9;
+/// Draws each pair: its before and after markers and the arrow between them. Returns where each
+/// pair's label goes (at the after point, else the before point).
+std::vector<std::pair<point2, const pair_point*>> draw_pairs(canvas& c, label_placer& placer,
+                                                             const chart_frame& f,
+                                                             const std::vector<pair_point>& pairs,
+                                                             memory_level level) {
+  const double ms = marker_size;
   std::vector<std::pair<point2, const pair_point*>> anchors;
   c.begin({{"class", "kernels"}});
   for (std::size_t i = 0; i < pairs.size(); ++i) {
@@ -202,8 +192,13 @@ canvas draw_compare(const run& before, const run& after, const compare_chart_opt
     anchors.push_back({to ? *to : *from, &p});
   }
   c.end();
-  const auto unlabelled = place_roof_labels(c, d, f, placer);
+  return anchors;
+}
 
+/// The pairs' labels, where the placer finds room.
+void draw_pair_labels(canvas& c, label_placer& placer,
+                      const std::vector<std::pair<point2, const pair_point*>>& anchors) {
+  const double ms = marker_size;
   c.begin({{"class", "kernel-labels"}});
   const double size = 11, h = size * 1.2;
   for (std::size_t i = 0; i < anchors.size(); ++i) {
@@ -227,8 +222,14 @@ canvas draw_compare(const run& before, const run& after, const compare_chart_opt
     c.end();
   }
   c.end();
-  c.end(); // plot-area
+}
 
+/// The legend: kernels, point shapes, roofs and what either run does not plot. Returns its
+/// bottom.
+double draw_compare_legend(canvas& c, double legend_x, double top, double legend_w,
+                           const std::vector<pair_point>& pairs, const roofline_chart_data& db,
+                           const roofline_chart_data& d, memory_level level,
+                           const std::vector<const chart_roof*>& unlabelled) {
   legend_writer lg(&c, legend_x, top, legend_w);
   c.begin({{"class", "legend"}});
   lg.header("Kernels");
@@ -275,8 +276,55 @@ canvas draw_compare(const run& before, const run& after, const compare_chart_opt
         lg.note("after: " + short_name(e.name, 40) + ": " + e.reason, "#7a0016");
   }
   c.end();
-  if (lg.bottom() + 20 > H - fh) {
-    H = lg.bottom() + 20 + fh;
+  return lg.bottom();
+}
+
+} // namespace
+
+canvas draw_compare(const run& before, const run& after, const compare_chart_options& options,
+                    chart_frame* frame_out) {
+  const chart_options& co = options.chart;
+  const memory_level level = options.level.value_or(memory_level::dram);
+  const roofline_chart_data db = make_roofline_data(before, co);
+  roofline_chart_data d = make_roofline_data(after, co);
+  d.title = !co.title.empty() ? co.title
+                              : "Before \u2192 after: " + (after.context.device_name.empty()
+                                                               ? std::string("unknown device")
+                                                               : after.context.device_name);
+
+  const std::vector<pair_point> pairs = pair_kernels(before, after, db, d, level);
+
+  widen_axes(d, db);
+  merge_footers(d, db, before, after);
+
+  // Layout as in the roofline chart.
+  const double W = co.width;
+  double legend_w = 180;
+  for (const auto& p : pairs)
+    legend_w = std::max(legend_w, text_width(p.legend_label, 11) + 34);
+  legend_w = std::min(legend_w, 250.0);
+  const double legend_x = W - 16 - legend_w;
+  const double top = 52;
+  const double fh = footer_height(d, W - 32);
+  const double legend_h =
+      18 + 16 * static_cast<double>(pairs.size()) + 8 + 18 + 16 * 3 + 8 + 18 + 16 * 3 + 60;
+  double H = std::max(co.height, top + legend_h + 60 + fh);
+  const chart_frame f = plot_frame(d, legend_x, top, H, fh);
+  if (frame_out)
+    *frame_out = f;
+  label_placer placer(f.left + 2, f.top + 2, f.left + f.width - 2, f.top + f.height - 2);
+  canvas c = open_plot(d, f, W, H, placer);
+
+  const auto anchors = draw_pairs(c, placer, f, pairs, level);
+  const auto unlabelled = place_roof_labels(c, d, f, placer);
+
+  draw_pair_labels(c, placer, anchors);
+  c.end(); // plot-area
+
+  const double legend_bottom =
+      draw_compare_legend(c, legend_x, top, legend_w, pairs, db, d, level, unlabelled);
+  if (legend_bottom + 20 > H - fh) {
+    H = legend_bottom + 20 + fh;
     c.set_height(H);
   }
   draw_footer(c, d, 16, H - fh, W - 32);

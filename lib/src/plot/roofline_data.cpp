@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "../core/user_regex.hpp"
 #include "chart_internal.hpp"
 #include "roofkit/build_info.hpp"
 #include "roofkit/error.hpp"
@@ -234,120 +235,88 @@ std::string origin_sentence(run_origin o) {
   return {};
 }
 
-} // namespace
-
-roofline_chart_data make_roofline_data(const run& r, const chart_options& options) {
-  roofline_chart_data d;
-  const auto& ctx = r.context;
-  d.title = !options.title.empty()
-                ? options.title
-                : "Roofline: " +
-                      (ctx.device_name.empty() ? std::string("unknown device") : ctx.device_name);
-
-  // Kernels first: the compute roofs drawn depend on the precisions they use.
-  std::set<precision> used_precisions;
-  std::size_t colour = 0;
-  for (std::size_t i = 0; i < r.kernels.size(); ++i) {
-    const kernel_result& k = r.kernels[i];
-    const auto exclude = [&](std::string reason) {
-      d.excluded.push_back({i, k.name, std::move(reason)});
-    };
-    if (k.status != "ok") {
-      exclude(k.message.empty() ? k.status : k.status + ": " + k.message);
-      continue;
-    }
-    const kernel_placement pl = place_kernel(k, r.ceilings);
-    if (!(k.time.median_s > 0)) {
-      exclude("no time");
-      continue;
-    }
-    if (!pl.has_flops) {
-      exclude(excluded_reason_no_flops(pl));
-      d.excluded.back().no_flops = true;
-      ++d.no_flops;
-      chart_bandwidth_kernel bk;
-      bk.run_index = i;
-      bk.name = k.name;
-      bk.label = chart_detail::short_name(k.name);
-      bk.topic = topic_of(k);
-      bk.time_s = k.time.median_s;
-      bk.overhead_dominated = k.overhead_dominated;
-      bk.occupancy_achieved = k.occupancy_achieved;
-      for (memory_level l : {memory_level::dram, memory_level::l2, memory_level::l1})
-        for (const auto& lp : pl.levels)
-          if (lp.level == l && lp.bytes > 0 && level_wanted(options, l)) {
-            chart_bandwidth_kernel::bar b;
-            b.level = l;
-            b.bytes = lp.bytes;
-            b.achieved = lp.achieved_bandwidth;
-            b.roof = lp.has_ceiling ? lp.bandwidth_roof : 0;
-            b.pct_of_roof = b.roof > 0 ? 100 * b.achieved / b.roof : 0;
-            std::vector<std::string> lines{
-                k.name, "topic: " + bk.topic, "level: " + label(l),
-                fmt::format("moved {} in {}", format_si(b.bytes, "B"), format_time(bk.time_s)),
-                "achieved: " + format_si(b.achieved, "B/s")};
-            lines.push_back(b.roof > 0 ? fmt::format("% of roof: {:.0f}% of {}", b.pct_of_roof,
-                                                     format_si(b.roof, "B/s"))
-                                       : std::string("% of roof: unknown (no roof)"));
-            lines.push_back(occupancy_text(k.occupancy_theoretical, k.occupancy_achieved));
-            if (k.overhead_dominated)
-              lines.push_back(overhead_note);
-            b.tip = fmt::format("{}", fmt::join(lines, "\n"));
-            bk.bars.push_back(b);
-          }
-      if (!bk.bars.empty())
-        d.data_only.push_back(std::move(bk));
-      continue;
-    }
-    chart_kernel ck;
-    ck.run_index = i;
-    ck.name = k.name;
-    ck.label = chart_detail::short_name(k.name);
-    ck.topic = topic_of(k);
-    ck.overhead_dominated = k.overhead_dominated;
-    ck.occupancy_theoretical = k.occupancy_theoretical;
-    ck.occupancy_achieved = k.occupancy_achieved;
-    ck.flops = pl.total_flops;
-    ck.time_s = k.time.median_s;
-    ck.flops_per_s = pl.achieved_flops;
-    ck.dominant = pl.dominant_precision;
-    if (pl.compute_roof > 0) {
-      const bool ops = pl.dominant_precision == precision::tensor_int8;
-      ck.compute_roof =
-          (pl.mixed_precision || !pl.dominant_precision ? std::string("mixed precisions")
-                                                        : label(*pl.dominant_precision)) +
-          " " + format_si(pl.compute_roof, ops ? "OP/s" : "FLOP/s");
-    }
+/// A kernel without FLOPs, drawn in the bandwidth view only: one bar per level drawn.
+chart_bandwidth_kernel data_only_kernel(const kernel_result& k, const kernel_placement& pl,
+                                        std::size_t i, const chart_options& options) {
+  chart_bandwidth_kernel bk;
+  bk.run_index = i;
+  bk.name = k.name;
+  bk.label = chart_detail::short_name(k.name);
+  bk.topic = topic_of(k);
+  bk.time_s = k.time.median_s;
+  bk.overhead_dominated = k.overhead_dominated;
+  bk.occupancy_achieved = k.occupancy_achieved;
+  for (memory_level l : {memory_level::dram, memory_level::l2, memory_level::l1})
     for (const auto& lp : pl.levels)
-      if (level_wanted(options, lp.level)) {
-        chart_point p;
-        p.level = lp.level;
-        p.bytes = lp.bytes;
-        p.intensity = lp.intensity;
-        p.attainable = lp.attainable_flops;
-        p.pct_of_roof = lp.attainable_flops > 0 ? 100 * pl.achieved_flops / lp.attainable_flops : 0;
-        ck.points.push_back(p);
+      if (lp.level == l && lp.bytes > 0 && level_wanted(options, l)) {
+        chart_bandwidth_kernel::bar b;
+        b.level = l;
+        b.bytes = lp.bytes;
+        b.achieved = lp.achieved_bandwidth;
+        b.roof = lp.has_ceiling ? lp.bandwidth_roof : 0;
+        b.pct_of_roof = b.roof > 0 ? 100 * b.achieved / b.roof : 0;
+        std::vector<std::string> lines{
+            k.name, "topic: " + bk.topic, "level: " + label(l),
+            fmt::format("moved {} in {}", format_si(b.bytes, "B"), format_time(bk.time_s)),
+            "achieved: " + format_si(b.achieved, "B/s")};
+        lines.push_back(b.roof > 0 ? fmt::format("% of roof: {:.0f}% of {}", b.pct_of_roof,
+                                                 format_si(b.roof, "B/s"))
+                                   : std::string("% of roof: unknown (no roof)"));
+        lines.push_back(occupancy_text(k.occupancy_theoretical, k.occupancy_achieved));
+        if (k.overhead_dominated)
+          lines.push_back(overhead_note);
+        b.tip = fmt::format("{}", fmt::join(lines, "\n"));
+        bk.bars.push_back(b);
       }
-    if (ck.points.empty()) {
-      exclude("no bytes at the levels drawn");
-      continue;
-    }
-    std::sort(ck.points.begin(), ck.points.end(),
-              [](const chart_point& a, const chart_point& b) { return a.intensity < b.intensity; });
-    ck.bound = pl.bound_label;
-    ck.attainable = pl.attainable_flops;
-    ck.pct_of_roof = pl.pct_of_roof;
-    ck.color = kernel_color(colour++);
-    ck.tooltip = tooltip_of(k, ck);
-    for (auto& p : ck.points)
-      p.tip = point_tip(ck, p);
-    for (const auto& [p, f] : k.flops)
-      if (f > 0)
-        used_precisions.insert(p);
-    d.kernels.push_back(std::move(ck));
-  }
+  return bk;
+}
 
-  // Topics in the order of the run; colours per topic when there are many kernels.
+/// A kernel with FLOPs, drawn at its intensity for every level drawn (no points: none of its
+/// levels is drawn). Its colour and tips are set by the caller.
+chart_kernel plotted_kernel(const kernel_result& k, const kernel_placement& pl, std::size_t i,
+                            const chart_options& options) {
+  chart_kernel ck;
+  ck.run_index = i;
+  ck.name = k.name;
+  ck.label = chart_detail::short_name(k.name);
+  ck.topic = topic_of(k);
+  ck.overhead_dominated = k.overhead_dominated;
+  ck.occupancy_theoretical = k.occupancy_theoretical;
+  ck.occupancy_achieved = k.occupancy_achieved;
+  ck.flops = pl.total_flops;
+  ck.time_s = k.time.median_s;
+  ck.flops_per_s = pl.achieved_flops;
+  ck.dominant = pl.dominant_precision;
+  if (pl.compute_roof > 0) {
+    const bool ops = pl.dominant_precision == precision::tensor_int8;
+    ck.compute_roof =
+        (pl.mixed_precision || !pl.dominant_precision ? std::string("mixed precisions")
+                                                      : label(*pl.dominant_precision)) +
+        " " + format_si(pl.compute_roof, ops ? "OP/s" : "FLOP/s");
+  }
+  for (const auto& lp : pl.levels)
+    if (level_wanted(options, lp.level)) {
+      chart_point p;
+      p.level = lp.level;
+      p.bytes = lp.bytes;
+      p.intensity = lp.intensity;
+      p.attainable = lp.attainable_flops;
+      p.pct_of_roof = lp.attainable_flops > 0 ? 100 * pl.achieved_flops / lp.attainable_flops : 0;
+      ck.points.push_back(p);
+    }
+  if (ck.points.empty())
+    return ck;
+  std::sort(ck.points.begin(), ck.points.end(),
+            [](const chart_point& a, const chart_point& b) { return a.intensity < b.intensity; });
+  ck.bound = pl.bound_label;
+  ck.attainable = pl.attainable_flops;
+  ck.pct_of_roof = pl.pct_of_roof;
+  return ck;
+}
+
+/// Topics in the order of the run; colours per topic when there are many kernels; the kernels
+/// labelled (by the label pattern, or chosen when colouring by topic).
+void assign_topics(roofline_chart_data& d, const run& r, const chart_options& options) {
   const auto topic_index = [&](const std::string& name) {
     for (std::size_t t = 0; t < d.topics.size(); ++t)
       if (d.topics[t].name == name)
@@ -382,19 +351,18 @@ roofline_chart_data make_roofline_data(const run& r, const chart_options& option
                                ? d.topics[data_topic[i]].color
                                : kernel_color(i);
   if (!options.label_regex.empty()) {
-    std::regex re;
-    try {
-      re = std::regex(options.label_regex, std::regex::ECMAScript);
-    } catch (const std::regex_error& e) {
-      throw usage_error("label pattern '" + options.label_regex +
-                        "' is not a valid regular expression: " + e.what());
-    }
+    const std::regex re = detail::compile_user_regex(options.label_regex, "label pattern");
     for (auto& k : d.kernels)
       k.labelled = std::regex_search(k.name, re);
   } else if (d.by_topic) {
     choose_labels(d.kernels, options.max_auto_labels);
   }
+}
 
+/// The roofs: a memory roof per level drawn, and compute roofs for the precisions the kernels use
+/// (all with all_roofs); compute roofs of (nearly) equal value share one line.
+void add_roofs(roofline_chart_data& d, const run& r, const chart_options& options,
+               const std::set<precision>& used_precisions) {
   std::vector<std::pair<roof_pair, chart_roof>> memory, compute;
   for (memory_level l : all_memory_levels) {
     if (!level_wanted(options, l))
@@ -487,8 +455,10 @@ roofline_chart_data make_roofline_data(const run& r, const chart_options& option
     finish(compute[i].first, roof, name, unit, name + " peak");
     i = j;
   }
+}
 
-  // Ridge points: every primary memory roof against every primary compute roof.
+/// Ridge points: every primary memory roof against every primary compute roof.
+void add_ridges(roofline_chart_data& d) {
   for (const auto& m : d.roofs) {
     if (!m.is_memory || m.reference)
       continue;
@@ -496,8 +466,10 @@ roofline_chart_data make_roofline_data(const run& r, const chart_options& option
       if (!c.is_memory && !c.reference)
         d.ridges.push_back({m.level, c.precisions.front(), c.value / m.value, c.value});
   }
+}
 
-  // Axis ranges: every point and every ridge, with a margin; ends at 1, 2 or 5 x 10^k.
+/// Axis ranges: every point and every ridge, with a margin; ends at 1, 2 or 5 x 10^k.
+void set_axis_ranges(roofline_chart_data& d) {
   double xmin = std::numeric_limits<double>::max(), xmax = 0;
   double ymin = std::numeric_limits<double>::max(), ymax = 0;
   for (const auto& k : d.kernels) {
@@ -540,6 +512,63 @@ roofline_chart_data make_roofline_data(const run& r, const chart_options& option
     chart_detail::nice_log_range(ymin, top_roof * std::pow(10.0, 0.25), 0, 3, lo, hi);
     d.y_max = std::max(d.y_max, hi);
   }
+}
+
+} // namespace
+
+roofline_chart_data make_roofline_data(const run& r, const chart_options& options) {
+  roofline_chart_data d;
+  const auto& ctx = r.context;
+  d.title = !options.title.empty()
+                ? options.title
+                : "Roofline: " +
+                      (ctx.device_name.empty() ? std::string("unknown device") : ctx.device_name);
+
+  // Kernels first: the compute roofs drawn depend on the precisions they use.
+  std::set<precision> used_precisions;
+  std::size_t colour = 0;
+  for (std::size_t i = 0; i < r.kernels.size(); ++i) {
+    const kernel_result& k = r.kernels[i];
+    const auto exclude = [&](std::string reason) {
+      d.excluded.push_back({i, k.name, std::move(reason)});
+    };
+    if (k.status != "ok") {
+      exclude(k.message.empty() ? k.status : k.status + ": " + k.message);
+      continue;
+    }
+    const kernel_placement pl = place_kernel(k, r.ceilings);
+    if (!(k.time.median_s > 0)) {
+      exclude("no time");
+      continue;
+    }
+    if (!pl.has_flops) {
+      exclude(excluded_reason_no_flops(pl));
+      d.excluded.back().no_flops = true;
+      ++d.no_flops;
+      chart_bandwidth_kernel bk = data_only_kernel(k, pl, i, options);
+      if (!bk.bars.empty())
+        d.data_only.push_back(std::move(bk));
+      continue;
+    }
+    chart_kernel ck = plotted_kernel(k, pl, i, options);
+    if (ck.points.empty()) {
+      exclude("no bytes at the levels drawn");
+      continue;
+    }
+    ck.color = kernel_color(colour++);
+    ck.tooltip = tooltip_of(k, ck);
+    for (auto& p : ck.points)
+      p.tip = point_tip(ck, p);
+    for (const auto& [p, f] : k.flops)
+      if (f > 0)
+        used_precisions.insert(p);
+    d.kernels.push_back(std::move(ck));
+  }
+
+  assign_topics(d, r, options);
+  add_roofs(d, r, options, used_precisions);
+  add_ridges(d);
+  set_axis_ranges(d);
 
   // Footer: device and clocks, origin, versions.
   std::vector<std::string> device;

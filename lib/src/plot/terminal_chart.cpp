@@ -184,25 +184,27 @@ std::vector<std::string> wrap_words(const std::string& text, std::size_t width) 
   return lines;
 }
 
-} // namespace
+/// The plot area: its size in cells, and the log axes from values to braille dots.
+struct plot_frame {
+  const roofline_chart_data& d;
+  int plot_cols;
+  int plot_rows;
+  log_axis ax;
+  log_axis ay;
+  int dx(double v) const { return static_cast<int>(std::lround(ax.to_px(v))); }
+  int dy(double v) const { return static_cast<int>(std::lround(ay.to_px(v))); }
+};
 
-std::string render_roofline_terminal(const run& r, const chart_options& options,
-                                     const terminal_options& t) {
-  const roofline_chart_data d = make_roofline_data(r, options);
-  const int columns = std::max(60, t.columns);
-  const int label_w = 6;                       // y tick labels
-  const int plot_cols = columns - label_w - 2; // a space and the axis
-  const int plot_rows = std::max(10, t.rows);
-  grid g(plot_cols, plot_rows);
-  const int dots_x = plot_cols * 2, dots_y = plot_rows * 4;
-  const log_axis ax{d.x_min, d.x_max, 0, static_cast<double>(dots_x - 1)};
-  const log_axis ay{d.y_min, d.y_max, static_cast<double>(dots_y - 1), 0};
-  const auto dx = [&](double v) { return static_cast<int>(std::lround(ax.to_px(v))); };
-  const auto dy = [&](double v) { return static_cast<int>(std::lround(ay.to_px(v))); };
-  const bool col = t.color;
-  const int roof_color = col ? 245 : -1;
+/// A roof as drawn: its ends in dots.
+struct roof_end {
+  const chart_roof* roof;
+  int x0, y0, x1, y1;
+};
 
-  // Roofs: memory up to the highest compute roof, compute from the fastest memory roof.
+/// Draws the roofs (memory up to the highest compute roof, compute from the fastest memory roof)
+/// and returns the drawn ends of those that are not references.
+std::vector<roof_end> draw_roofs(grid& g, const plot_frame& f, int roof_color) {
+  const roofline_chart_data& d = f.d;
   double top_compute = 0, fastest = 0;
   for (const auto& rf : d.roofs)
     if (!rf.reference)
@@ -210,10 +212,6 @@ std::string render_roofline_terminal(const run& r, const chart_options& options,
           std::max(rf.is_memory ? fastest : top_compute, rf.value);
   if (top_compute <= 0)
     top_compute = d.y_max;
-  struct roof_end {
-    const chart_roof* roof;
-    int x0, y0, x1, y1;
-  };
   std::vector<roof_end> ends;
   for (const auto& rf : d.roofs) {
     double x0, x1;
@@ -228,28 +226,33 @@ std::string render_roofline_terminal(const run& r, const chart_options& options,
       continue;
     const double y0 = rf.is_memory ? rf.value * x0 : rf.value;
     const double y1 = rf.is_memory ? rf.value * x1 : rf.value;
-    const roof_end e{&rf, dx(x0), dy(y0), dx(x1), dy(y1)};
+    const roof_end e{&rf, f.dx(x0), f.dy(y0), f.dx(x1), f.dy(y1)};
     g.line(e.x0, e.y0, e.x1, e.y1, roof_color, rf.reference ? 3 : 1);
     if (!rf.reference)
       ends.push_back(e);
   }
+  return ends;
+}
 
-  // Kernel joins, then markers (taken cells), then key letters next to the rightmost point.
+/// Draws the kernels: joins, then markers (taken cells), then key letters next to the rightmost
+/// point of each labelled kernel. Returns each kernel's key index and sets `keyed`.
+std::vector<std::size_t> draw_kernels(grid& g, const plot_frame& f, bool col, std::size_t& keyed) {
+  const roofline_chart_data& d = f.d;
   for (std::size_t i = 0; i < d.kernels.size(); ++i) {
     const auto& k = d.kernels[i];
     const int c = col ? ansi_color(k.color) : -1;
     if (k.points.size() > 1)
-      g.line(dx(k.points.front().intensity), dy(k.flops_per_s), dx(k.points.back().intensity),
-             dy(k.flops_per_s), c);
+      g.line(f.dx(k.points.front().intensity), f.dy(k.flops_per_s), f.dx(k.points.back().intensity),
+             f.dy(k.flops_per_s), c);
   }
   for (const auto& k : d.kernels) {
     const int c = col ? ansi_color(k.color) : -1;
     for (const auto& p : k.points)
-      g.put(dx(p.intensity) / 2, dy(k.flops_per_s) / 4, {level_glyph(p.level)}, c, true);
+      g.put(f.dx(p.intensity) / 2, f.dy(k.flops_per_s) / 4, {level_glyph(p.level)}, c, true);
   }
   // Key letters for the labelled kernels only (all of them unless the chart colours by topic).
   std::vector<std::size_t> key_index(d.kernels.size(), 0);
-  std::size_t keyed = 0;
+  keyed = 0;
   for (std::size_t i = 0; i < d.kernels.size(); ++i)
     key_index[i] = d.kernels[i].labelled ? keyed++ : 0;
   for (std::size_t i = 0; i < d.kernels.size(); ++i) {
@@ -257,7 +260,7 @@ std::string render_roofline_terminal(const run& r, const chart_options& options,
     if (!k.labelled)
       continue;
     const int c = col ? ansi_color(k.color) : -1;
-    const int pc = dx(k.points.back().intensity) / 2, pr = dy(k.flops_per_s) / 4;
+    const int pc = f.dx(k.points.back().intensity) / 2, pr = f.dy(k.flops_per_s) / 4;
     const std::array<std::pair<int, int>, 12> tries{{{1, 0},
                                                      {-1, 0},
                                                      {0, -1},
@@ -275,7 +278,11 @@ std::string render_roofline_terminal(const run& r, const chart_options& options,
         break;
   }
 
-  // Short roof tags where they fit: compute roofs at the right end, memory roofs at the top.
+  return key_index;
+}
+
+/// Short roof tags where they fit: compute roofs at the right end, memory roofs at the top.
+void tag_roofs(grid& g, int plot_cols, const std::vector<roof_end>& ends) {
   for (const auto& e : ends) {
     const chart_roof& rf = *e.roof;
     std::string tag = rf.is_memory ? label(rf.level) : label(rf.precisions.front());
@@ -301,21 +308,19 @@ std::string render_roofline_terminal(const run& r, const chart_options& options,
           break;
     }
   }
+}
 
-  // Compose: title, plot with y ticks, x axis, key.
-  std::vector<std::string> out;
-  std::string title = d.title;
-  if (!d.origin_badge.empty())
-    title += "  [" + d.origin_badge + "]";
-  if (title.size() > static_cast<std::size_t>(columns))
-    title = short_name(title, static_cast<std::size_t>(columns));
-  out.push_back(paint_text(title, -1, col, true));
-  out.push_back(std::string(static_cast<std::size_t>(label_w - 2), ' ') + "FLOP/s");
+/// The plot's rows, each with its y tick label and axis.
+void compose_plot_rows(std::vector<std::string>& out, grid& g, const plot_frame& f, int label_w,
+                       bool col) {
+  const roofline_chart_data& d = f.d;
+  const int plot_rows = f.plot_rows;
+  const int plot_cols = f.plot_cols;
   std::vector<std::string> row_label(static_cast<std::size_t>(plot_rows));
   std::vector<bool> row_tick(static_cast<std::size_t>(plot_rows), false);
   for (int e = static_cast<int>(std::ceil(std::log10(d.y_min) - 1e-9));
        e <= static_cast<int>(std::floor(std::log10(d.y_max) + 1e-9)); ++e) {
-    const int rr = dy(std::pow(10.0, e)) / 4;
+    const int rr = f.dy(std::pow(10.0, e)) / 4;
     if (rr < 0 || rr >= plot_rows)
       continue;
     row_label[static_cast<std::size_t>(rr)] = chart_detail::y_tick_label(std::pow(10.0, e));
@@ -356,14 +361,19 @@ std::string render_roofline_terminal(const run& r, const chart_options& options,
       line.pop_back();
     out.push_back(line);
   }
-  // X axis and its decade labels.
+}
+
+/// The x axis, its decade labels and its title.
+void compose_x_axis(std::vector<std::string>& out, const plot_frame& f, int label_w, int columns) {
+  const roofline_chart_data& d = f.d;
+  const int plot_cols = f.plot_cols;
   std::string axis = std::string(static_cast<std::size_t>(label_w + 1), ' ') + "\u2514";
   std::string ticks(static_cast<std::size_t>(label_w + 2 + plot_cols + 8), ' ');
   std::vector<int> tick_cols(static_cast<std::size_t>(plot_cols), 0);
   int last_end = -1;
   for (int e = static_cast<int>(std::ceil(std::log10(d.x_min) - 1e-9));
        e <= static_cast<int>(std::floor(std::log10(d.x_max) + 1e-9)); ++e) {
-    const int cc = dx(std::pow(10.0, e)) / 2;
+    const int cc = f.dx(std::pow(10.0, e)) / 2;
     if (cc < 0 || cc >= plot_cols)
       continue;
     tick_cols[static_cast<std::size_t>(cc)] = 1;
@@ -388,8 +398,13 @@ std::string render_roofline_terminal(const run& r, const chart_options& options,
     out.push_back(ticks),
         ticks = std::string(static_cast<std::size_t>(columns) - xtitle.size(), ' ') + xtitle;
   out.push_back(ticks);
+}
 
-  // Key.
+/// The key: roofs, point glyphs, one line per labelled kernel, then what is not drawn and the
+/// footer.
+void compose_key(std::vector<std::string>& out, const roofline_chart_data& d,
+                 const std::vector<std::size_t>& key_index, std::size_t keyed, int columns,
+                 bool col, const terminal_options& t) {
   const std::size_t width = static_cast<std::size_t>(columns);
   std::vector<std::string> roof_items;
   for (const auto& rf : d.roofs)
@@ -464,6 +479,42 @@ std::string render_roofline_terminal(const run& r, const chart_options& options,
       out.push_back(l);
   for (const auto& l : wrap_words(d.origin_text, width))
     out.push_back(paint_text(l, d.origin_badge.empty() ? -1 : 166, col));
+}
+
+} // namespace
+
+std::string render_roofline_terminal(const run& r, const chart_options& options,
+                                     const terminal_options& t) {
+  const roofline_chart_data d = make_roofline_data(r, options);
+  const int columns = std::max(60, t.columns);
+  const int label_w = 6;                       // y tick labels
+  const int plot_cols = columns - label_w - 2; // a space and the axis
+  const int plot_rows = std::max(10, t.rows);
+  grid g(plot_cols, plot_rows);
+  const int dots_x = plot_cols * 2, dots_y = plot_rows * 4;
+  const plot_frame f{d, plot_cols, plot_rows,
+                     log_axis{d.x_min, d.x_max, 0, static_cast<double>(dots_x - 1)},
+                     log_axis{d.y_min, d.y_max, static_cast<double>(dots_y - 1), 0}};
+  const bool col = t.color;
+  const int roof_color = col ? 245 : -1;
+
+  const std::vector<roof_end> ends = draw_roofs(g, f, roof_color);
+  std::size_t keyed = 0;
+  const std::vector<std::size_t> key_index = draw_kernels(g, f, col, keyed);
+  tag_roofs(g, plot_cols, ends);
+
+  // Compose: title, plot with y ticks, x axis, key.
+  std::vector<std::string> out;
+  std::string title = d.title;
+  if (!d.origin_badge.empty())
+    title += "  [" + d.origin_badge + "]";
+  if (title.size() > static_cast<std::size_t>(columns))
+    title = short_name(title, static_cast<std::size_t>(columns));
+  out.push_back(paint_text(title, -1, col, true));
+  out.push_back(std::string(static_cast<std::size_t>(label_w - 2), ' ') + "FLOP/s");
+  compose_plot_rows(out, g, f, label_w, col);
+  compose_x_axis(out, f, label_w, columns);
+  compose_key(out, d, key_index, keyed, columns, col, t);
 
   std::string text;
   for (const auto& l : out)

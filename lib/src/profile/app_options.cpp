@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "../core/user_regex.hpp"
 #include "roofkit/app_profile.hpp"
 #include "roofkit/error.hpp"
 
@@ -44,14 +45,8 @@ void validate(const app_profile_options& o) {
   if (o.clock_control != "base" && o.clock_control != "none")
     throw usage_error(
         fmt::format("clock control '{}' is not valid (valid: base, none)", o.clock_control));
-  if (!o.kernel_regex.empty()) {
-    try {
-      std::regex re(o.kernel_regex);
-    } catch (const std::regex_error& e) {
-      throw usage_error(
-          fmt::format("kernel regex '{}' is not valid: {}", o.kernel_regex, e.what()));
-    }
-  }
+  if (!o.kernel_regex.empty())
+    detail::compile_user_regex(o.kernel_regex, "kernel regex");
 }
 
 std::map<std::string, std::string> to_environment(const app_profile_options& o) {
@@ -92,7 +87,7 @@ app_profile_options options_from_environment(const char* (*lookup)(const char*))
 
 launch_selector::launch_selector(const app_profile_options& options) : options_(options) {
   if (!options_.kernel_regex.empty())
-    regex_.emplace(options_.kernel_regex);
+    regex_.emplace(detail::compile_user_regex(options_.kernel_regex, "kernel regex"));
 }
 
 bool launch_selector::exhausted() const {

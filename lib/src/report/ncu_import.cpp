@@ -433,32 +433,25 @@ std::vector<std::string> ncu_roofline_metrics() {
   return m;
 }
 
-run import_ncu_csv(std::string_view text, const std::string& source,
-                   const ncu_import_options& options) {
-  auto fail = [&source](const std::string& what) -> error {
-    return usage_error(fmt::format("'{}': {}", source, what));
-  };
-  int first_line = 1;
-  const std::size_t start = header_offset(text, first_line);
-  if (start == std::string_view::npos)
-    throw fail("not an ncu CSV export: no header row starting with \"ID\" and naming "
-               "\"Kernel Name\" (export with: ncu --csv --page raw --metrics ...)");
-  const auto records = detail::read_csv(text.substr(start), first_line);
-  const auto& header = records.front().fields;
-  std::vector<std::string> metric_columns;
-  for (const auto& h : header)
-    if (!identity_columns.count(h))
-      metric_columns.push_back(h);
+namespace {
 
+/// A usage error about the CSV `source`.
+error import_error(const std::string& source, const std::string& what) {
+  return usage_error(fmt::format("'{}': {}", source, what));
+}
+
+/// Checks that the header has a kernel time and at least one roofline metric.
+void check_columns(const std::vector<std::string>& header,
+                   const std::vector<std::string>& metric_columns,
+                   const std::vector<tensor_family>& tensor, const std::string& source) {
   const auto has_column = [&header](const std::string& name) {
     return std::find(header.begin(), header.end(), name) != header.end();
   };
   if (!has_column(time_metric) && !has_column("gpu__time_duration.avg") &&
       !(has_column("sm__cycles_elapsed.avg") && has_column(sm_clock_metric)))
-    throw fail(fmt::format("no kernel time: the CSV has no '{}' column (collect it with "
-                           "ncu --metrics {})",
-                           time_metric, time_metric));
-  const auto tensor = tensor_families(metric_columns);
+    throw import_error(source, fmt::format("no kernel time: the CSV has no '{}' column (collect "
+                                           "it with ncu --metrics {})",
+                                           time_metric, time_metric));
   const bool has_work =
       !tensor.empty() ||
       std::any_of(metric_columns.begin(), metric_columns.end(), [](const std::string& name) {
@@ -467,10 +460,15 @@ run import_ncu_csv(std::string_view text, const std::string& source,
                name.rfind("l1tex__t_bytes.sum", 0) == 0;
       });
   if (!has_work)
-    throw fail("the CSV has none of the roofline metrics (FLOP counters "
-               "smsp__sass_thread_inst_executed_op_*_pred_on.sum, dram__bytes.sum, "
-               "lts__t_bytes.sum, l1tex__t_bytes.sum); see docs/roofline-model.md");
+    throw import_error(source, "the CSV has none of the roofline metrics (FLOP counters "
+                               "smsp__sass_thread_inst_executed_op_*_pred_on.sum, dram__bytes.sum, "
+                               "lts__t_bytes.sum, l1tex__t_bytes.sum); see docs/roofline-model.md");
+}
 
+/// The launch rows after the header (and the units row, when there is one).
+std::vector<launch_row> read_launch_rows(const std::vector<detail::csv_record>& records,
+                                         const std::string& source) {
+  const auto& header = records.front().fields;
   std::vector<std::string> units(header.size());
   std::size_t next = 1;
   const std::size_t id_col = 0;
@@ -486,8 +484,8 @@ run import_ncu_csv(std::string_view text, const std::string& source,
     if (rec.fields[0].rfind("==", 0) == 0 || (rec.fields.size() == 1 && header.size() > 1))
       continue; // ==PROF== lines and program output after the table
     if (rec.fields.size() != header.size())
-      throw fail(fmt::format("line {}: {} fields, the header has {}", rec.line, rec.fields.size(),
-                             header.size()));
+      throw import_error(source, fmt::format("line {}: {} fields, the header has {}", rec.line,
+                                             rec.fields.size(), header.size()));
     launch_row row;
     row.line = rec.line;
     for (std::size_t c = 0; c < header.size(); ++c) {
@@ -505,9 +503,96 @@ run import_ncu_csv(std::string_view text, const std::string& source,
     rows.push_back(std::move(row));
   }
   if (rows.empty())
-    throw fail("the CSV has a header but no kernel rows");
+    throw import_error(source, "the CSV has a header but no kernel rows");
+  return rows;
+}
 
-  // Group launches of one kernel with one launch configuration, in order of first appearance.
+/// One kernel from the launches of one name and launch configuration: times, work and counters
+/// over the launches; `name` is its name in the run.
+kernel_result kernel_of_launches(const std::vector<const launch_row*>& launches, std::string name,
+                                 const std::vector<tensor_family>& tensor,
+                                 const ncu_import_options& options, const std::string& source) {
+  const launch_row& first = *launches.front();
+  kernel_result k;
+  k.name = std::move(name);
+  k.source = work_source::imported;
+
+  std::vector<double> times;
+  std::map<precision, std::vector<double>> flops;
+  std::map<memory_level, std::vector<double>> bytes;
+  std::map<std::string, std::vector<double>> counters;
+  std::map<precision, std::vector<double>> sparse;
+  std::vector<double> occ_achieved;
+  std::vector<double> occ_theoretical;
+  std::vector<double> sm_hz;
+  std::vector<double> dram_hz;
+  for (const launch_row* row : launches) {
+    const launch_work w = work_of(*row, tensor, options);
+    if (!(w.time > 0))
+      throw import_error(source, fmt::format("line {}: kernel '{}' has no value for {}", row->line,
+                                             k.name, time_metric));
+    times.push_back(w.time);
+    for (const auto& [p, f] : w.flops)
+      flops[p].push_back(f);
+    for (const auto& [l, b] : w.bytes)
+      bytes[l].push_back(b);
+    for (const auto& [p, ops] : w.sparse_ops)
+      sparse[p].push_back(ops);
+    if (auto v = row->get(sm_clock_metric))
+      sm_hz.push_back(*v);
+    if (auto v = row->get(dram_clock_metric))
+      dram_hz.push_back(*v);
+    for (const auto& [metric, v] : row->metrics)
+      counters[metric].push_back(v);
+    if (auto v = row->get("sm__warps_active.avg.pct_of_peak_sustained_active"))
+      occ_achieved.push_back(*v / 100);
+    if (auto v = row->get("sm__maximum_warps_per_active_cycle_pct"))
+      occ_theoretical.push_back(*v / 100);
+  }
+  k.time.median_s = median(times);
+  k.time.min_s = *std::min_element(times.begin(), times.end());
+  k.time.max_s = *std::max_element(times.begin(), times.end());
+  k.time.repetitions = static_cast<int>(times.size());
+  for (const auto& [p, v] : flops)
+    k.flops[p] = mean(v);
+  for (const auto& [l, v] : bytes)
+    k.bytes[l] = mean(v);
+  for (const auto& [metric, v] : counters)
+    k.counters[metric] = mean(v);
+  // Sparse tensor work is not comparable with a dense roof: kept beside, not placed.
+  for (const auto& [p, v] : sparse)
+    k.counters["roofkit__sparse_tensor_ops_" + to_string(p)] = mean(v);
+  // Each kernel is compared with roofs at the clocks it ran at.
+  if (!sm_hz.empty())
+    k.sm_clock_mhz = mean(sm_hz) / 1e6;
+  if (!dram_hz.empty())
+    k.mem_clock_mhz = mean(dram_hz) / 1e6;
+  if (!occ_achieved.empty())
+    k.occupancy_achieved = mean(occ_achieved);
+  if (!occ_theoretical.empty())
+    k.occupancy_theoretical = mean(occ_theoretical);
+
+  if (auto d = parse_dims(first.id("Grid Size")))
+    k.launch.grid = *d;
+  else if (auto g = first.get("launch__grid_size"))
+    k.launch.grid = {as_count(g), 1, 1};
+  if (auto d = parse_dims(first.id("Block Size")))
+    k.launch.block = *d;
+  else if (auto b = first.get("launch__block_size"))
+    k.launch.block = {as_count(b), 1, 1};
+  k.launch.registers_per_thread = as_count(first.get("launch__registers_per_thread"));
+  k.launch.static_smem_bytes = as_count(first.get("launch__shared_mem_per_block_static"));
+  k.launch.dynamic_smem_bytes = as_count(first.get("launch__shared_mem_per_block_dynamic"));
+  return k;
+}
+
+/// The kernels of the run: launches of one kernel with one launch configuration are grouped, in
+/// order of first appearance; a kernel launched with several configurations gets one per
+/// configuration, named with its grid and block.
+std::vector<kernel_result> kernels_of_rows(const std::vector<launch_row>& rows,
+                                           const std::vector<tensor_family>& tensor,
+                                           const ncu_import_options& options,
+                                           const std::string& source) {
   std::vector<std::string> order;
   std::map<std::string, std::vector<const launch_row*>> groups;
   std::map<std::string, std::set<std::string>> configs_per_name;
@@ -521,88 +606,23 @@ run import_ncu_csv(std::string_view text, const std::string& source,
     configs_per_name[name].insert(config);
   }
 
-  run result;
+  std::vector<kernel_result> kernels;
   for (const auto& key : order) {
     const auto& launches = groups[key];
     const launch_row& first = *launches.front();
-    kernel_result k;
-    k.name = first.id("Kernel Name");
-    if (k.name.empty())
-      k.name = "kernel " + first.id("ID");
+    std::string name = first.id("Kernel Name");
+    if (name.empty())
+      name = "kernel " + first.id("ID");
     if (configs_per_name[first.id("Kernel Name")].size() > 1)
-      k.name += fmt::format(" [grid {} block {}]", first.id("Grid Size"), first.id("Block Size"));
-    k.source = work_source::imported;
-
-    std::vector<double> times;
-    std::map<precision, std::vector<double>> flops;
-    std::map<memory_level, std::vector<double>> bytes;
-    std::map<std::string, std::vector<double>> counters;
-    std::map<precision, std::vector<double>> sparse;
-    std::vector<double> occ_achieved;
-    std::vector<double> occ_theoretical;
-    std::vector<double> sm_hz;
-    std::vector<double> dram_hz;
-    for (const launch_row* row : launches) {
-      const launch_work w = work_of(*row, tensor, options);
-      if (!(w.time > 0))
-        throw fail(fmt::format("line {}: kernel '{}' has no value for {}", row->line, k.name,
-                               time_metric));
-      times.push_back(w.time);
-      for (const auto& [p, f] : w.flops)
-        flops[p].push_back(f);
-      for (const auto& [l, b] : w.bytes)
-        bytes[l].push_back(b);
-      for (const auto& [p, ops] : w.sparse_ops)
-        sparse[p].push_back(ops);
-      if (auto v = row->get(sm_clock_metric))
-        sm_hz.push_back(*v);
-      if (auto v = row->get(dram_clock_metric))
-        dram_hz.push_back(*v);
-      for (const auto& [name, v] : row->metrics)
-        counters[name].push_back(v);
-      if (auto v = row->get("sm__warps_active.avg.pct_of_peak_sustained_active"))
-        occ_achieved.push_back(*v / 100);
-      if (auto v = row->get("sm__maximum_warps_per_active_cycle_pct"))
-        occ_theoretical.push_back(*v / 100);
-    }
-    k.time.median_s = median(times);
-    k.time.min_s = *std::min_element(times.begin(), times.end());
-    k.time.max_s = *std::max_element(times.begin(), times.end());
-    k.time.repetitions = static_cast<int>(times.size());
-    for (const auto& [p, v] : flops)
-      k.flops[p] = mean(v);
-    for (const auto& [l, v] : bytes)
-      k.bytes[l] = mean(v);
-    for (const auto& [name, v] : counters)
-      k.counters[name] = mean(v);
-    // Sparse tensor work is not comparable with a dense roof: kept beside, not placed.
-    for (const auto& [p, v] : sparse)
-      k.counters["roofkit__sparse_tensor_ops_" + to_string(p)] = mean(v);
-    // Each kernel is compared with roofs at the clocks it ran at.
-    if (!sm_hz.empty())
-      k.sm_clock_mhz = mean(sm_hz) / 1e6;
-    if (!dram_hz.empty())
-      k.mem_clock_mhz = mean(dram_hz) / 1e6;
-    if (!occ_achieved.empty())
-      k.occupancy_achieved = mean(occ_achieved);
-    if (!occ_theoretical.empty())
-      k.occupancy_theoretical = mean(occ_theoretical);
-
-    if (auto d = parse_dims(first.id("Grid Size")))
-      k.launch.grid = *d;
-    else if (auto g = first.get("launch__grid_size"))
-      k.launch.grid = {as_count(g), 1, 1};
-    if (auto d = parse_dims(first.id("Block Size")))
-      k.launch.block = *d;
-    else if (auto b = first.get("launch__block_size"))
-      k.launch.block = {as_count(b), 1, 1};
-    k.launch.registers_per_thread = as_count(first.get("launch__registers_per_thread"));
-    k.launch.static_smem_bytes = as_count(first.get("launch__shared_mem_per_block_static"));
-    k.launch.dynamic_smem_bytes = as_count(first.get("launch__shared_mem_per_block_dynamic"));
-    result.kernels.push_back(std::move(k));
+      name += fmt::format(" [grid {} block {}]", first.id("Grid Size"), first.id("Block Size"));
+    kernels.push_back(kernel_of_launches(launches, std::move(name), tensor, options, source));
   }
+  return kernels;
+}
 
-  run_context& c = result.context;
+/// The run's context: the device and host of the first row, the median clocks over all rows.
+void fill_context(run_context& c, const std::vector<launch_row>& rows, const std::string& source,
+                  const ncu_import_options& options) {
   c.origin = run_origin::imported;
   c.tool_version = std::string(tool_version());
   c.git_revision = std::string(git_revision());
@@ -630,9 +650,34 @@ run import_ncu_csv(std::string_view text, const std::string& source,
   c.extra["fp16_convention"] = options.half2_packed
                                    ? "half2 packed: HADD, HMUL = 2 FLOPs, HFMA = 4 (ncu)"
                                    : "scalar: HADD, HMUL = 1 FLOP, HFMA = 2 (NERSC)";
+}
+
+} // namespace
+
+run import_ncu_csv(std::string_view text, const std::string& source,
+                   const ncu_import_options& options) {
+  int first_line = 1;
+  const std::size_t start = header_offset(text, first_line);
+  if (start == std::string_view::npos)
+    throw import_error(source,
+                       "not an ncu CSV export: no header row starting with \"ID\" and naming "
+                       "\"Kernel Name\" (export with: ncu --csv --page raw --metrics ...)");
+  const auto records = detail::read_csv(text.substr(start), first_line);
+  const auto& header = records.front().fields;
+  std::vector<std::string> metric_columns;
+  for (const auto& h : header)
+    if (!identity_columns.count(h))
+      metric_columns.push_back(h);
+  const auto tensor = tensor_families(metric_columns);
+  check_columns(header, metric_columns, tensor, source);
+  const std::vector<launch_row> rows = read_launch_rows(records, source);
+
+  run result;
+  result.kernels = kernels_of_rows(rows, tensor, options, source);
+  fill_context(result.context, rows, source, options);
   result.ceilings = ceilings_of(rows, tensor, options);
   if (result.ceilings.empty())
-    c.extra["ceilings"] = "none in the CSV (no *.peak_sustained metrics)";
+    result.context.extra["ceilings"] = "none in the CSV (no *.peak_sustained metrics)";
   return result;
 }
 

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "../core/user_regex.hpp"
 #include "roofkit/data_files.hpp"
 #include "roofkit/error.hpp"
 #include "roofkit/results.hpp"
@@ -377,12 +378,7 @@ run load_run(const std::filesystem::path& path) {
 namespace roofkit {
 
 std::vector<kernel_result> select_run_kernels(const run& r, const std::string& regex) {
-  std::regex re;
-  try {
-    re = std::regex(regex, std::regex::ECMAScript);
-  } catch (const std::regex_error& e) {
-    throw usage_error(fmt::format("invalid kernel regex '{}': {}", regex, e.what()));
-  }
+  const std::regex re = detail::compile_user_regex(regex, "kernel regex");
   std::vector<kernel_result> kept;
   for (const auto& k : r.kernels)
     if (std::regex_search(k.name, re))

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "../core/user_regex.hpp"
 #include "roofkit/error.hpp"
 #include "roofkit/kernel_registry.hpp"
 
@@ -147,14 +148,8 @@ const kernel_descriptor* find_kernel(std::string_view name) {
 }
 
 std::vector<const kernel_descriptor*> select_kernels(const std::string& regex) {
-  std::regex re;
-  try {
-    re = std::regex(regex, std::regex::ECMAScript);
-  } catch (const std::regex_error& e) {
-    throw usage_error(fmt::format("'{}' is not a valid regular expression ({}) (valid: an "
-                                  "ECMAScript regex such as 'topic/|other-topic/')",
-                                  regex, e.what()));
-  }
+  const std::regex re =
+      detail::compile_user_regex(regex, "", "an ECMAScript regex such as 'topic/|other-topic/'");
   std::vector<const kernel_descriptor*> selected;
   for (const auto& d : kernel_registry())
     if (regex.empty() || std::regex_search(d.name, re))

@@ -145,10 +145,12 @@ timing_result time_kernel(const launch_fn& launch, const timing_options& options
   require_device(options.device);
   const cudaStream_t stream = options.stream;
   std::unique_ptr<l2_flusher> flusher;
-  if (options.flush_l2)
+  if (options.flush_l2 && !options.prepare)
     flusher = std::make_unique<l2_flusher>(options.device);
 
   for (int i = 0; i < options.warmup; ++i) {
+    if (options.prepare)
+      options.prepare(stream);
     launch(stream);
     ROOFKIT_CUDA_CHECK_LAUNCH();
   }
@@ -158,7 +160,7 @@ timing_result time_kernel(const launch_fn& launch, const timing_options& options
   // sample is preceded by GPU work that outlasts the enqueueing (the flush, or a clock spin), so
   // that the launches run back to back at the GPU's pace instead of the host's.
   int batch = 1;
-  if (options.min_batch_s > 0) {
+  if (options.min_batch_s > 0 && !options.prepare) {
     event_pair probe;
     ROOFKIT_CUDA_CHECK(cudaEventRecord(probe.start, stream));
     launch(stream);
@@ -175,7 +177,10 @@ timing_result time_kernel(const launch_fn& launch, const timing_options& options
   std::vector<event_pair> events;
   events.reserve(static_cast<std::size_t>(options.repetitions));
   for (int i = 0; i < options.repetitions; ++i) {
-    if (flusher) {
+    if (options.prepare) {
+      options.prepare(stream);
+      ROOFKIT_CUDA_CHECK(cudaStreamSynchronize(stream));
+    } else if (flusher) {
       flusher->flush(stream);
     } else if (batch > 1) {
       detail::launch_clock_probe(spin_cycles, static_cast<long long*>(spin_sink.ptr), stream);
@@ -191,7 +196,7 @@ timing_result time_kernel(const launch_fn& launch, const timing_options& options
   ROOFKIT_CUDA_CHECK(cudaStreamSynchronize(stream));
 
   timing_result r;
-  r.l2_flushed = options.flush_l2;
+  r.l2_flushed = flusher != nullptr;
   r.launches_per_sample = batch;
   for (const auto& ev : events)
     r.samples_s.push_back(ev.seconds() / batch);
