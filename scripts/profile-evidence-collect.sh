@@ -24,14 +24,17 @@ for name in torch-ops bench; do
   echo "comparison: $V/profile-vs-ncu-$name-gh100.json ($(python3 -c "import json; print(json.load(open('$V/profile-vs-ncu-$name-gh100.json'))['verdict'])"))"
 done
 if [ -s "$R/torch-ops.svg" ]; then
-  cp "$R/torch-ops.svg" plots/torch-ops-profile.svg
-  cp "$R/torch-ops.json" data/runs/h100-torch-ops-profile.json
+  # The GPU machine's output folder is no part of the evidence: it becomes $OUT.
+  strip='s|/[^ "<]*/results/|$OUT/results/|g'
+  sed "$strip" "$R/torch-ops.svg" >plots/torch-ops-profile.svg
+  sed "$strip" "$R/torch-ops.json" >data/runs/h100-torch-ops-profile.json
   echo "chart: plots/torch-ops-profile.svg, run: data/runs/h100-torch-ops-profile.json"
 fi
 python3 - "$R" "$V/profile-overhead-gh100.json" <<'PY'
 import json, os, re, sys
 r, out = sys.argv[1], sys.argv[2]
-steps = open(os.path.join(r, "steps.log")).read().splitlines()
+steps = re.sub(r"/[^ \"]*/results/", "$OUT/results/",
+               open(os.path.join(r, "steps.log")).read()).splitlines()
 def step(prefix):
     return next((s for s in steps if s.startswith("evidence: " + prefix)), "")
 def wall(line):
