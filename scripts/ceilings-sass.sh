@@ -23,6 +23,7 @@ expect = [
     ("mma_kernel<(roofkit::ceiling_kernels::mma_type)2", "HMMA.1688.F32.TF32"),
     ("mma_kernel<(roofkit::ceiling_kernels::mma_type)3", "IMMA.16832"),
     ("mma_kernel<(roofkit::ceiling_kernels::mma_type)4", "DMMA.8x8x4"),
+    ("mma_kernel<(roofkit::ceiling_kernels::mma_type)5", "DMMA"),
     ("wgmma_kernel<(roofkit::ceiling_kernels::wgmma_type)0", "HGMMA.64x256x16.F32"),
     ("wgmma_kernel<(roofkit::ceiling_kernels::wgmma_type)1", "HGMMA.64x256x16.F32.BF16"),
     ("wgmma_kernel<(roofkit::ceiling_kernels::wgmma_type)2", "HGMMA.64x256x8.F32.TF32"),

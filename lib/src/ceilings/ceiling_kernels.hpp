@@ -9,9 +9,12 @@
 
 namespace roofkit::ceiling_kernels {
 
-/// clock64() and %globaltimer (ns) at the start and end of block 0 of the last launch.
+/// clock64() and %globaltimer (ns) at the start and end of block 0, one slot per launch (the
+/// last `slots` launches), so that the clock goes with the launches that were timed.
 struct clock_sample {
-  unsigned long long clock0 = 0, clock1 = 0, time0 = 0, time1 = 0;
+  static constexpr int slots = 32;
+  unsigned long long launches = 0; ///< launches recorded; slot of launch i: i % slots
+  unsigned long long clock0[slots] = {}, clock1[slots] = {}, time0[slots] = {}, time1[slots] = {};
 };
 
 /// Launch shape shared by the launchers.
@@ -54,7 +57,7 @@ void shared_read(int iterations, float* sink, const shape& s);
 /// Precisions of the FMA loops.
 enum class fma_type { fp64, fp32, fp16x2, bf16x2 };
 
-/// `chains` (8, 16 or 24) independent FMA chains a = a x 0.5 + 0.5 per thread, `iterations`
+/// `chains` (8, 16, 24 or 32) independent FMA chains a = a x 0.5 + 0.5 per thread, `iterations`
 /// times; each chain converges to exactly 1, so `out[t]` (a double) must equal `chains`.
 /// FLOPs per thread and iteration: 2 x chains (x 2 lanes for the x2 types).
 void fma_loop(fma_type type, int chains, int iterations, double* out, const shape& s);
@@ -62,8 +65,9 @@ void fma_loop(fma_type type, int chains, int iterations, double* out, const shap
 // ---- tensor cores, mma.sync (mma_kernels.cu) ----
 
 /// mma.sync shapes: fp16 and bf16 m16n8k16 (FP32 accumulate), tf32 m16n8k8, int8 m16n8k32,
-/// fp64 m8n8k4.
-enum class mma_type { fp16, bf16, tf32, int8, fp64 };
+/// fp64 m8n8k4 (sm_80 on) and fp64 m16n8k16 (sm_90 on; the shape that reaches Hopper's full
+/// FP64 tensor rate; on an older device its every check fails, so it is never taken as a roof).
+enum class mma_type { fp16, bf16, tf32, int8, fp64, fp64_m16n8k16 };
 
 /// Each warp runs `chains` independent accumulators through `iterations` mma.sync each, with
 /// all-ones operands held in registers; every accumulator element must equal K x iterations.

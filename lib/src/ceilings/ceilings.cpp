@@ -243,7 +243,8 @@ void measure_fma(measure_context& ctx, const std::vector<ceiling>& theoretical,
   std::vector<double> host(std::size_t(blocks) * threads);
   for (const auto& k : kinds) {
     ctx.step(k.name);
-    for (int chains : ctx.quick() ? std::vector<int>{8, 16} : std::vector<int>{8, 16, 24}) {
+    for (int chains :
+         ctx.quick() ? std::vector<int>{16, 32} : std::vector<int>{8, 16, 24, 32}) {
       auto launch_n = [&, type = k.type, chains](const ck::shape& s, int n) {
         ck::fma_loop(type, chains, n, sums.as<double>(), s);
       };
@@ -289,9 +290,12 @@ void measure_mma(measure_context& ctx, const std::vector<ceiling>& theoretical,
       {ck::mma_type::tf32, precision::tensor_tf32, "mma.sync TF32 m16n8k8", "FLOP/s"},
       {ck::mma_type::int8, precision::tensor_int8, "mma.sync INT8 m16n8k32", "OP/s"},
       {ck::mma_type::fp64, precision::tensor_fp64, "mma.sync FP64 m8n8k4", "FLOP/s"},
+      {ck::mma_type::fp64_m16n8k16, precision::tensor_fp64, "mma.sync FP64 m16n8k16", "FLOP/s"},
   };
   const int threads = 256, blocks = ctx.sms() * 4;
   for (const auto& k : kinds) {
+    if (k.type == ck::mma_type::fp64_m16n8k16 && ctx.prop().major < 9)
+      continue;
     ctx.step(k.name);
     for (int chains : ctx.quick() ? std::vector<int>{8} : std::vector<int>{4, 8}) {
       auto launch_n = [type = k.type, chains](const ck::shape& s, int n) {
@@ -372,7 +376,7 @@ ceilings_result measure_ceilings(const ceilings_options& options,
   const auto start = std::chrono::steady_clock::now();
   measure_context ctx(options,
                       options.repetitions > 0 ? options.repetitions : (options.quick ? 5 : 10));
-  ctx.set_total_steps(4 + (options.quick ? 3 : 6) + 1 + 4 + 5 + 5 + (options.references ? 2 : 0) +
+  ctx.set_total_steps(4 + (options.quick ? 3 : 6) + 1 + 4 + 6 + 5 + (options.references ? 2 : 0) +
                       (options.quick ? 0 : 9) + 1);
   ceilings_result result;
 

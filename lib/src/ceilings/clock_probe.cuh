@@ -10,18 +10,22 @@ __device__ __forceinline__ unsigned long long global_timer_ns() {
   return t;
 }
 
-/// Thread 0 of block 0 records the clock counter and the global timer.
+/// Thread 0 of block 0 records the clock counter and the global timer in this launch's slot
+/// (launches of one stream run one after the other, so only this thread touches the record).
 __device__ __forceinline__ void clock_begin(clock_sample* s) {
   if (s && blockIdx.x == 0 && threadIdx.x == 0) {
-    s->time0 = global_timer_ns();
-    s->clock0 = clock64();
+    const auto i = s->launches % clock_sample::slots;
+    s->time0[i] = global_timer_ns();
+    s->clock0[i] = clock64();
   }
 }
 
 __device__ __forceinline__ void clock_end(clock_sample* s) {
   if (s && blockIdx.x == 0 && threadIdx.x == 0) {
-    s->clock1 = clock64();
-    s->time1 = global_timer_ns();
+    const auto i = s->launches % clock_sample::slots;
+    s->clock1[i] = clock64();
+    s->time1[i] = global_timer_ns();
+    s->launches = s->launches + 1;
   }
 }
 

@@ -34,17 +34,22 @@ __device__ double lanes_sum(__nv_bfloat162 v) {
 }
 
 // a = a x + y with x = y = 0.5 (kernel arguments, unknown to the compiler): every chain
-// converges to exactly 1 in every format, so the sum of the chains is `chains`.
+// converges to exactly 1 in every format, so the sum of the chains is `chains`. x and y are
+// made per-thread values (t >> 30 is 0 here, which the compiler cannot know): a warp-uniform
+// operand lives in a uniform register, and ptxas then issues every HFMA2 to one pipe only,
+// where per-thread operands let it alternate HFMA2 and HFMA2.MMA. The loop is unrolled 16
+// times so that its counter and branch take under 1% of the issue slots.
 template <class T, int chains>
 __global__ void fma_kernel(double* out, int iterations, float xf, float yf, clock_sample* clk) {
   clock_begin(clk);
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
-  const T x = splat<T>(xf), y = splat<T>(yf);
+  const float lane_zero = float(t >> 30);
+  const T x = splat<T>(xf + lane_zero), y = splat<T>(yf + lane_zero);
   T a[chains];
 #pragma unroll
   for (int j = 0; j < chains; ++j)
     a[j] = splat<T>(float((t + j) % 13) * 0.25f);
-#pragma unroll 4
+#pragma unroll 16
   for (int i = 0; i < iterations; ++i) {
 #pragma unroll
     for (int j = 0; j < chains; ++j)
@@ -66,8 +71,11 @@ template <class T> void launch_chains(int chains, int iterations, double* out, c
   case 16:
     fma_kernel<T, 16><<<s.blocks, s.threads, 0, s.stream>>>(out, iterations, 0.5f, 0.5f, s.clock);
     break;
-  default:
+  case 24:
     fma_kernel<T, 24><<<s.blocks, s.threads, 0, s.stream>>>(out, iterations, 0.5f, 0.5f, s.clock);
+    break;
+  default:
+    fma_kernel<T, 32><<<s.blocks, s.threads, 0, s.stream>>>(out, iterations, 0.5f, 0.5f, s.clock);
     break;
   }
 }

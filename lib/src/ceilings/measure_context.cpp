@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -13,6 +14,19 @@ measure_context::measure_context(const ceilings_options& options, int repetition
     : options_(options), repetitions_(repetitions),
       sustained_s_(options.sustained_s >= 0 ? options.sustained_s : (options.quick ? 0.0 : 2.0)) {
   ROOFKIT_CUDA_CHECK(cudaGetDeviceProperties(&prop_, options.device));
+}
+
+double median_clock_mhz(const ceiling_kernels::clock_sample& c) {
+  std::vector<double> mhz;
+  const auto n = std::min<unsigned long long>(c.launches, ceiling_kernels::clock_sample::slots);
+  for (unsigned long long i = 0; i < n; ++i)
+    if (c.time1[i] > c.time0[i] + 1000 && c.clock1[i] > c.clock0[i])
+      mhz.push_back(double(c.clock1[i] - c.clock0[i]) / double(c.time1[i] - c.time0[i]) * 1e3);
+  if (mhz.empty())
+    return 0;
+  std::sort(mhz.begin(), mhz.end());
+  return mhz.size() % 2 ? mhz[mhz.size() / 2]
+                        : 0.5 * (mhz[mhz.size() / 2 - 1] + mhz[mhz.size() / 2]);
 }
 
 timed measure_context::run(const shaped_launch& launch, int blocks, int threads, int warmup,
@@ -43,8 +57,7 @@ timed measure_context::run(const shaped_launch& launch, int blocks, int threads,
   ROOFKIT_CUDA_CHECK(
       cudaMemcpy(&out.errors, errors_.ptr, sizeof(unsigned), cudaMemcpyDeviceToHost));
   out.time = r.time;
-  if (c.time1 > c.time0 + 1000 && c.clock1 > c.clock0)
-    out.sm_clock_mhz = double(c.clock1 - c.clock0) / double(c.time1 - c.time0) * 1e3;
+  out.sm_clock_mhz = median_clock_mhz(c);
   return out;
 }
 

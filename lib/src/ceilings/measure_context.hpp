@@ -27,7 +27,10 @@ struct device_buffer {
 /// A launch that the clock sample and check counter go with.
 using shaped_launch = std::function<void(const ceiling_kernels::shape&)>;
 
-/// One timed measurement: time statistics, the clock sampled in the last launch, failed checks.
+/// The median SM clock over the launches recorded in `c` (0 when none has a usable sample).
+double median_clock_mhz(const ceiling_kernels::clock_sample& c);
+
+/// One timed measurement: time statistics, the median clock of its launches, failed checks.
 struct timed {
   timing time;
   double sm_clock_mhz = 0;

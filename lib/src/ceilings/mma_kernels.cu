@@ -14,6 +14,9 @@ struct acc4i {
 struct acc2d {
   double v[2];
 };
+struct acc4d {
+  double v[4];
+};
 
 template <mma_type t> struct mma_traits;
 template <> struct mma_traits<mma_type::fp16> {
@@ -67,6 +70,23 @@ template <> struct mma_traits<mma_type::fp64> {
   }
 };
 
+template <> struct mma_traits<mma_type::fp64_m16n8k16> {
+  using acc = acc4d;
+  static constexpr int k = 16;
+  static __device__ __forceinline__ void run(acc& d, unsigned long long a, unsigned long long b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    const double x = __longlong_as_double(a), y = __longlong_as_double(b);
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "
+                 "{%4, %5, %6, %7, %8, %9, %10, %11}, {%12, %13, %14, %15}, {%0, %1, %2, %3};"
+                 : "+d"(d.v[0]), "+d"(d.v[1]), "+d"(d.v[2]), "+d"(d.v[3])
+                 : "d"(x), "d"(x), "d"(x), "d"(x), "d"(x), "d"(x), "d"(x), "d"(x), "d"(y),
+                   "d"(y), "d"(y), "d"(y));
+#else
+    (void)d, (void)a, (void)b;
+#endif
+  }
+};
+
 // Operands are the bit patterns of 1 in each format, passed at run time.
 template <mma_type t, int chains>
 __global__ void mma_kernel(int iterations, unsigned long long one_a, unsigned long long one_b,
@@ -81,7 +101,7 @@ __global__ void mma_kernel(int iterations, unsigned long long one_a, unsigned lo
   for (int i = 0; i < iterations; ++i) {
 #pragma unroll
     for (int c = 0; c < chains; ++c) {
-      if constexpr (t == mma_type::fp64)
+      if constexpr (t == mma_type::fp64 || t == mma_type::fp64_m16n8k16)
         traits::run(acc[c], one_a, one_b);
       else
         traits::run(acc[c], unsigned(one_a), unsigned(one_b));
@@ -125,6 +145,10 @@ void mma_loop(mma_type type, int chains, int iterations, const shape& s) {
   case mma_type::fp64:
     launch<mma_type::fp64>(chains, iterations, 0x3FF0000000000000ull, 0x3FF0000000000000ull, s);
     break;
+  case mma_type::fp64_m16n8k16:
+    launch<mma_type::fp64_m16n8k16>(chains, iterations, 0x3FF0000000000000ull,
+                                    0x3FF0000000000000ull, s);
+    break;
   }
 }
 
@@ -139,6 +163,8 @@ double mma_flops(mma_type type) {
     return 2.0 * 16 * 8 * 32;
   case mma_type::fp64:
     return 2.0 * 8 * 8 * 4;
+  case mma_type::fp64_m16n8k16:
+    return 2.0 * 16 * 8 * 16;
   }
   return 0;
 }
