@@ -42,7 +42,7 @@ __device__ double lanes_sum(__nv_bfloat162 v) {
 template <class T, int chains>
 __global__ void fma_kernel(double* out, int iterations, float xf, float yf, clock_sample* clk) {
   clock_begin(clk);
-  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  const int t = blockIdx.x * blockDim.x + threadIdx.x + opaque_zero();
   const float lane_zero = float(t >> 30);
   const T x = splat<T>(xf + lane_zero), y = splat<T>(yf + lane_zero);
   T a[chains];
