@@ -51,6 +51,10 @@ void sweep(int kind, float* a, const float* b, const float* c, std::size_t slice
 /// Shared memory: each thread reads `iterations` float4 from a 32 KiB block-local buffer at an
 /// index that depends on the iteration (no bank conflicts). 16 bytes per thread and iteration.
 void shared_read(int iterations, float* sink, const shape& s);
+/// Shared-memory wavefronts: each thread reads `iterations` floats, every lane of a warp from a
+/// different word of the same bank (32 wavefronts per warp load). Counted as the L1 level counts
+/// shared memory: 128 bytes per wavefront, i.e. 128 bytes per thread and iteration.
+void shared_wavefronts(int iterations, float* sink, const shape& s);
 
 // ---- CUDA-core FMA (fma_kernels.cu) ----
 

@@ -199,6 +199,26 @@ void measure_shared(measure_context& ctx, const std::vector<ceiling>& theoretica
   }
   best.level = memory_level::l1;
   out.measurements.push_back(best);
+
+  // The L1 level counts shared memory in wavefronts (128 B each, conflicts included), so its roof
+  // is the wavefront rate: measured with loads that are all wavefronts and little issue.
+  {
+    const int threads = 1024, blocks = ctx.sms() * 2;
+    auto launch_n = [&](const ck::shape& s, int n) {
+      ck::shared_wavefronts(n, sink.as<float>(), s);
+    };
+    const int n = ctx.calibrate(launch_n, blocks, threads, 2e-3, 256, 1 << 20);
+    const timed t = ctx.run([&](const ck::shape& s) { launch_n(s, n); }, blocks, threads);
+    auto m = make_measurement(
+        "Shared memory wavefronts", "B/s", 128.0 * n * double(blocks) * threads, t,
+        theoretical_value(theoretical, std::nullopt, memory_level::l1),
+        fmt::format("4-byte loads, every lane of a warp in the same bank (32 wavefronts per warp "
+                    "load), {} iterations, {} x {} threads; 128 B per wavefront, as the L1 level "
+                    "counts shared memory; median of {}",
+                    n, blocks, threads, t.time.repetitions));
+    m.level = memory_level::l1;
+    out.measurements.push_back(m);
+  }
 }
 
 // ---- compute ----

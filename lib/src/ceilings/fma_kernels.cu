@@ -34,17 +34,16 @@ __device__ double lanes_sum(__nv_bfloat162 v) {
 }
 
 // a = a x + y with x = y = 0.5 (kernel arguments, unknown to the compiler): every chain
-// converges to exactly 1 in every format, so the sum of the chains is `chains`. x and y are
-// made per-thread values (t >> 30 is 0 here, which the compiler cannot know): a warp-uniform
-// operand lives in a uniform register, and ptxas then issues every HFMA2 to one pipe only,
-// where per-thread operands let it alternate HFMA2 and HFMA2.MMA. The loop is unrolled 16
-// times so that its counter and branch take under 1% of the issue slots.
+// converges to exactly 1 in every format, so the sum of the chains is `chains`. x and y stay
+// warp-uniform (uniform registers): made per-thread values, they cost DFMA 8% of its rate on the
+// H100 (register-bank pressure) and did not change the HFMA2 pipe mix. The loop is unrolled 16
+// times so that its counter and branch take under 1% of the issue slots; the work depends on a
+// value read after the start sample, so it cannot begin before it.
 template <class T, int chains>
 __global__ void fma_kernel(double* out, int iterations, float xf, float yf, clock_sample* clk) {
   clock_begin(clk);
   const int t = blockIdx.x * blockDim.x + threadIdx.x + opaque_zero();
-  const float lane_zero = float(t >> 30);
-  const T x = splat<T>(xf + lane_zero), y = splat<T>(yf + lane_zero);
+  const T x = splat<T>(xf), y = splat<T>(yf);
   T a[chains];
 #pragma unroll
   for (int j = 0; j < chains; ++j)

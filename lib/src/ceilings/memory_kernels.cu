@@ -180,6 +180,29 @@ __global__ void shared_read_kernel(int iterations, float* sink, clock_sample* cl
   clock_end(clk);
 }
 
+// Every lane of a warp reads a different word of one bank: 32 wavefronts per warp load, so the
+// loop is bound by the shared-memory data path (one wavefront per clock) and not by issue.
+__global__ void shared_wavefront_kernel(int iterations, float* sink, clock_sample* clk,
+                                        unsigned* errors) {
+  __shared__ float buf[32 * 32];
+  clock_begin(clk);
+  for (int i = threadIdx.x; i < 32 * 32; i += blockDim.x)
+    buf[i] = 1.0f;
+  __syncthreads();
+  float acc0 = 0, acc1 = 0;
+  const unsigned row = (threadIdx.x & 31u) * 32u;
+#pragma unroll 8
+  for (int i = 0; i < iterations; i += 2) {
+    acc0 += buf[row + (unsigned(i) & 31u)];
+    acc1 += buf[row + (unsigned(i + 1) & 31u)];
+  }
+  const float acc = acc0 + acc1;
+  check_equal(acc == float((iterations + 1) / 2 * 2), errors);
+  if (acc < 0)
+    sink[threadIdx.x] = acc; // never taken; keeps the sum alive
+  clock_end(clk);
+}
+
 } // namespace
 
 void fill_float(float* data, std::size_t count, float value, cudaStream_t stream) {
@@ -255,6 +278,11 @@ void sweep(int kind, float* a, const float* b, const float* c, std::size_t slice
 
 void shared_read(int iterations, float* sink, const shape& s) {
   shared_read_kernel<<<s.blocks, s.threads, 0, s.stream>>>(iterations, sink, s.clock, s.errors);
+}
+
+void shared_wavefronts(int iterations, float* sink, const shape& s) {
+  shared_wavefront_kernel<<<s.blocks, s.threads, 0, s.stream>>>(iterations, sink, s.clock,
+                                                                 s.errors);
 }
 
 } // namespace roofkit::ceiling_kernels
