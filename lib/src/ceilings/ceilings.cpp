@@ -182,43 +182,37 @@ void measure_shared(measure_context& ctx, const std::vector<ceiling>& theoretica
                     ceilings_result& out) {
   ctx.step("shared memory");
   device_buffer sink(1024 * sizeof(float));
+  // One calibrated, timed launch shape of a shared-memory kernel.
+  auto measure = [&](const char* name, int blocks_per_sm, double bytes_per_iteration,
+                     void (*kernel)(int, float*, const ck::shape&), int trial, const char* what,
+                     const char* counted) {
+    const int threads = 1024, blocks = ctx.sms() * blocks_per_sm;
+    auto launch_n = [&](const ck::shape& s, int n) { kernel(n, sink.as<float>(), s); };
+    const int n = ctx.calibrate(launch_n, blocks, threads, 2e-3, trial, trial << 10);
+    const timed t = ctx.run([&](const ck::shape& s) { launch_n(s, n); }, blocks, threads);
+    auto m = make_measurement(name, "B/s", bytes_per_iteration * n * double(blocks) * threads, t,
+                              theoretical_value(theoretical, std::nullopt, memory_level::l1),
+                              fmt::format("{}, {} iterations, {} x {} threads; {}; median of {}",
+                                          what, n, blocks, threads, counted, t.time.repetitions));
+    m.level = memory_level::l1;
+    return m;
+  };
   ceiling_measurement best;
   for (int bps : ctx.quick() ? std::vector<int>{2} : std::vector<int>{1, 2}) {
-    const int threads = 1024, blocks = ctx.sms() * bps;
-    auto launch_n = [&](const ck::shape& s, int n) { ck::shared_read(n, sink.as<float>(), s); };
-    const int n = ctx.calibrate(launch_n, blocks, threads, 2e-3, 4096, 1 << 22);
-    const timed t = ctx.run([&](const ck::shape& s) { launch_n(s, n); }, blocks, threads);
-    auto m = make_measurement(
-        "Shared memory read", "B/s", 16.0 * n * double(blocks) * threads, t,
-        theoretical_value(theoretical, std::nullopt, memory_level::l1),
-        fmt::format("float4 loads from a 32 KiB block buffer, index moving with the iteration (no "
-                    "bank conflicts), {} iterations, {} x {} threads; bytes loaded; median of {}",
-                    n, blocks, threads, t.time.repetitions));
+    auto m = measure("Shared memory read", bps, 16.0, ck::shared_read, 4096,
+                     "float4 loads from a 32 KiB block buffer, index moving with the iteration "
+                     "(no bank conflicts)",
+                     "bytes loaded");
     if (m.value > best.value)
       best = m;
   }
-  best.level = memory_level::l1;
   out.measurements.push_back(best);
-
   // The L1 level counts shared memory in wavefronts (128 B each, conflicts included), so its roof
   // is the wavefront rate: measured with loads that are all wavefronts and little issue.
-  {
-    const int threads = 1024, blocks = ctx.sms() * 2;
-    auto launch_n = [&](const ck::shape& s, int n) {
-      ck::shared_wavefronts(n, sink.as<float>(), s);
-    };
-    const int n = ctx.calibrate(launch_n, blocks, threads, 2e-3, 256, 1 << 20);
-    const timed t = ctx.run([&](const ck::shape& s) { launch_n(s, n); }, blocks, threads);
-    auto m = make_measurement(
-        "Shared memory wavefronts", "B/s", 128.0 * n * double(blocks) * threads, t,
-        theoretical_value(theoretical, std::nullopt, memory_level::l1),
-        fmt::format("4-byte loads, every lane of a warp in the same bank (32 wavefronts per warp "
-                    "load), {} iterations, {} x {} threads; 128 B per wavefront, as the L1 level "
-                    "counts shared memory; median of {}",
-                    n, blocks, threads, t.time.repetitions));
-    m.level = memory_level::l1;
-    out.measurements.push_back(m);
-  }
+  out.measurements.push_back(
+      measure("Shared memory wavefronts", 2, 128.0, ck::shared_wavefronts, 256,
+              "4-byte loads, every lane of a warp in the same bank (32 wavefronts per warp load)",
+              "128 B per wavefront, as the L1 level counts shared memory"));
 }
 
 // ---- compute ----
@@ -263,8 +257,7 @@ void measure_fma(measure_context& ctx, const std::vector<ceiling>& theoretical,
   std::vector<double> host(std::size_t(blocks) * threads);
   for (const auto& k : kinds) {
     ctx.step(k.name);
-    for (int chains :
-         ctx.quick() ? std::vector<int>{16, 32} : std::vector<int>{8, 16, 24, 32}) {
+    for (int chains : ctx.quick() ? std::vector<int>{16, 32} : std::vector<int>{8, 16, 24, 32}) {
       auto launch_n = [&, type = k.type, chains](const ck::shape& s, int n) {
         ck::fma_loop(type, chains, n, sums.as<double>(), s);
       };
