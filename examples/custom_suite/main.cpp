@@ -14,11 +14,9 @@
 #include <cuda_runtime_api.h>
 
 #include "roofkit/bench.hpp"
-#include "roofkit/driver_api.hpp"
-#include "roofkit/error.hpp"
-#include "roofkit/kernel_registry.hpp"
-#include "roofkit/main_guard.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/printer.hpp"
+#include "roofkit/registry.hpp"
 
 #include "saxpy_kernel.hpp"
 

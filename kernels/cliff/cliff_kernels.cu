@@ -2,7 +2,7 @@
 
 #include "cliff/chase_next.hpp"
 #include "common/launch.cuh"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 
 namespace roofkit::kernels {
 

@@ -10,7 +10,7 @@
 #include "common/check.hpp"
 #include "common/text.hpp"
 #include "registers/registers_reference.hpp"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 
 namespace roofkit::kernels {
 
@@ -43,11 +43,19 @@ kernel_descriptor sweepable(kernel_descriptor d, const spec_fn& spec) {
 }
 
 kernel_descriptor triad() {
-  auto d = describe(
-      "cliff/triad", "a[i] = b[i] + 3 c[i], one element per thread: memory-bound", "", notes_seed,
-      "elements", problem_size{1} << 26, {1, 255, 100003}, nullptr,
-      [](problem_size n) { return 2.0 * double(n); }, "2 N",
-      [](problem_size n) { return 12.0 * double(n); }, "12 N", "bitwise: a = b + 3 c");
+  auto d = describe({.name = "cliff/triad",
+                     .description = "a[i] = b[i] + 3 c[i], one element per thread: memory-bound",
+                     .claim_id = "",
+                     .seed_file = notes_seed,
+                     .size_unit = "elements",
+                     .default_size = problem_size{1} << 26,
+                     .test_sizes = {1, 255, 100003},
+                     .launch = nullptr,
+                     .fp32_flops = [](problem_size n) { return 2.0 * double(n); },
+                     .flops_formula = "2 N",
+                     .minimal_bytes = [](problem_size n) { return 12.0 * double(n); },
+                     .bytes_formula = "12 N",
+                     .check = "bitwise: a = b + 3 c"});
   d.family = "cliff";
   d.claim = cliff_claim;
   d.max_size = problem_size{1} << 30;
@@ -77,16 +85,24 @@ kernel_descriptor triad() {
 kernel_descriptor chase() {
   const double t = chase_threads;
   auto d = describe(
-      "cliff/chase",
-      cat("pointer chase: ", chase_threads, " threads each make ", chase_steps,
-          " dependent loads from a table of N floats (the next index from the value loaded): "
-          "latency-bound"),
-      "", notes_seed, "table elements", problem_size{1} << 26, {1, 1000, 100003}, nullptr,
-      [t](problem_size) { return double(chase_steps) * t; }, cat(chase_steps, " T"),
-      [t](problem_size) { return 4.0 * double(chase_steps) * t + 4.0 * t; },
-      cat(4 * chase_steps, " T + 4 T (T = ", chase_threads, " threads)"),
-      "bitwise against the same chain on the CPU; the first 65536 threads and 65536 random "
-      "others");
+      {.name = "cliff/chase",
+       .description =
+           cat("pointer chase: ", chase_threads, " threads each make ", chase_steps,
+               " dependent loads from a table of N floats (the next index from the value loaded): "
+               "latency-bound"),
+       .claim_id = "",
+       .seed_file = notes_seed,
+       .size_unit = "table elements",
+       .default_size = problem_size{1} << 26,
+       .test_sizes = {1, 1000, 100003},
+       .launch = nullptr,
+       .fp32_flops = [t](problem_size) { return double(chase_steps) * t; },
+       .flops_formula = cat(chase_steps, " T"),
+       .minimal_bytes = [t](problem_size) { return 4.0 * double(chase_steps) * t + 4.0 * t; },
+       .bytes_formula = cat(4 * chase_steps, " T + 4 T (T = ", chase_threads, " threads)"),
+       .check =
+           "bitwise against the same chain on the CPU; the first 65536 threads and 65536 random "
+           "others"});
   d.family = "cliff";
   d.claim = cliff_claim;
   d.max_size = problem_size{1} << 30;
@@ -115,13 +131,20 @@ kernel_descriptor chase() {
 kernel_descriptor fma() {
   constexpr double per_element = 2.0 * fma_chains * fma_iterations;
   auto d = describe(
-      "cliff/fma",
-      cat("out[i] from ", fma_chains, " independent chains of ", fma_iterations,
-          " FMAs on in[i]: compute-bound"),
-      "", notes_seed, "elements", problem_size{1} << 24, {1, 255, 100003}, nullptr,
-      [](problem_size n) { return per_element * double(n); },
-      cat(2 * fma_chains * fma_iterations, " N"), [](problem_size n) { return 8.0 * double(n); },
-      "8 N", "bitwise against std::fma on the CPU; the first 65536 and 65536 random others");
+      {.name = "cliff/fma",
+       .description = cat("out[i] from ", fma_chains, " independent chains of ", fma_iterations,
+                          " FMAs on in[i]: compute-bound"),
+       .claim_id = "",
+       .seed_file = notes_seed,
+       .size_unit = "elements",
+       .default_size = problem_size{1} << 24,
+       .test_sizes = {1, 255, 100003},
+       .launch = nullptr,
+       .fp32_flops = [](problem_size n) { return per_element * double(n); },
+       .flops_formula = cat(2 * fma_chains * fma_iterations, " N"),
+       .minimal_bytes = [](problem_size n) { return 8.0 * double(n); },
+       .bytes_formula = "8 N",
+       .check = "bitwise against std::fma on the CPU; the first 65536 and 65536 random others"});
   d.family = "cliff";
   d.claim = cliff_claim;
   d.max_size = problem_size{1} << 30;
@@ -156,20 +179,30 @@ kernel_descriptor fold_cap() {
     return std::size_t{lc.grid[0]} * block;
   };
   auto d = describe(
-      "cliff/fold-cap",
-      cat("the register-cliff body (", k_acc,
-          " live accumulators, 8 elements per thread, 512 threads per block) compiled at each "
-          "register cap of the regs sweep"),
-      "register-cliff", notes_seed, "elements", problem_size{1} << 26, {1, 511, 513, 100003},
-      nullptr,
-      [=](problem_size n) {
-        return 2.0 * k_acc * double(n) + double(k_acc) * double(threads_of(n, fold_block));
-      },
-      cat(2 * k_acc, " N + ", k_acc, " T (T threads)"),
-      [=](problem_size n) { return 4.0 * double(n) + 4.0 * double(threads_of(n, fold_block)); },
-      "4 N + 4 T",
-      "bitwise against the same float operations on the CPU; above 65536 threads the first "
-      "65536 and 65536 random others");
+      {.name = "cliff/fold-cap",
+       .description =
+           cat("the register-cliff body (", k_acc,
+               " live accumulators, 8 elements per thread, 512 threads per block) compiled at each "
+               "register cap of the regs sweep"),
+       .claim_id = "register-cliff",
+       .seed_file = notes_seed,
+       .size_unit = "elements",
+       .default_size = problem_size{1} << 26,
+       .test_sizes = {1, 511, 513, 100003},
+       .launch = nullptr,
+       .fp32_flops =
+           [=](problem_size n) {
+             return 2.0 * k_acc * double(n) + double(k_acc) * double(threads_of(n, fold_block));
+           },
+       .flops_formula = cat(2 * k_acc, " N + ", k_acc, " T (T threads)"),
+       .minimal_bytes =
+           [=](problem_size n) {
+             return 4.0 * double(n) + 4.0 * double(threads_of(n, fold_block));
+           },
+       .bytes_formula = "4 N + 4 T",
+       .check =
+           "bitwise against the same float operations on the CPU; above 65536 threads the first "
+           "65536 and 65536 random others"});
   d.family = "cliff";
   d.parameter_name = "register cap";
   d.parameter = cliff_register_caps().back();

@@ -7,7 +7,7 @@
 
 #include "common/launch.cuh"
 #include "registers/fold.cuh"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 
 namespace roofkit::kernels {
 

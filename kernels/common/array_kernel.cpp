@@ -1,7 +1,7 @@
 #include "common/array_kernel.hpp"
 
 #include "common/fill.hpp"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 
 namespace roofkit::kernels {
 
@@ -113,31 +113,24 @@ kernel_descriptor with_array_kernel(kernel_descriptor d, array_kernel spec) {
   return d;
 }
 
-kernel_descriptor describe(std::string name, std::string description, std::string claim_id,
-                           std::string seed_file, std::string size_unit, problem_size default_size,
-                           std::vector<problem_size> test_sizes,
-                           std::function<launch_config(problem_size)> launch,
-                           std::function<double(problem_size)> fp32_flops,
-                           std::string flops_formula,
-                           std::function<double(problem_size)> minimal_bytes,
-                           std::string bytes_formula, std::string check) {
+kernel_descriptor describe(kernel_facts f) {
   kernel_descriptor d;
-  d.name = std::move(name);
+  d.name = std::move(f.name);
   d.topic = d.name.substr(0, d.name.find('/'));
-  d.description = std::move(description);
-  d.claim_id = std::move(claim_id);
-  d.seed_file = std::move(seed_file);
-  d.size_unit = std::move(size_unit);
-  d.default_size = default_size;
-  d.test_sizes = std::move(test_sizes);
-  d.launch = std::move(launch);
-  d.flops = [f = std::move(fp32_flops)](problem_size n) {
-    return std::map<precision, double>{{precision::fp32, f(n)}};
+  d.description = std::move(f.description);
+  d.claim_id = std::move(f.claim_id);
+  d.seed_file = std::move(f.seed_file);
+  d.size_unit = std::move(f.size_unit);
+  d.default_size = f.default_size;
+  d.test_sizes = std::move(f.test_sizes);
+  d.launch = std::move(f.launch);
+  d.flops = [flops = std::move(f.fp32_flops)](problem_size n) {
+    return std::map<precision, double>{{precision::fp32, flops(n)}};
   };
-  d.flops_formula = std::move(flops_formula);
-  d.minimal_bytes = std::move(minimal_bytes);
-  d.bytes_formula = std::move(bytes_formula);
-  d.check = std::move(check);
+  d.flops_formula = std::move(f.flops_formula);
+  d.minimal_bytes = std::move(f.minimal_bytes);
+  d.bytes_formula = std::move(f.bytes_formula);
+  d.check = std::move(f.check);
   return d;
 }
 

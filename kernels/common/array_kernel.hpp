@@ -9,7 +9,7 @@
 
 #include "common/buffers.hpp"
 #include "common/random.hpp"
-#include "roofkit/kernel_registry.hpp"
+#include "roofkit/registry.hpp"
 
 namespace roofkit::kernels {
 
@@ -59,15 +59,26 @@ std::unique_ptr<kernel_instance> make_array_instance(const array_kernel& spec);
 /// Completes `d` for `spec`: sets d.make, d.device_bytes and spec.launch from d.launch.
 kernel_descriptor with_array_kernel(kernel_descriptor d, array_kernel spec);
 
-/// Descriptor fields shared by most kernels (fp32 FLOPs and DRAM bytes as formulas).
-kernel_descriptor describe(std::string name, std::string description, std::string claim_id,
-                           std::string seed_file, std::string size_unit, problem_size default_size,
-                           std::vector<problem_size> test_sizes,
-                           std::function<launch_config(problem_size)> launch,
-                           std::function<double(problem_size)> fp32_flops,
-                           std::string flops_formula,
-                           std::function<double(problem_size)> minimal_bytes,
-                           std::string bytes_formula, std::string check);
+/// The facts most kernels describe themselves by (fp32 FLOPs and DRAM bytes as formulas), named
+/// so that every registration spells out which is which.
+struct kernel_facts {
+  std::string name;        ///< "<topic>/<kernel>"; the topic is the part before '/'
+  std::string description; ///< what the kernel does, one line
+  std::string claim_id;    ///< the seed claim it illustrates
+  std::string seed_file;   ///< the seed article the claim comes from
+  std::string size_unit;   ///< what the problem size counts ("elements", "matrix order N", ...)
+  problem_size default_size = 0;
+  std::vector<problem_size> test_sizes; ///< sizes the CPU-reference tests run
+  std::function<launch_config(problem_size)> launch;
+  std::function<double(problem_size)> fp32_flops; ///< algorithmic FP32 FLOPs
+  std::string flops_formula;
+  std::function<double(problem_size)> minimal_bytes; ///< the least DRAM traffic
+  std::string bytes_formula;
+  std::string check; ///< how the output is checked against the CPU reference
+};
+
+/// A descriptor with the fields of `f`.
+kernel_descriptor describe(kernel_facts f);
 
 /// A 1-D launch: ceil(n / block) blocks (at most max_blocks when max_blocks > 0).
 launch_config launch_1d(std::int64_t n, unsigned block, std::int64_t max_blocks = 0);

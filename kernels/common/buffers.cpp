@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "common/random.hpp"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 
 namespace roofkit::kernels {
 

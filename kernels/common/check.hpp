@@ -5,7 +5,7 @@
 #include <span>
 #include <string>
 
-#include "roofkit/kernel_registry.hpp"
+#include "roofkit/registry.hpp"
 
 namespace roofkit::kernels {
 

@@ -1,6 +1,6 @@
 #include "common/fill.hpp"
 
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 
 namespace roofkit::kernels {
 

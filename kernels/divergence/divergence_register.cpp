@@ -19,17 +19,26 @@ constexpr std::size_t fully_checked = 1 << 16;
 kernel_descriptor branches(int split) {
   auto launch = [](problem_size n) { return launch_1d(n, 256); };
   auto d = describe(
-      split == 0 ? "divergence/warp-uniform" : cat("divergence/split-", split),
-      split == 0
-          ? cat("if/else chosen per warp (even warps path A, odd warps path B), ",
-                branch_iterations, " iterations each: no warp diverges")
-          : cat("if/else chosen per lane (lanes 0-", split - 1, " path A, ", split, "-31 path B), ",
-                branch_iterations, " iterations each: every warp runs both paths"),
-      "divergence-both-paths", notes_seed, "threads", problem_size{1} << 22, {1, 31, 33, 1000},
-      launch, [](problem_size n) { return 2.0 * branch_iterations * double(n); },
-      cat(2 * branch_iterations, " N"), [](problem_size n) { return 8.0 * double(n); }, "8 N",
-      "|err| <= 1e-6 against the same float operations on the CPU; above 65536 threads the "
-      "first 65536 and 65536 random others");
+      {.name = split == 0 ? "divergence/warp-uniform" : cat("divergence/split-", split),
+       .description = split == 0
+                          ? cat("if/else chosen per warp (even warps path A, odd warps path B), ",
+                                branch_iterations, " iterations each: no warp diverges")
+                          : cat("if/else chosen per lane (lanes 0-", split - 1, " path A, ", split,
+                                "-31 path B), ", branch_iterations,
+                                " iterations each: every warp runs both paths"),
+       .claim_id = "divergence-both-paths",
+       .seed_file = notes_seed,
+       .size_unit = "threads",
+       .default_size = problem_size{1} << 22,
+       .test_sizes = {1, 31, 33, 1000},
+       .launch = launch,
+       .fp32_flops = [](problem_size n) { return 2.0 * branch_iterations * double(n); },
+       .flops_formula = cat(2 * branch_iterations, " N"),
+       .minimal_bytes = [](problem_size n) { return 8.0 * double(n); },
+       .bytes_formula = "8 N",
+       .check =
+           "|err| <= 1e-6 against the same float operations on the CPU; above 65536 threads the "
+           "first 65536 and 65536 random others"});
   d.family = "divergence/split";
   d.parameter_name = "split lane";
   d.parameter = split;
@@ -61,13 +70,21 @@ kernel_descriptor branches(int split) {
 kernel_descriptor boundary(problem_size n_default) {
   auto launch = [](problem_size n) { return launch_1d(n, 64); };
   auto d = describe(
-      cat("divergence/boundary-", n_default),
-      cat("c[i] = a[i] + b[i] with `if (i < N)` in blocks of 64 at N = ", n_default, ": ",
-          n_default % 32 == 0 ? 0 : 1, " of ", (n_default + 31) / 32,
-          " warps have both active and inactive threads"),
-      cat("boundary-divergence-", n_default), notes_seed, "elements", n_default, {1, 63, 65},
-      launch, [](problem_size n) { return double(n); }, "N",
-      [](problem_size n) { return 12.0 * double(n); }, "12 N", "bitwise: c = a + b");
+      {.name = cat("divergence/boundary-", n_default),
+       .description = cat("c[i] = a[i] + b[i] with `if (i < N)` in blocks of 64 at N = ", n_default,
+                          ": ", n_default % 32 == 0 ? 0 : 1, " of ", (n_default + 31) / 32,
+                          " warps have both active and inactive threads"),
+       .claim_id = cat("boundary-divergence-", n_default),
+       .seed_file = notes_seed,
+       .size_unit = "elements",
+       .default_size = n_default,
+       .test_sizes = {1, 63, 65},
+       .launch = launch,
+       .fp32_flops = [](problem_size n) { return double(n); },
+       .flops_formula = "N",
+       .minimal_bytes = [](problem_size n) { return 12.0 * double(n); },
+       .bytes_formula = "12 N",
+       .check = "bitwise: c = a + b"});
   d.family = "divergence/boundary";
   d.parameter_name = std::string("elements");
   d.parameter = static_cast<double>(n_default);

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <span>
 
-#include "roofkit/kernel_registry.hpp"
+#include "roofkit/registry.hpp"
 
 namespace roofkit::kernels {
 

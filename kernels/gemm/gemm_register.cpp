@@ -17,18 +17,26 @@ kernel_descriptor gemm(int tile) {
     return launch_2d(n, n, t, t, t, t);
   };
   auto d = describe(
-      tile == 0 ? "gemm/naive" : cat("gemm/tiled-", tile),
-      tile == 0 ? "C = A B (N x N, fp32): each thread reads a row of A and a column of B from "
-                  "global memory (blocks of 16 x 16)"
-                : cat("C = A B (N x N, fp32) through ", tile, " x ", tile,
-                      " shared-memory tiles of A and B (blocks of ", tile, " x ", tile,
-                      "); edge tiles zero-padded, any N"),
-      tile == 0 ? "gemm-tiling-faster" : cat("gemm-tiling-traffic-", tile), notes_seed,
-      "matrix order N (N x N floats)", 2048, {1, 15, 17, 33, 77, 100}, launch,
-      [](problem_size n) { return 2.0 * double(n) * double(n) * double(n); }, "2 N^3",
-      [](problem_size n) { return 12.0 * double(n) * double(n); }, "12 N^2",
-      "Eigen A B in fp32, |err| <= 2e-6 N + 1e-5 per element (N > 2048: 64 random rows and "
-      "Freivalds' test)");
+      {.name = tile == 0 ? "gemm/naive" : cat("gemm/tiled-", tile),
+       .description =
+           tile == 0 ? "C = A B (N x N, fp32): each thread reads a row of A and a column of B from "
+                       "global memory (blocks of 16 x 16)"
+                     : cat("C = A B (N x N, fp32) through ", tile, " x ", tile,
+                           " shared-memory tiles of A and B (blocks of ", tile, " x ", tile,
+                           "); edge tiles zero-padded, any N"),
+       .claim_id = tile == 0 ? "gemm-tiling-faster" : cat("gemm-tiling-traffic-", tile),
+       .seed_file = notes_seed,
+       .size_unit = "matrix order N (N x N floats)",
+       .default_size = 2048,
+       .test_sizes = {1, 15, 17, 33, 77, 100},
+       .launch = launch,
+       .fp32_flops = [](problem_size n) { return 2.0 * double(n) * double(n) * double(n); },
+       .flops_formula = "2 N^3",
+       .minimal_bytes = [](problem_size n) { return 12.0 * double(n) * double(n); },
+       .bytes_formula = "12 N^2",
+       .check =
+           "Eigen A B in fp32, |err| <= 2e-6 N + 1e-5 per element (N > 2048: 64 random rows and "
+           "Freivalds' test)"});
   d.family = "gemm";
   d.parameter_name = "tile";
   d.parameter = tile;

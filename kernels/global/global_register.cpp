@@ -27,12 +27,21 @@ verification check_scale(const host_arrays& in, const host_arrays& out, std::int
 }
 
 kernel_descriptor coalesced() {
-  auto d = describe("global/coalesced",
-                    "out[t] = 2 in[t], one float per thread (the seed's coalesced_access; "
-                    "262144 blocks of 256 at the default size)",
-                    "coalesced-sectors-per-request", coalescing_seed, "elements",
-                    problem_size{1} << 26, sizes_1d, launch_256, one_flop_each, "N",
-                    eight_bytes_each, "8 N", "bitwise: out = 2 in");
+  auto d = describe({.name = "global/coalesced",
+                     .description =
+                         "out[t] = 2 in[t], one float per thread (the seed's coalesced_access; "
+                         "262144 blocks of 256 at the default size)",
+                     .claim_id = "coalesced-sectors-per-request",
+                     .seed_file = coalescing_seed,
+                     .size_unit = "elements",
+                     .default_size = problem_size{1} << 26,
+                     .test_sizes = sizes_1d,
+                     .launch = launch_256,
+                     .fp32_flops = one_flop_each,
+                     .flops_formula = "N",
+                     .minimal_bytes = eight_bytes_each,
+                     .bytes_formula = "8 N",
+                     .check = "bitwise: out = 2 in"});
   d.family = "global/coalescing";
   d.max_size = (problem_size{1} << 31) - 1;
   array_kernel k;
@@ -55,12 +64,21 @@ kernel_descriptor strided(int stride) {
                       : stride == 16 ? "stride-16-efficiency"
                                      : "stride-32-bandwidth";
   auto d = describe(
-      cat("global/stride-", stride),
-      cat("out[t] = 2 in[(t * ", stride, ") mod N]: neighbouring threads read ", 4 * stride,
-          " bytes apart", stride == 32 ? " (the seed's uncoalesced_access)" : ""),
-      claim, stride == 32 ? coalescing_seed : model_seed, "elements", problem_size{1} << 26,
-      sizes_1d, launch_256, one_flop_each, "N", eight_bytes_each,
-      "8 N (4 B requested and 4 B written per thread)", "bitwise: out = 2 in[gather]");
+      {.name = cat("global/stride-", stride),
+       .description =
+           cat("out[t] = 2 in[(t * ", stride, ") mod N]: neighbouring threads read ", 4 * stride,
+               " bytes apart", stride == 32 ? " (the seed's uncoalesced_access)" : ""),
+       .claim_id = claim,
+       .seed_file = stride == 32 ? coalescing_seed : model_seed,
+       .size_unit = "elements",
+       .default_size = problem_size{1} << 26,
+       .test_sizes = sizes_1d,
+       .launch = launch_256,
+       .fp32_flops = one_flop_each,
+       .flops_formula = "N",
+       .minimal_bytes = eight_bytes_each,
+       .bytes_formula = "8 N (4 B requested and 4 B written per thread)",
+       .check = "bitwise: out = 2 in[gather]"});
   d.family = "global/stride";
   d.parameter_name = "stride";
   d.parameter = stride;
@@ -80,12 +98,21 @@ kernel_descriptor strided(int stride) {
 }
 
 kernel_descriptor offset(int off) {
-  auto d = describe(cat("global/offset-", off),
-                    cat("out[t + ", off, "] = 2 in[t + ", off, "]: every warp access starts ",
-                        (4 * off) % 128, " bytes past a 128-byte boundary"),
-                    "misaligned-efficiency", model_seed, "elements", problem_size{1} << 26,
-                    sizes_1d, launch_256, one_flop_each, "N", eight_bytes_each, "8 N",
-                    "bitwise: out = 2 in on [offset, offset + N); the rest stays poisoned");
+  auto d = describe(
+      {.name = cat("global/offset-", off),
+       .description = cat("out[t + ", off, "] = 2 in[t + ", off, "]: every warp access starts ",
+                          (4 * off) % 128, " bytes past a 128-byte boundary"),
+       .claim_id = "misaligned-efficiency",
+       .seed_file = model_seed,
+       .size_unit = "elements",
+       .default_size = problem_size{1} << 26,
+       .test_sizes = sizes_1d,
+       .launch = launch_256,
+       .fp32_flops = one_flop_each,
+       .flops_formula = "N",
+       .minimal_bytes = eight_bytes_each,
+       .bytes_formula = "8 N",
+       .check = "bitwise: out = 2 in on [offset, offset + N); the rest stays poisoned"});
   d.family = "global/offset";
   d.parameter_name = "offset";
   d.parameter = off;
@@ -116,17 +143,25 @@ kernel_descriptor offset(int off) {
 kernel_descriptor matrix(bool column_major) {
   auto launch = [](problem_size m) { return launch_2d(m, m, 32, 32, 32, 32); };
   auto d = describe(
-      column_major ? "global/matrix-column-major" : "global/matrix-row-major",
-      column_major ? "out = 2 in + 1 over an N x N row-major matrix, thread (row, col) at "
-                     "col * N + row: a warp strides N floats (the seed's "
-                     "uncoalesced_matrix_access, out of place)"
-                   : "out = 2 in + 1 over an N x N row-major matrix, thread (row, col) at "
-                     "row * N + col: a warp reads one row segment (the seed's "
-                     "coalesced_matrix_access, out of place)",
-      "matrix-sectors-per-request", coalescing_seed, "matrix order N (N x N floats)", 16384,
-      {1, 33, 1000}, launch, [](problem_size m) { return 2.0 * double(m) * double(m); }, "2 N^2",
-      [](problem_size m) { return 8.0 * double(m) * double(m); }, "8 N^2",
-      "bitwise: out = 2 in + 1");
+      {.name = column_major ? "global/matrix-column-major" : "global/matrix-row-major",
+       .description = column_major
+                          ? "out = 2 in + 1 over an N x N row-major matrix, thread (row, col) at "
+                            "col * N + row: a warp strides N floats (the seed's "
+                            "uncoalesced_matrix_access, out of place)"
+                          : "out = 2 in + 1 over an N x N row-major matrix, thread (row, col) at "
+                            "row * N + col: a warp reads one row segment (the seed's "
+                            "coalesced_matrix_access, out of place)",
+       .claim_id = "matrix-sectors-per-request",
+       .seed_file = coalescing_seed,
+       .size_unit = "matrix order N (N x N floats)",
+       .default_size = 16384,
+       .test_sizes = {1, 33, 1000},
+       .launch = launch,
+       .fp32_flops = [](problem_size m) { return 2.0 * double(m) * double(m); },
+       .flops_formula = "2 N^2",
+       .minimal_bytes = [](problem_size m) { return 8.0 * double(m) * double(m); },
+       .bytes_formula = "8 N^2",
+       .check = "bitwise: out = 2 in + 1"});
   d.family = "global/matrix";
   d.max_size = 46340;
   array_kernel k;

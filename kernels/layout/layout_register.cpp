@@ -17,16 +17,23 @@ kernel_descriptor layout(bool aos, bool all_fields) {
   auto launch = [](problem_size n) { return launch_1d(n, 256); };
   const std::string what = all_fields ? "out[i] = 0.299 r + 0.587 g + 0.114 b" : "out[i] = 2 r";
   auto d = describe(
-      cat("layout/", aos ? "aos" : "soa", "-", all_fields ? "all-fields" : "one-field"),
-      cat(what, " for N pixels stored as ",
-          aos ? "an array of {r, g, b} structs (12 bytes)" : "three arrays r[N], g[N], b[N]"),
-      "soa-coalesces", notes_seed, "elements (pixels)", problem_size{1} << 25, {1, 257, 100003},
-      launch, [all_fields](problem_size n) { return (all_fields ? 5.0 : 1.0) * double(n); },
-      all_fields ? "5 N" : "N",
-      [all_fields](problem_size n) { return (all_fields ? 16.0 : 8.0) * double(n); },
-      all_fields ? "16 N" : "8 N",
-      all_fields ? "bitwise: the luminance, products and sums rounded in the same order"
-                 : "bitwise: out = 2 r");
+      {.name = cat("layout/", aos ? "aos" : "soa", "-", all_fields ? "all-fields" : "one-field"),
+       .description =
+           cat(what, " for N pixels stored as ",
+               aos ? "an array of {r, g, b} structs (12 bytes)" : "three arrays r[N], g[N], b[N]"),
+       .claim_id = "soa-coalesces",
+       .seed_file = notes_seed,
+       .size_unit = "elements (pixels)",
+       .default_size = problem_size{1} << 25,
+       .test_sizes = {1, 257, 100003},
+       .launch = launch,
+       .fp32_flops = [all_fields](problem_size n) { return (all_fields ? 5.0 : 1.0) * double(n); },
+       .flops_formula = all_fields ? "5 N" : "N",
+       .minimal_bytes =
+           [all_fields](problem_size n) { return (all_fields ? 16.0 : 8.0) * double(n); },
+       .bytes_formula = all_fields ? "16 N" : "8 N",
+       .check = all_fields ? "bitwise: the luminance, products and sums rounded in the same order"
+                           : "bitwise: out = 2 r"});
   d.family = all_fields ? "layout/all-fields" : "layout/one-field";
   d.max_size = problem_size{1} << 31;
   array_kernel k;

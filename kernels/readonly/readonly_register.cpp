@@ -14,14 +14,25 @@ kernel_descriptor readonly(readonly_variant v, const char* name, const char* how
                            const char* claim) {
   auto launch = [](problem_size n) { return launch_1d(n, 256); };
   auto d = describe(
-      name,
-      std::string("out[i] = sum of w[k] in[i + k] over 8 taps (a warp reads each w[k] at one "
-                  "address) with ") +
-          how,
-      claim, management_seed, "elements", problem_size{1} << 26, {1, 257, 100003}, launch,
-      [](problem_size n) { return 2.0 * readonly_taps * double(n); }, "16 N",
-      [](problem_size n) { return 8.0 * double(n) + 4.0 * (readonly_taps - 1 + readonly_taps); },
-      "8 N + 60", "bitwise against the same float operations on the CPU");
+      {.name = name,
+       .description =
+           std::string("out[i] = sum of w[k] in[i + k] over 8 taps (a warp reads each w[k] at one "
+                       "address) with ") +
+           how,
+       .claim_id = claim,
+       .seed_file = management_seed,
+       .size_unit = "elements",
+       .default_size = problem_size{1} << 26,
+       .test_sizes = {1, 257, 100003},
+       .launch = launch,
+       .fp32_flops = [](problem_size n) { return 2.0 * readonly_taps * double(n); },
+       .flops_formula = "16 N",
+       .minimal_bytes =
+           [](problem_size n) {
+             return 8.0 * double(n) + 4.0 * (readonly_taps - 1 + readonly_taps);
+           },
+       .bytes_formula = "8 N + 60",
+       .check = "bitwise against the same float operations on the CPU"});
   d.family = "readonly";
   d.max_size = problem_size{1} << 32;
   array_kernel k;

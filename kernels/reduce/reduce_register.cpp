@@ -6,7 +6,7 @@
 #include "common/check.hpp"
 #include "reduce/reduce_kernels.hpp"
 #include "reduce/reduce_reference.hpp"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 
 namespace roofkit::kernels {
 
@@ -52,17 +52,24 @@ kernel_descriptor reduction(const method_info& info, bool dot) {
     return launch_1d(n, reduce_block, two_pass ? two_pass_max_blocks : 0);
   };
   auto d = describe(
-      cat("reduce/", dot ? "dot-" : "", info.slug),
-      cat(dot ? "dot product x . y" : "sum", " of N floats: ", info.how),
-      claim_of(info.method, dot),
-      info.method == reduce_method::atomic || info.method == reduce_method::shared_tree
-          ? model_seed
-          : notes_seed,
-      "elements", problem_size{1} << 26, {1, 255, 257, 100003}, launch,
-      [dot](problem_size n) { return (dot ? 2.0 : 1.0) * double(n); }, dot ? "2 N" : "N",
-      [dot](problem_size n) { return (dot ? 8.0 : 4.0) * double(n); }, dot ? "8 N" : "4 N",
-      "exact: integer-valued inputs (+-1..+-8) make every float partial sum exact; compared "
-      "with a double-precision sum");
+      {.name = cat("reduce/", dot ? "dot-" : "", info.slug),
+       .description = cat(dot ? "dot product x . y" : "sum", " of N floats: ", info.how),
+       .claim_id = claim_of(info.method, dot),
+       .seed_file =
+           info.method == reduce_method::atomic || info.method == reduce_method::shared_tree
+               ? model_seed
+               : notes_seed,
+       .size_unit = "elements",
+       .default_size = problem_size{1} << 26,
+       .test_sizes = {1, 255, 257, 100003},
+       .launch = launch,
+       .fp32_flops = [dot](problem_size n) { return (dot ? 2.0 : 1.0) * double(n); },
+       .flops_formula = dot ? "2 N" : "N",
+       .minimal_bytes = [dot](problem_size n) { return (dot ? 8.0 : 4.0) * double(n); },
+       .bytes_formula = dot ? "8 N" : "4 N",
+       .check =
+           "exact: integer-valued inputs (+-1..+-8) make every float partial sum exact; compared "
+           "with a double-precision sum"});
   d.family = dot ? "reduce/dot" : "reduce/sum";
   d.kernels_per_run = two_pass ? 2 : 1;
   d.max_size = problem_size{1} << 31;

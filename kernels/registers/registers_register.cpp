@@ -26,15 +26,25 @@ kernel_descriptor fold_kernel(register_variant v, const char* name, const char* 
                               const char* claim) {
   const int k_acc = register_accumulators(v);
   auto d = describe(
-      name, description, claim, notes_seed, "elements", problem_size{1} << 26,
-      {1, 511, 513, 100003}, register_launch,
-      [k_acc](problem_size n) {
-        return 2.0 * k_acc * double(n) + double(k_acc) * double(threads_of(n));
-      },
-      cat(2 * k_acc, " N + ", k_acc, " T (T threads)"),
-      [](problem_size n) { return 4.0 * double(n) + 4.0 * double(threads_of(n)); }, "4 N + 4 T",
-      "bitwise against the same float operations on the CPU; above 65536 threads the first "
-      "65536 and 65536 random others");
+      {.name = name,
+       .description = description,
+       .claim_id = claim,
+       .seed_file = notes_seed,
+       .size_unit = "elements",
+       .default_size = problem_size{1} << 26,
+       .test_sizes = {1, 511, 513, 100003},
+       .launch = register_launch,
+       .fp32_flops =
+           [k_acc](problem_size n) {
+             return 2.0 * k_acc * double(n) + double(k_acc) * double(threads_of(n));
+           },
+       .flops_formula = cat(2 * k_acc, " N + ", k_acc, " T (T threads)"),
+       .minimal_bytes =
+           [](problem_size n) { return 4.0 * double(n) + 4.0 * double(threads_of(n)); },
+       .bytes_formula = "4 N + 4 T",
+       .check =
+           "bitwise against the same float operations on the CPU; above 65536 threads the first "
+           "65536 and 65536 random others"});
   d.family = "registers";
   d.parameter_name = "accumulators";
   d.parameter = k_acc;

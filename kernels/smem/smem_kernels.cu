@@ -1,7 +1,7 @@
 #include "smem/smem_kernels.hpp"
 
 #include "common/launch.cuh"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 
 namespace roofkit::kernels {
 

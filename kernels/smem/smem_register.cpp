@@ -14,16 +14,22 @@ constexpr const char* notes_seed = "cuda-notes-warps-occupancy-roofline-gemm.txt
 
 kernel_descriptor bank_conflicts(int ways) {
   auto launch = [](problem_size n) { return launch_1d(n, bank_block); };
-  auto d = describe(
-      cat("smem/bank-conflict-", ways),
-      cat(bank_reps, " volatile shared loads per thread at word lane * ", ways, ": ",
-          ways == 1 ? "every lane in its own bank (no conflict)"
-                    : cat(ways, "-way bank conflicts")),
-      ways == 1 ? "bank-conflict-time" : "bank-conflict-32-way", notes_seed, "threads",
-      problem_size{1} << 22, {1, 255, 257, 100003}, launch,
-      [](problem_size n) { return double(bank_reps) * double(n); }, cat(bank_reps, " N"),
-      [](problem_size n) { return 8.0 * double(n); }, "8 N",
-      cat("bitwise: out = ", bank_reps, " in (integer-valued inputs)"));
+  auto d = describe({.name = cat("smem/bank-conflict-", ways),
+                     .description = cat(
+                         bank_reps, " volatile shared loads per thread at word lane * ", ways, ": ",
+                         ways == 1 ? "every lane in its own bank (no conflict)"
+                                   : cat(ways, "-way bank conflicts")),
+                     .claim_id = ways == 1 ? "bank-conflict-time" : "bank-conflict-32-way",
+                     .seed_file = notes_seed,
+                     .size_unit = "threads",
+                     .default_size = problem_size{1} << 22,
+                     .test_sizes = {1, 255, 257, 100003},
+                     .launch = launch,
+                     .fp32_flops = [](problem_size n) { return double(bank_reps) * double(n); },
+                     .flops_formula = cat(bank_reps, " N"),
+                     .minimal_bytes = [](problem_size n) { return 8.0 * double(n); },
+                     .bytes_formula = "8 N",
+                     .check = cat("bitwise: out = ", bank_reps, " in (integer-valued inputs)")});
   d.family = "smem/bank-conflict";
   d.parameter_name = "ways";
   d.parameter = ways;

@@ -13,15 +13,22 @@ constexpr const char* model_seed = "memory-model-global-to-shared.txt";
 kernel_descriptor smooth(bool shared) {
   auto launch = [](problem_size n) { return launch_1d(n - 2, stencil_block); };
   auto d = describe(
-      shared ? "stencil/shared" : "stencil/naive",
-      shared ? "out[i] = (in[i-1] + in[i] + in[i+1]) / 3 from a shared tile of 256 + 2 halo "
-               "elements: each input read once from global memory"
-             : "out[i] = (in[i-1] + in[i] + in[i+1]) / 3, three global loads per output",
-      "smoothing-shared", model_seed, "elements", problem_size{1} << 26,
-      {3, 4, 257, 258, 259, 100003}, launch, [](problem_size n) { return 3.0 * double(n - 2); },
-      "3 (N - 2)", [](problem_size n) { return 4.0 * double(n) + 4.0 * double(n - 2); },
-      "4 N + 4 (N - 2)",
-      "|err| <= 1e-6 (same summation order); out[0] and out[N-1] must stay poisoned");
+      {.name = shared ? "stencil/shared" : "stencil/naive",
+       .description =
+           shared ? "out[i] = (in[i-1] + in[i] + in[i+1]) / 3 from a shared tile of 256 + 2 halo "
+                    "elements: each input read once from global memory"
+                  : "out[i] = (in[i-1] + in[i] + in[i+1]) / 3, three global loads per output",
+       .claim_id = "smoothing-shared",
+       .seed_file = model_seed,
+       .size_unit = "elements",
+       .default_size = problem_size{1} << 26,
+       .test_sizes = {3, 4, 257, 258, 259, 100003},
+       .launch = launch,
+       .fp32_flops = [](problem_size n) { return 3.0 * double(n - 2); },
+       .flops_formula = "3 (N - 2)",
+       .minimal_bytes = [](problem_size n) { return 4.0 * double(n) + 4.0 * double(n - 2); },
+       .bytes_formula = "4 N + 4 (N - 2)",
+       .check = "|err| <= 1e-6 (same summation order); out[0] and out[N-1] must stay poisoned"});
   d.family = "stencil";
   d.min_size = 3;
   d.max_size = (problem_size{1} << 31) - 1;

@@ -1,6 +1,6 @@
 // The claims the seed articles make about the bundled kernels, registered as data. The order
 // and the ids match docs/seed-claims-source.md (a CPU test checks that every id appears there).
-#include "roofkit/kernel_registry.hpp"
+#include "roofkit/registry.hpp"
 
 namespace roofkit::kernels {
 

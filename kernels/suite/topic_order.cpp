@@ -1,6 +1,6 @@
 // The display order of the bundled suite's topics (folders of kernels/); `cliff` and any topic
 // not named here come last, alphabetically.
-#include "roofkit/kernel_registry.hpp"
+#include "roofkit/registry.hpp"
 
 namespace roofkit::kernels {
 

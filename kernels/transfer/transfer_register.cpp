@@ -7,7 +7,7 @@
 #include "common/buffers.hpp"
 #include "common/check.hpp"
 #include "common/fill.hpp"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 
 namespace roofkit::kernels {
 
@@ -128,15 +128,23 @@ kernel_descriptor transfer(bool to_device, bool pinned, problem_size bytes) {
     lc.block = {0, 0, 0};
     return lc;
   };
-  auto d = describe(
-      cat("transfer/", to_device ? "h2d" : "d2h", "-", pinned ? "pinned" : "pageable", "-",
-          size_label(bytes)),
-      cat("cudaMemcpyAsync of ", size_label(bytes), " ", to_device ? "from" : "to", " ",
-          pinned ? "pinned (cudaMallocHost)" : "pageable (malloc'd)", " host memory"),
-      claim_of(to_device, pinned, bytes), management_seed, "bytes (a multiple of 4)", bytes,
-      {4, 4096, 1 << 20}, no_launch, [](problem_size) { return 0.0; }, "0",
-      [](problem_size n) { return double(n / 4 * 4); }, "S (bytes over the host link)",
-      "bitwise: destination = source");
+  auto d =
+      describe({.name = cat("transfer/", to_device ? "h2d" : "d2h", "-",
+                            pinned ? "pinned" : "pageable", "-", size_label(bytes)),
+                .description = cat(
+                    "cudaMemcpyAsync of ", size_label(bytes), " ", to_device ? "from" : "to", " ",
+                    pinned ? "pinned (cudaMallocHost)" : "pageable (malloc'd)", " host memory"),
+                .claim_id = claim_of(to_device, pinned, bytes),
+                .seed_file = management_seed,
+                .size_unit = "bytes (a multiple of 4)",
+                .default_size = bytes,
+                .test_sizes = {4, 4096, 1 << 20},
+                .launch = no_launch,
+                .fp32_flops = [](problem_size) { return 0.0; },
+                .flops_formula = "0",
+                .minimal_bytes = [](problem_size n) { return double(n / 4 * 4); },
+                .bytes_formula = "S (bytes over the host link)",
+                .check = "bitwise: destination = source"});
   d.family = cat("transfer/", to_device ? "h2d" : "d2h", "-", pinned ? "pinned" : "pageable");
   d.parameter_name = "bytes";
   d.parameter = static_cast<double>(bytes);

@@ -3,7 +3,7 @@
 #include <cstddef>
 
 #include "common/launch.cuh"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 
 namespace roofkit::kernels {
 

@@ -17,10 +17,19 @@ kernel_descriptor transpose(transpose_variant v, const char* name, const char* d
     return launch_2d(n, n, transpose_tile, transpose_tile, transpose_tile, transpose_block_rows);
   };
   auto d = describe(
-      name, description, claim, management_seed, "matrix order N (N x N floats)", 8192,
-      {1, 31, 33, 100, 257}, launch, [](problem_size) { return 0.0; }, "0",
-      [](problem_size n) { return 8.0 * double(n) * double(n); }, "8 N^2",
-      v == transpose_variant::copy ? "bitwise: out = in" : "bitwise: out = in^T");
+      {.name = name,
+       .description = description,
+       .claim_id = claim,
+       .seed_file = management_seed,
+       .size_unit = "matrix order N (N x N floats)",
+       .default_size = 8192,
+       .test_sizes = {1, 31, 33, 100, 257},
+       .launch = launch,
+       .fp32_flops = [](problem_size) { return 0.0; },
+       .flops_formula = "0",
+       .minimal_bytes = [](problem_size n) { return 8.0 * double(n) * double(n); },
+       .bytes_formula = "8 N^2",
+       .check = v == transpose_variant::copy ? "bitwise: out = in" : "bitwise: out = in^T"});
   d.family = "transpose";
   d.max_size = 46340;
   array_kernel k;

@@ -7,7 +7,7 @@
 #include "common/buffers.hpp"
 #include "common/check.hpp"
 #include "common/fill.hpp"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 #include "unified/unified_kernels.hpp"
 #include "vadd/vadd_reference.hpp"
 
@@ -141,10 +141,19 @@ private:
 
 kernel_descriptor unified(um_mode mode, const char* name, const char* description,
                           const char* claim) {
-  auto d = describe(
-      name, description, claim, management_seed, "elements", problem_size{1} << 26,
-      {1, 257, 100003}, add_launch, [](problem_size n) { return double(n); }, "N",
-      [](problem_size n) { return 12.0 * double(n); }, "12 N", "bitwise: z = x + y");
+  auto d = describe({.name = name,
+                     .description = description,
+                     .claim_id = claim,
+                     .seed_file = management_seed,
+                     .size_unit = "elements",
+                     .default_size = problem_size{1} << 26,
+                     .test_sizes = {1, 257, 100003},
+                     .launch = add_launch,
+                     .fp32_flops = [](problem_size n) { return double(n); },
+                     .flops_formula = "N",
+                     .minimal_bytes = [](problem_size n) { return 12.0 * double(n); },
+                     .bytes_formula = "12 N",
+                     .check = "bitwise: z = x + y"});
   d.family = "unified";
   d.max_size = problem_size{1} << 32;
   const bool moves_pages = mode == um_mode::host_init || mode == um_mode::prefetch;

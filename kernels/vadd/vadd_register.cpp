@@ -17,13 +17,22 @@ kernel_descriptor vadd(bool grid_stride) {
     return launch_1d(n, 256, grid_stride ? grid_stride_blocks : 0);
   };
   auto d = describe(
-      grid_stride ? "vadd/grid-stride" : "vadd/plain",
-      grid_stride ? "c[i] = a[i] + b[i] with a grid-stride loop over at most 2048 blocks of 256"
-                  : "c[i] = a[i] + b[i], one element per thread, boundary check i < N",
-      grid_stride ? "grid-stride-loop" : "vadd-bandwidth", grid_stride ? notes_seed : model_seed,
-      "elements", problem_size{1} << 26, {1, 257, 100003}, launch,
-      [](problem_size n) { return double(n); }, "N",
-      [](problem_size n) { return 12.0 * double(n); }, "12 N", "bitwise: c = a + b");
+      {.name = grid_stride ? "vadd/grid-stride" : "vadd/plain",
+       .description =
+           grid_stride
+               ? "c[i] = a[i] + b[i] with a grid-stride loop over at most 2048 blocks of 256"
+               : "c[i] = a[i] + b[i], one element per thread, boundary check i < N",
+       .claim_id = grid_stride ? "grid-stride-loop" : "vadd-bandwidth",
+       .seed_file = grid_stride ? notes_seed : model_seed,
+       .size_unit = "elements",
+       .default_size = problem_size{1} << 26,
+       .test_sizes = {1, 257, 100003},
+       .launch = launch,
+       .fp32_flops = [](problem_size n) { return double(n); },
+       .flops_formula = "N",
+       .minimal_bytes = [](problem_size n) { return 12.0 * double(n); },
+       .bytes_formula = "12 N",
+       .check = "bitwise: c = a + b"});
   d.family = "vadd";
   d.max_size = problem_size{1} << 32;
   array_kernel k;

@@ -1,7 +1,7 @@
 #include "vector/vector_kernels.hpp"
 
 #include "common/launch.cuh"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 
 namespace roofkit::kernels {
 

@@ -19,18 +19,26 @@ kernel_descriptor copy(int width) {
   const std::string type = width == 1 ? "int" : width == 2 ? "int2" : "int4";
   auto launch = [width](problem_size n) { return launch_1d(n / width, 256, max_blocks); };
   auto d = describe(
-      width == 1 ? "vector/copy-scalar" : cat("vector/copy-", type),
-      cat("grid-stride copy of N ints with ", type, " loads and stores (LDG.E",
-          width == 1   ? ""
-          : width == 2 ? ".64"
-                       : ".128",
-          "), at most ", max_blocks, " blocks of 256; any N (the tail is copied separately)"),
-      width == 1   ? "vector-int4-faster"
-      : width == 2 ? "vector-int2-instructions"
-                   : "vector-int4-instructions",
-      vectorized_seed, "elements (ints)", problem_size{1} << 26,
-      {1, 2, 3, 5, 7, 1023, 1025, 100003}, launch, [](problem_size) { return 0.0; }, "0",
-      [](problem_size n) { return 8.0 * double(n); }, "8 N", "bitwise: out = in");
+      {.name = width == 1 ? "vector/copy-scalar" : cat("vector/copy-", type),
+       .description =
+           cat("grid-stride copy of N ints with ", type, " loads and stores (LDG.E",
+               width == 1   ? ""
+               : width == 2 ? ".64"
+                            : ".128",
+               "), at most ", max_blocks, " blocks of 256; any N (the tail is copied separately)"),
+       .claim_id = width == 1   ? "vector-int4-faster"
+                   : width == 2 ? "vector-int2-instructions"
+                                : "vector-int4-instructions",
+       .seed_file = vectorized_seed,
+       .size_unit = "elements (ints)",
+       .default_size = problem_size{1} << 26,
+       .test_sizes = {1, 2, 3, 5, 7, 1023, 1025, 100003},
+       .launch = launch,
+       .fp32_flops = [](problem_size) { return 0.0; },
+       .flops_formula = "0",
+       .minimal_bytes = [](problem_size n) { return 8.0 * double(n); },
+       .bytes_formula = "8 N",
+       .check = "bitwise: out = in"});
   d.family = "vector/copy";
   d.parameter_name = "bytes per load";
   d.parameter = 4 * width;
@@ -54,15 +62,23 @@ kernel_descriptor copy(int width) {
 kernel_descriptor scale(int components) {
   auto launch = [](problem_size n) { return launch_1d(n, 256); };
   auto d = describe(
-      cat("vector/float", components),
-      cat("out[i] = 2 in[i] over N float", components, " elements (", 4 * components, " bytes each",
-          components == 3 ? ": not a power of two, loaded as three 4-byte loads"
-                          : ": one 16-byte load",
-          ")"),
-      "float3-slower", notes_seed, "elements (vectors)", problem_size{1} << 25, {1, 257, 100003},
-      launch, [components](problem_size n) { return double(components) * double(n); },
-      cat(components, " N"), [components](problem_size n) { return 8.0 * components * double(n); },
-      cat(8 * components, " N"), "bitwise: out = 2 in");
+      {.name = cat("vector/float", components),
+       .description = cat("out[i] = 2 in[i] over N float", components, " elements (",
+                          4 * components, " bytes each",
+                          components == 3 ? ": not a power of two, loaded as three 4-byte loads"
+                                          : ": one 16-byte load",
+                          ")"),
+       .claim_id = "float3-slower",
+       .seed_file = notes_seed,
+       .size_unit = "elements (vectors)",
+       .default_size = problem_size{1} << 25,
+       .test_sizes = {1, 257, 100003},
+       .launch = launch,
+       .fp32_flops = [components](problem_size n) { return double(components) * double(n); },
+       .flops_formula = cat(components, " N"),
+       .minimal_bytes = [components](problem_size n) { return 8.0 * components * double(n); },
+       .bytes_formula = cat(8 * components, " N"),
+       .check = "bitwise: out = 2 in"});
   d.family = "vector/float3-float4";
   d.parameter_name = "bytes per element";
   d.parameter = 4 * components;

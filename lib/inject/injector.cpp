@@ -35,9 +35,8 @@ using NV::Cupti::Checkpoint::cuptiCheckpointSave;
 #include "launch_timer.hpp"
 #include "roofkit/app_profile.hpp"
 #include "roofkit/bench.hpp"
-#include "roofkit/driver_api.hpp"
-#include "roofkit/error.hpp"
-#include "roofkit/occupancy_ptxas.hpp"
+#include "roofkit/core.hpp"
+#include "roofkit/occupancy.hpp"
 #include "roofkit/profiler.hpp"
 #include "roofkit/timing.hpp"
 

@@ -8,11 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "roofkit/app_process.hpp"
 #include "roofkit/app_profile.hpp"
-#include "roofkit/data_files.hpp"
-#include "roofkit/error.hpp"
-#include "roofkit/occupancy_ptxas.hpp"
+#include "roofkit/core.hpp"
+#include "roofkit/occupancy.hpp"
 #include "roofkit/results.hpp"
 
 namespace {

@@ -3,8 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "roofkit/arch.hpp"
-#include "roofkit/data_files.hpp"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 
 namespace {
 

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "roofkit/ceilings.hpp"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 
 using namespace roofkit;
 

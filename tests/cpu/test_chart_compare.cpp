@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "roofkit/chart.hpp"
+#include "roofkit/plot.hpp"
 #include "test_chart_geometry.hpp"
 #include "test_chart_runs.hpp"
 #include "test_chart_xml.hpp"

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "roofkit/chart.hpp"
+#include "roofkit/plot.hpp"
 #include "test_chart_runs.hpp"
 #include "test_chart_xml.hpp"
 

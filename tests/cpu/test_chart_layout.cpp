@@ -3,8 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "roofkit/chart.hpp"
-#include "roofkit/chart_layout.hpp"
+#include "roofkit/plot.hpp"
 
 namespace {
 

@@ -8,8 +8,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "roofkit/chart.hpp"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
+#include "roofkit/plot.hpp"
 #include "roofkit/results.hpp"
 #include "test_chart_runs.hpp"
 #include "test_chart_xml.hpp"

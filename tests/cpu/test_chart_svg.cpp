@@ -6,9 +6,8 @@
 
 #include <gtest/gtest.h>
 
-#include "roofkit/build_info.hpp"
-#include "roofkit/chart.hpp"
-#include "roofkit/chart_canvas.hpp"
+#include "roofkit/core.hpp"
+#include "roofkit/plot.hpp"
 #include "roofkit/results.hpp"
 #include "test_chart_geometry.hpp"
 #include "test_chart_runs.hpp"

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "roofkit/chart.hpp"
+#include "roofkit/plot.hpp"
 #include "test_chart_runs.hpp"
 
 namespace {

@@ -5,8 +5,8 @@
 #include <fstream>
 
 #include "roofkit/cliff.hpp"
-#include "roofkit/cliff_chart.hpp"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
+#include "roofkit/plot.hpp"
 #include "test_chart_xml.hpp"
 
 namespace roofkit {

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "roofkit/cliff.hpp"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 
 namespace roofkit {
 namespace {

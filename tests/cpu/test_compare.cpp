@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "roofkit/compare.hpp"
+#include "roofkit/results.hpp"
 
 namespace {
 

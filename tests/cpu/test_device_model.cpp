@@ -5,9 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "roofkit/core.hpp"
 #include "roofkit/device.hpp"
-#include "roofkit/driver_api.hpp"
-#include "roofkit/error.hpp"
 
 namespace {
 

@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "roofkit/core.hpp"
 #include "roofkit/device.hpp"
-#include "roofkit/error.hpp"
 
 namespace {
 

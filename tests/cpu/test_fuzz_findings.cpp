@@ -6,8 +6,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "roofkit/occupancy_batch.hpp"
-#include "roofkit/occupancy_ptxas.hpp"
+#include "roofkit/occupancy.hpp"
 
 namespace {
 

@@ -10,8 +10,7 @@
 #include <string>
 
 #include "roofkit/app_profile.hpp"
-#include "roofkit/data_files.hpp"
-#include "roofkit/driver_api.hpp"
+#include "roofkit/core.hpp"
 
 namespace {
 

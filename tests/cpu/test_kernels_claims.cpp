@@ -8,9 +8,8 @@
 #include <gtest/gtest.h>
 
 #include "roofkit/bench.hpp"
-#include "roofkit/error.hpp"
-#include "roofkit/metrics.hpp"
-#include "roofkit/profiler_host.hpp"
+#include "roofkit/core.hpp"
+#include "roofkit/profiler.hpp"
 #include "roofkit/results.hpp"
 #include "suite/claims_markdown.hpp"
 

@@ -9,8 +9,8 @@
 
 #include <gtest/gtest.h>
 
-#include "roofkit/error.hpp"
-#include "roofkit/kernel_registry.hpp"
+#include "roofkit/core.hpp"
+#include "roofkit/registry.hpp"
 
 namespace {
 

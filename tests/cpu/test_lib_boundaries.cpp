@@ -16,7 +16,7 @@
 #include <gtest/gtest.h>
 
 #ifdef ROOFKIT_TEST_WITH_KERNELS
-#include "roofkit/kernel_registry.hpp"
+#include "roofkit/registry.hpp"
 #endif
 
 namespace {
@@ -221,4 +221,23 @@ TEST(lib_boundaries, lib_embeds_no_help_page) {
     if (auto pos = text.find("docs/cli/"); pos != std::string::npos)
       ADD_FAILURE() << where(p, line_of(text, pos)) << " names the tools' help pages";
   }
+}
+
+// One public header per module: lib/include/roofkit/<m>.hpp for every folder lib/src/<m>/, and
+// no header without its folder.
+TEST(lib_boundaries, one_public_header_per_module_folder) {
+  std::set<std::string> headers, folders;
+  for (const auto& e : fs::directory_iterator(source_dir / "lib/include/roofkit"))
+    if (e.path().extension() == ".hpp")
+      headers.insert(e.path().stem().string());
+  for (const auto& e : fs::directory_iterator(source_dir / "lib/src"))
+    if (e.is_directory())
+      folders.insert(e.path().filename().string());
+  ASSERT_GE(folders.size(), 10u) << "the module folders were not found";
+  for (const auto& f : folders)
+    EXPECT_TRUE(headers.count(f)) << "lib/src/" << f << "/ has no public header roofkit/" << f
+                                  << ".hpp";
+  for (const auto& h : headers)
+    EXPECT_TRUE(folders.count(h)) << "roofkit/" << h << ".hpp has no module folder lib/src/" << h
+                                  << "/";
 }

@@ -6,11 +6,8 @@
 
 #include <gtest/gtest.h>
 
-#include "roofkit/error.hpp"
-#include "roofkit/metrics.hpp"
-#include "roofkit/metrics_report.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/profiler.hpp"
-#include "roofkit/profiler_host.hpp"
 
 namespace {
 

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/ncu_import.hpp"
 #include "roofkit/roofline.hpp"
 

@@ -3,7 +3,7 @@
 // an H100.
 #include <gtest/gtest.h>
 
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/occupancy.hpp"
 
 namespace {

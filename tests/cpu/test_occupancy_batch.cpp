@@ -10,8 +10,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "roofkit/error.hpp"
-#include "roofkit/occupancy_batch.hpp"
+#include "roofkit/core.hpp"
+#include "roofkit/occupancy.hpp"
 
 namespace {
 

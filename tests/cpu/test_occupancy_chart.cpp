@@ -1,7 +1,7 @@
 // Terminal and SVG charts of the three sweeps.
 #include <gtest/gtest.h>
 
-#include "roofkit/occupancy_chart.hpp"
+#include "roofkit/occupancy.hpp"
 
 namespace {
 

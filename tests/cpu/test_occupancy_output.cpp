@@ -9,11 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "roofkit/arch.hpp"
-#include "roofkit/data_files.hpp"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/occupancy.hpp"
-#include "roofkit/occupancy_ptxas.hpp"
-#include "roofkit/occupancy_report.hpp"
 
 namespace {
 

@@ -3,10 +3,8 @@
 
 #include <gtest/gtest.h>
 
-#include "roofkit/data_files.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/occupancy.hpp"
-#include "roofkit/occupancy_ptxas.hpp"
-#include "roofkit/occupancy_report.hpp"
 
 namespace {
 

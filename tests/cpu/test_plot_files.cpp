@@ -4,8 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "roofkit/data_files.hpp"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/plot.hpp"
 #include "test_chart_runs.hpp"
 

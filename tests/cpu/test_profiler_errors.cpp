@@ -5,8 +5,7 @@
 #include <cupti_result.h>
 #include <gtest/gtest.h>
 
-#include "roofkit/driver_api.hpp"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/profiler.hpp"
 #include "roofkit/timing.hpp"
 

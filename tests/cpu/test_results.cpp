@@ -9,8 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
-#include "roofkit/data_files.hpp"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/results.hpp"
 
 namespace {

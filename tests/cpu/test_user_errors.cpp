@@ -2,9 +2,7 @@
 // source file relative to the project, never the build machine's absolute path.
 #include <gtest/gtest.h>
 
-#include "roofkit/device_check.hpp"
-#include "roofkit/error.hpp"
-#include "roofkit/error_location.hpp"
+#include "roofkit/core.hpp"
 
 namespace {
 

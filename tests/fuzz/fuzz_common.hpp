@@ -8,7 +8,7 @@
 #include <exception>
 #include <string_view>
 
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 
 namespace roofkit::fuzz {
 

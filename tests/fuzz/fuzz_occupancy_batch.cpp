@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "roofkit/occupancy_batch.hpp"
+#include "roofkit/occupancy.hpp"
 
 #include "fuzz_common.hpp"
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "roofkit/occupancy_ptxas.hpp"
+#include "roofkit/occupancy.hpp"
 
 #include "fuzz_common.hpp"
 

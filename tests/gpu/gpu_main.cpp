@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "roofkit/driver_api.hpp"
+#include "roofkit/core.hpp"
 
 int main(int argc, char** argv) {
   bool listing = false; // test discovery needs no device

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "roofkit/cliff.hpp"
-#include "roofkit/kernel_registry.hpp"
+#include "roofkit/registry.hpp"
 
 namespace roofkit {
 namespace {

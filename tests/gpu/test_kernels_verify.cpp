@@ -11,8 +11,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "roofkit/error.hpp"
-#include "roofkit/kernel_registry.hpp"
+#include "roofkit/core.hpp"
+#include "roofkit/registry.hpp"
 
 namespace {
 

@@ -16,7 +16,7 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/occupancy.hpp"
 
 namespace {

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "roofkit/data_files.hpp"
+#include "roofkit/core.hpp"
 
 namespace {
 

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/timing.hpp"
 
 namespace {

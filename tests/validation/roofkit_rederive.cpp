@@ -8,9 +8,8 @@
 
 #include "roofkit/bench.hpp"
 #include "roofkit/ceilings.hpp"
-#include "roofkit/main_guard.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/profiler.hpp"
-#include "roofkit/profiler_host.hpp"
 #include "roofkit/results.hpp"
 #include "roofkit/roofline.hpp"
 

@@ -15,10 +15,9 @@
 #include <nlohmann/json.hpp>
 
 #include "roofkit/bench.hpp"
-#include "roofkit/error.hpp"
-#include "roofkit/kernel_registry.hpp"
-#include "roofkit/main_guard.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/profiler.hpp"
+#include "roofkit/registry.hpp"
 
 namespace {
 

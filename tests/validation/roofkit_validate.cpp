@@ -12,8 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "roofkit/error.hpp"
-#include "roofkit/main_guard.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/profiler.hpp"
 #include "roofkit/timing.hpp"
 #include "validate_cases.hpp"

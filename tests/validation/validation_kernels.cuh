@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 #include "validate_cases.hpp"
 
 namespace roofkit::validation {

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <utility>
 
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 
 namespace roofkit::cli {
 

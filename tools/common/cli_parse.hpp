@@ -4,7 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 
 namespace roofkit::cli {
 

@@ -9,13 +9,8 @@
 
 #include "cli_help.hpp"
 #include "cli_parse.hpp"
-#include "roofkit/build_info.hpp"
-#include "roofkit/data_files.hpp"
-#include "roofkit/error.hpp"
-#include "roofkit/main_guard.hpp"
-#include "roofkit/occupancy_batch.hpp"
-#include "roofkit/occupancy_chart.hpp"
-#include "roofkit/occupancy_report.hpp"
+#include "roofkit/core.hpp"
+#include "roofkit/occupancy.hpp"
 #include "target.hpp"
 
 namespace {

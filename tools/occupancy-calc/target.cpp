@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 
 #include "cli_errors.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/device.hpp"
-#include "roofkit/error.hpp"
 
 namespace occupancy_calc {
 

@@ -3,7 +3,7 @@
 // --gpu and --device go through the device model (data/gpus.json, live query).
 #include <string_view>
 
-#include "roofkit/occupancy_report.hpp"
+#include "roofkit/occupancy.hpp"
 
 namespace occupancy_calc {
 

@@ -5,10 +5,8 @@
 #include "cli_errors.hpp"
 #include "cli_help.hpp"
 #include "roofkit/ceilings.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/device.hpp"
-#include "roofkit/error.hpp"
-#include "roofkit/main_guard.hpp"
-#include "roofkit/progress.hpp"
 #include "subcommand.hpp"
 
 namespace {

@@ -3,7 +3,7 @@
 
 #include "cli_help.hpp"
 #include "roofkit/bench.hpp"
-#include "roofkit/data_files.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/results.hpp"
 #include "subcommand.hpp"
 #include "suite/claims_markdown.hpp"

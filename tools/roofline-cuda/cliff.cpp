@@ -8,14 +8,10 @@
 #include "cli_help.hpp"
 #include "roofkit/arch.hpp"
 #include "roofkit/cliff.hpp"
-#include "roofkit/cliff_chart.hpp"
-#include "roofkit/data_files.hpp"
-#include "roofkit/error.hpp"
-#include "roofkit/kernel_registry.hpp"
-#include "roofkit/main_guard.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/occupancy.hpp"
 #include "roofkit/plot.hpp"
-#include "roofkit/progress.hpp"
+#include "roofkit/registry.hpp"
 #include "subcommand.hpp"
 
 namespace {

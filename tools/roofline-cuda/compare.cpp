@@ -6,7 +6,6 @@
 
 #include "cli_format.hpp"
 #include "cli_help.hpp"
-#include "roofkit/compare.hpp"
 #include "roofkit/plot.hpp"
 #include "roofkit/results.hpp"
 #include "subcommand.hpp"

@@ -6,9 +6,8 @@
 
 #include "cli_errors.hpp"
 #include "cli_help.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/device.hpp"
-#include "roofkit/driver_api.hpp"
-#include "roofkit/error.hpp"
 #include "roofkit/printer.hpp"
 #include "subcommand.hpp"
 

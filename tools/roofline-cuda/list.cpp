@@ -3,8 +3,8 @@
 
 #include "cli_errors.hpp"
 #include "cli_help.hpp"
-#include "roofkit/kernel_registry.hpp"
 #include "roofkit/printer.hpp"
+#include "roofkit/registry.hpp"
 #include "subcommand.hpp"
 
 namespace {

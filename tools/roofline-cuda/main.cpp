@@ -2,9 +2,7 @@
 #include <algorithm>
 
 #include "cli_parse.hpp"
-#include "roofkit/build_info.hpp"
-#include "roofkit/error.hpp"
-#include "roofkit/main_guard.hpp"
+#include "roofkit/core.hpp"
 #include "subcommand.hpp"
 
 int main(int argc, char** argv) {

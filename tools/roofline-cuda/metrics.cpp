@@ -5,11 +5,9 @@
 
 #include "cli_help.hpp"
 #include "cli_parse.hpp"
-#include "roofkit/driver_api.hpp"
-#include "roofkit/metrics_report.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/printer.hpp"
 #include "roofkit/profiler.hpp"
-#include "roofkit/profiler_host.hpp"
 #include "subcommand.hpp"
 
 namespace {

@@ -9,8 +9,7 @@
 
 #include "cli_help.hpp"
 #include "roofkit/ceilings.hpp"
-#include "roofkit/error.hpp"
-#include "roofkit/main_guard.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/ncu_import.hpp"
 #include "roofkit/plot.hpp"
 #include "roofkit/results.hpp"

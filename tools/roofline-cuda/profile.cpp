@@ -8,9 +8,8 @@
 #include <fmt/format.h>
 
 #include "cli_help.hpp"
-#include "roofkit/app_process.hpp"
-#include "roofkit/data_files.hpp"
-#include "roofkit/error.hpp"
+#include "roofkit/app_profile.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/plot.hpp"
 #include "roofkit/results.hpp"
 #include "subcommand.hpp"

@@ -1,4 +1,6 @@
 #pragma once
+// roofkit/arch.hpp: per-compute-capability hardware tables.
+
 #include <cstdint>
 #include <map>
 #include <string>

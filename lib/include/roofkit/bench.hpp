@@ -1,6 +1,6 @@
 #pragma once
-// The bench: verifies, times, profiles and places registered kernels on the roofline, and
-// measures registered claims against a run.
+// roofkit/bench.hpp: the bench pipeline and the evaluation of claims.
+
 #include <cstddef>
 #include <functional>
 #include <map>
@@ -9,12 +9,14 @@
 #include <vector>
 
 #include "roofkit/ceilings.hpp"
-#include "roofkit/kernel_registry.hpp"
 #include "roofkit/printer.hpp"
 #include "roofkit/profiler.hpp"
+#include "roofkit/registry.hpp"
 #include "roofkit/roofline.hpp"
 #include "roofkit/run.hpp"
 
+// The bench: verifies, times, profiles and places registered kernels on the roofline, and
+// measures registered claims against a run.
 namespace roofkit {
 
 /// Where the bench stands, for a progress bar.

@@ -1,8 +1,6 @@
 #pragma once
-// Empirical ceilings: microbenchmarks that measure what this GPU actually reaches, per memory
-// level (working-set sweeps with a plateau fit, shared memory, DRAM streams) and per precision
-// (CUDA-core FMA, mma.sync and wgmma tensor cores), each with the SM clock sampled during its
-// own run, beside the references a user compares with (cudaMemcpy, cuBLAS, cuBLASLt FP8).
+// roofkit/ceilings.hpp: measured ceilings and the machine file.
+
 #include <cstddef>
 #include <filesystem>
 #include <functional>
@@ -13,6 +11,10 @@
 #include "roofkit/printer.hpp"
 #include "roofkit/run.hpp"
 
+// Empirical ceilings: microbenchmarks that measure what this GPU actually reaches, per memory
+// level (working-set sweeps with a plateau fit, shared memory, DRAM streams) and per precision
+// (CUDA-core FMA, mma.sync and wgmma tensor cores), each with the SM clock sampled during its
+// own run, beside the references a user compares with (cudaMemcpy, cuBLAS, cuBLASLt FP8).
 namespace roofkit {
 
 /// One point of a working-set sweep: the bytes one launch moved over a working set, and its time.

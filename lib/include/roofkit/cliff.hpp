@@ -1,10 +1,6 @@
 #pragma once
-// Performance-cliff investigations: a sweep of one launch parameter (block size, dynamic shared
-// memory, register cap, problem size) with, at every point, the occupancy our engine predicts
-// and what was measured (time, spread, achieved occupancy, rate, roofline position); then the
-// steps of the prediction and the drops of the measurement, matched against each other.
-//
-// Host C++ only (no fmt, no JSON, no CUDA headers needed by callers).
+// roofkit/cliff.hpp: cliff sweeps of one launch parameter.
+
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -16,6 +12,12 @@
 
 #include "roofkit/printer.hpp"
 
+// Performance-cliff investigations: a sweep of one launch parameter (block size, dynamic shared
+// memory, register cap, problem size) with, at every point, the occupancy our engine predicts
+// and what was measured (time, spread, achieved occupancy, rate, roofline position); then the
+// steps of the prediction and the drops of the measurement, matched against each other.
+//
+// Host C++ only (no fmt, no JSON, no CUDA headers needed by callers).
 namespace roofkit {
 
 /// The launch parameter a cliff sweep varies.

@@ -1,4 +1,6 @@
 #pragma once
+// roofkit/device.hpp: the device model: live query, offline specs, theoretical peaks.
+
 #include <cstdint>
 #include <map>
 #include <optional>

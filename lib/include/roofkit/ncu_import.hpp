@@ -1,4 +1,6 @@
 #pragma once
+// roofkit/ncu_import.hpp: import of Nsight Compute CSV exports.
+
 #include <filesystem>
 #include <optional>
 #include <string>

@@ -1,4 +1,6 @@
 #pragma once
+// roofkit/printer.hpp: tables and their printers (Markdown, CSV, JSON).
+
 #include <cstdint>
 #include <iosfwd>
 #include <memory>

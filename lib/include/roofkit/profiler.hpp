@@ -1,7 +1,8 @@
 #pragma once
-// The CUPTI range profiler (CUDA 12.6+ API): per-kernel or per-range metric values on a GPU, and
-// the roofline quantities derived from them.
+// roofkit/profiler.hpp: the CUPTI range profiler: metric sets, passes, per-kernel values.
+
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -9,9 +10,140 @@
 #include <string>
 #include <vector>
 
-#include "roofkit/metrics.hpp"
+#include "roofkit/printer.hpp"
 #include "roofkit/run.hpp"
 
+// ---- metrics ----
+// Metric sets: what roofkit collects through CUPTI, and how a set is resolved for one chip.
+// Pure data and logic; the CUPTI host API is reached only through metric_catalog.
+namespace roofkit {
+
+/// What a metric's value means to the roofline model.
+enum class metric_role {
+  flops,      ///< instructions or operations; times `weight` gives FLOPs of `prec`
+  bytes,      ///< bytes moved at `level`
+  time,       ///< kernel duration in nanoseconds
+  sm_cycles,  ///< SM cycles elapsed (average over SMs)
+  sm_clock,   ///< SM clock in Hz
+  dram_clock, ///< DRAM clock in Hz
+  occupancy,  ///< achieved occupancy in percent of the SM's warp slots
+  count,      ///< a plain count (requests, sectors, wavefronts, conflicts, instructions)
+};
+
+/// One quantity of a set, with the CUPTI names (rollup included) that spell it on different
+/// chips. The first name the chip knows is used; none -> the metric is dropped with a warning.
+struct metric_spec {
+  std::string key;                ///< stable short name ("ffma", "dram_read", ...)
+  std::vector<std::string> names; ///< candidate CUPTI names, in order of preference
+  std::string description;        ///< what it is, in roofkit's words
+  metric_role role = metric_role::count;
+  precision prec = precision::fp32; ///< for role flops
+  double weight = 1; ///< FLOPs per counted instruction/op (flops), bytes per count (bytes)
+  memory_level level = memory_level::dram; ///< for role bytes
+  bool optional = false;                   ///< kept only while the set stays within its pass budget
+  /// Chips that have the hardware path (name prefixes, "AD10" = AD102..AD107); empty = every
+  /// chip that knows a name. CUPTI lists some counters on chips without the unit (DMMA on AD102).
+  std::vector<std::string> chips;
+};
+
+/// A named metric set.
+struct metric_set_def {
+  std::string name;
+  std::string description;
+  std::vector<metric_spec> metrics;
+  int pass_budget = 0; ///< optional metrics are added while passes <= budget (0: no budget)
+};
+
+/// The built-in sets: "roofline", "roofline-full", "tensor", "coalescing".
+const std::vector<metric_set_def>& metric_sets();
+/// A built-in set by name; throws usage_error listing the valid names.
+const metric_set_def& find_metric_set(const std::string& name);
+/// A set made of raw CUPTI metric names (each its own key, role count, all required).
+metric_set_def custom_metric_set(const std::vector<std::string>& names);
+
+/// What the chip knows: implemented with the CUPTI host API (profiler_host.hpp) or by a fake in
+/// tests.
+class metric_catalog {
+public:
+  virtual ~metric_catalog() = default;
+  /// The chip name ("GH100").
+  virtual std::string chip() const = 0;
+  /// True when the chip has this metric (with its rollup).
+  virtual bool has(const std::string& name) const = 0;
+  /// NVIDIA's description of the metric ("" when unknown).
+  virtual std::string description(const std::string& name) const = 0;
+  /// Replay passes needed to collect all the names together.
+  virtual int passes(const std::vector<std::string>& names) const = 0;
+};
+
+/// A metric of a resolved set.
+struct resolved_metric {
+  metric_spec spec;
+  std::string name; ///< the CUPTI name chosen for this chip
+  std::string nvidia_description;
+};
+
+/// Why a metric of a set is not collected.
+enum class drop_reason {
+  not_on_chip, ///< no candidate name exists on the chip
+  over_budget, ///< optional, and adding it would exceed the pass budget
+};
+
+/// A metric left out, and why.
+struct dropped_metric {
+  metric_spec spec;
+  drop_reason reason = drop_reason::not_on_chip;
+};
+
+/// A metric set as collected on one chip.
+struct resolved_set {
+  std::string set;
+  std::string chip;
+  std::vector<resolved_metric> metrics;
+  std::vector<dropped_metric> dropped;
+  int passes = 0;
+  /// One line per required metric the chip lacks (for stderr).
+  std::vector<std::string> warnings() const;
+  /// One line naming the optional metrics left out to keep within the pass budget, if any.
+  std::vector<std::string> notes() const;
+  /// The chosen CUPTI names, in order.
+  std::vector<std::string> names() const;
+  /// The resolved metric with this key, or nullptr.
+  const resolved_metric* find(const std::string& key) const;
+};
+
+/// Resolves a set for the catalog's chip: picks each metric's name, drops what the chip lacks,
+/// then adds optional metrics in order while the pass count stays within the budget.
+resolved_set resolve_metric_set(const metric_set_def& def, const metric_catalog& catalog);
+
+/// "not on chip" / "over pass budget".
+std::string to_string(drop_reason r);
+/// "flops", "bytes", "time", ...
+std::string to_string(metric_role r);
+
+} // namespace roofkit
+
+// ---- metrics report ----
+// Tables describing the metric sets (offline, no GPU needed).
+namespace roofkit {
+
+/// The sets without a chip: name, description, number of metrics (table id "sets").
+table metric_sets_table();
+
+/// For resolved sets: the sets with their pass counts (id "sets") and every metric with its
+/// CUPTI name, role, weight, whether it is collected, why not, and descriptions (id "metrics").
+std::vector<table> metric_tables(const std::vector<resolved_set>& sets);
+
+/// Resolves the named set (or every built-in set) offline for `chip` with the host API;
+/// usage_error for an unknown chip or set.
+std::vector<resolved_set> resolve_offline(const std::string& chip,
+                                          const std::optional<std::string>& set);
+
+} // namespace roofkit
+
+// ---- profiler ----
+// The CUPTI range profiler (CUDA 12.6+ API): per-kernel or per-range metric values on a GPU, and
+// the roofline quantities derived from them.
 namespace roofkit {
 
 /// Metric values of one range: a kernel launch (auto range) or a user range.
@@ -156,6 +288,52 @@ public:
   /// each pass outside the range (e.g. an L2 flush).
   range_values profile_range(const std::string& name, const std::function<void()>& work,
                              const std::function<void()>& before_pass = {});
+
+private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+} // namespace roofkit
+
+// ---- profiler host ----
+// The CUPTI profiler host API (cupti_profiler_host.h): metric names, descriptions, pass counts
+// and evaluation of counter data for a chip. Needs no GPU and no driver.
+namespace roofkit {
+
+/// Chips the CUPTI host API knows ("GA100", "GH100", ...), no GPU needed.
+std::vector<std::string> supported_chips();
+
+/// Upper-cases a chip name and checks it against supported_chips(); throws usage_error naming
+/// the valid chips otherwise.
+std::string normalize_chip_name(const std::string& chip);
+
+/// How many hardware metrics fit in one pass on the chip (a hint; SASS metrics and counter
+/// multiplexing change the real number); 0 for a chip the range profiler does not support.
+int max_metrics_per_pass(const std::string& chip);
+
+/// metric_catalog backed by the CUPTI host API for one chip.
+class cupti_catalog final : public metric_catalog {
+public:
+  /// A catalog for `chip`. `availability` is the device's counter-availability image (empty
+  /// offline: pass counts are then those of a device with every counter available).
+  explicit cupti_catalog(const std::string& chip, std::vector<std::uint8_t> availability = {});
+  ~cupti_catalog() override;
+  cupti_catalog(const cupti_catalog&) = delete;
+  cupti_catalog& operator=(const cupti_catalog&) = delete;
+
+  std::string chip() const override;
+  bool has(const std::string& name) const override;
+  std::string description(const std::string& name) const override;
+  int passes(const std::vector<std::string>& names) const override;
+
+  /// The config image that schedules `names` (for cuptiRangeProfilerSetConfig).
+  std::vector<std::uint8_t> config_image(const std::vector<std::string>& names) const;
+  /// Evaluates `names` for one range of a decoded counter-data image.
+  std::vector<double> evaluate(const std::vector<std::uint8_t>& counter_data, std::size_t range,
+                               const std::vector<std::string>& names) const;
+  /// The names of the ranges stored in a counter-data image.
+  static std::vector<std::string> range_names(const std::vector<std::uint8_t>& counter_data);
 
 private:
   struct impl;

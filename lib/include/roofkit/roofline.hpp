@@ -1,4 +1,6 @@
 #pragma once
+// roofkit/roofline.hpp: the roofline model: ceilings, intensity, placement.
+
 #include <map>
 #include <optional>
 #include <string>

@@ -1,4 +1,6 @@
 #pragma once
+// roofkit/run.hpp: the data model of a run: kernels, launches, counters, precisions, levels.
+
 #include <array>
 #include <cstdint>
 #include <map>

@@ -1,17 +1,18 @@
 #pragma once
-// The timing harness: warm-up, CUDA events, N repetitions, median/min/max, optional L2 flush,
-// and the SM clock observed. No CUPTI: times are taken apart from replayed counter passes.
-// Safe to include from .cu files (no fmt, no JSON).
+// roofkit/timing.hpp: the timing harness: warm-up, events, medians, cache flush, clocks.
+
 #include <cstddef>
+#include <cuda_runtime_api.h>
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include <cuda_runtime_api.h>
-
 #include "roofkit/run.hpp"
 
+// The timing harness: warm-up, CUDA events, N repetitions, median/min/max, optional L2 flush,
+// and the SM clock observed. No CUPTI: times are taken apart from replayed counter passes.
+// Safe to include from .cu files (no fmt, no JSON).
 namespace roofkit {
 
 /// Launches the work to time on the given stream (one or more kernels).

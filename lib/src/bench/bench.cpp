@@ -11,11 +11,8 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include "roofkit/build_info.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/device.hpp"
-#include "roofkit/device_check.hpp"
-#include "roofkit/driver_api.hpp"
-#include "roofkit/error.hpp"
 #include "roofkit/profiler.hpp"
 #include "roofkit/timing.hpp"
 

@@ -3,8 +3,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "roofkit/data_files.hpp"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 
 #include "coalescing_counters.hpp"
 #include "roofkit/bench.hpp"

@@ -11,9 +11,7 @@
 
 #include "ceiling_kernels.hpp"
 #include "measure_context.hpp"
-#include "roofkit/device_check.hpp"
-#include "roofkit/driver_api.hpp"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 
 namespace roofkit {
 

@@ -9,10 +9,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "roofkit/build_info.hpp"
 #include "roofkit/ceilings.hpp"
-#include "roofkit/data_files.hpp"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 
 namespace roofkit {
 

@@ -9,7 +9,7 @@
 
 #include "ceiling_kernels.hpp"
 #include "roofkit/ceilings.hpp"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/timing.hpp"
 
 namespace roofkit::ceilings_detail {

@@ -282,7 +282,7 @@ void shared_read(int iterations, float* sink, const shape& s) {
 
 void shared_wavefronts(int iterations, float* sink, const shape& s) {
   shared_wavefront_kernel<<<s.blocks, s.threads, 0, s.stream>>>(iterations, sink, s.clock,
-                                                                 s.errors);
+                                                                s.errors);
 }
 
 } // namespace roofkit::ceiling_kernels

@@ -79,8 +79,8 @@ template <> struct mma_traits<mma_type::fp64_m16n8k16> {
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "
                  "{%4, %5, %6, %7, %8, %9, %10, %11}, {%12, %13, %14, %15}, {%0, %1, %2, %3};"
                  : "+d"(d.v[0]), "+d"(d.v[1]), "+d"(d.v[2]), "+d"(d.v[3])
-                 : "d"(x), "d"(x), "d"(x), "d"(x), "d"(x), "d"(x), "d"(x), "d"(x), "d"(y),
-                   "d"(y), "d"(y), "d"(y));
+                 : "d"(x), "d"(x), "d"(x), "d"(x), "d"(x), "d"(x), "d"(x), "d"(x), "d"(y), "d"(y),
+                   "d"(y), "d"(y));
 #else
     (void)d, (void)a, (void)b;
 #endif

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "roofkit/cliff.hpp"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 
 namespace roofkit {
 

@@ -11,7 +11,7 @@
 #include "../core/user_regex.hpp"
 #include "roofkit/arch.hpp"
 #include "roofkit/cliff.hpp"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/occupancy.hpp"
 
 namespace roofkit {

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "roofkit/cliff.hpp"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 
 namespace roofkit {
 

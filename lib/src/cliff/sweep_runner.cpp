@@ -12,15 +12,12 @@
 #include <unistd.h>
 
 #include "roofkit/arch.hpp"
-#include "roofkit/build_info.hpp"
 #include "roofkit/cliff.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/device.hpp"
-#include "roofkit/driver_api.hpp"
-#include "roofkit/error.hpp"
-#include "roofkit/kernel_registry.hpp"
 #include "roofkit/occupancy.hpp"
-#include "roofkit/occupancy_ptxas.hpp"
 #include "roofkit/profiler.hpp"
+#include "roofkit/registry.hpp"
 #include "roofkit/roofline.hpp"
 #include "roofkit/timing.hpp"
 

@@ -1,5 +1,5 @@
 // The driver and runtime versions, as every results file and log records them.
-#include "roofkit/driver_api.hpp"
+#include "roofkit/core.hpp"
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "roofkit/data_files.hpp"
+#include "roofkit/core.hpp"
 
 #include <cstdlib>
 #include <fstream>
@@ -6,9 +6,6 @@
 #include <system_error>
 
 #include <fmt/format.h>
-
-#include "roofkit/embedded.hpp"
-#include "roofkit/error.hpp"
 
 namespace roofkit {
 

@@ -1,9 +1,7 @@
-#include "roofkit/device_check.hpp"
+#include "roofkit/core.hpp"
 
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
-
-#include "roofkit/error.hpp"
 
 namespace roofkit {
 

@@ -1,4 +1,4 @@
-#include "roofkit/driver_api.hpp"
+#include "roofkit/core.hpp"
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>

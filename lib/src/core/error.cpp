@@ -1,12 +1,9 @@
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <cupti.h>
 #include <fmt/format.h>
-
-#include "roofkit/driver_api.hpp"
-#include "roofkit/error_location.hpp"
 
 namespace roofkit {
 

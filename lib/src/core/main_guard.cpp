@@ -1,12 +1,10 @@
-#include "roofkit/main_guard.hpp"
+#include "roofkit/core.hpp"
 
 #include <cstdio>
 #include <exception>
 #include <iostream>
 
 #include <unistd.h>
-
-#include "roofkit/error.hpp"
 
 namespace roofkit {
 

@@ -1,4 +1,4 @@
-#include "roofkit/progress.hpp"
+#include "roofkit/core.hpp"
 
 #include <cstdio>
 

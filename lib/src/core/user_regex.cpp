@@ -1,6 +1,6 @@
 #include "user_regex.hpp"
 
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 #include <fmt/format.h>
 
 namespace roofkit::detail {

@@ -5,9 +5,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "roofkit/data_files.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/device.hpp"
-#include "roofkit/error.hpp"
 
 namespace roofkit {
 

@@ -5,10 +5,8 @@
 #include <fmt/format.h>
 
 #include "cc_limits.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/device.hpp"
-#include "roofkit/device_check.hpp"
-#include "roofkit/driver_api.hpp"
-#include "roofkit/error.hpp"
 
 namespace roofkit {
 

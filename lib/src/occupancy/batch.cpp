@@ -4,9 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/occupancy.hpp"
-#include "roofkit/occupancy_batch.hpp"
 
 namespace roofkit {
 

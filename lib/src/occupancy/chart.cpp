@@ -5,9 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "roofkit/chart_canvas.hpp"
-#include "roofkit/data_files.hpp"
-#include "roofkit/occupancy_chart.hpp"
+#include "roofkit/core.hpp"
+#include "roofkit/occupancy.hpp"
 #include "roofkit/plot.hpp"
 
 namespace roofkit {

@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/occupancy.hpp"
 
 namespace roofkit {

@@ -6,7 +6,7 @@
 
 #include <cxxabi.h>
 
-#include "roofkit/occupancy_ptxas.hpp"
+#include "roofkit/occupancy.hpp"
 
 namespace roofkit {
 

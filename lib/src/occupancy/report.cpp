@@ -7,8 +7,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "roofkit/error.hpp"
-#include "roofkit/occupancy_report.hpp"
+#include "roofkit/core.hpp"
+#include "roofkit/occupancy.hpp"
 
 // GCC 12 reports a false "maybe uninitialized" for std::variant<std::string, ...> copied out of
 // braced row lists (GCC bug 105593 family).

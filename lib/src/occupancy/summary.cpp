@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "roofkit/occupancy_report.hpp"
+#include "roofkit/occupancy.hpp"
 
 namespace roofkit {
 

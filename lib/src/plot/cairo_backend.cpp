@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "roofkit/chart_canvas.hpp"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
+#include "roofkit/plot.hpp"
 
 #if defined(ROOFKIT_HAVE_CAIRO)
 #include <cairo-pdf.h>

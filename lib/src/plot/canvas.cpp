@@ -2,7 +2,7 @@
 #include <cstdint>
 #include <stdexcept>
 
-#include "roofkit/chart_canvas.hpp"
+#include "roofkit/plot.hpp"
 
 namespace roofkit {
 

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "roofkit/chart.hpp"
+#include "roofkit/plot.hpp"
 
 namespace roofkit {
 

@@ -3,8 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "roofkit/chart.hpp"
-#include "roofkit/chart_layout.hpp"
+#include "roofkit/plot.hpp"
 #include "roofkit/run.hpp"
 
 namespace roofkit::chart_detail {

@@ -6,10 +6,7 @@
 #include <fmt/format.h>
 
 #include "chart_internal.hpp"
-#include "roofkit/build_info.hpp"
-#include "roofkit/cliff_chart.hpp"
-#include "roofkit/data_files.hpp"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/plot.hpp"
 
 namespace roofkit {

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "chart_internal.hpp"
-#include "roofkit/build_info.hpp"
+#include "roofkit/core.hpp"
 
 namespace roofkit {
 
@@ -118,15 +118,16 @@ struct column_def {
   bool numeric;
 };
 
-std::string cell(const std::string& shown, const std::string& sort, const std::string& cls = "") {
+std::string html_cell(const std::string& shown, const std::string& sort,
+                      const std::string& cls = "") {
   return fmt::format("<td{} data-sort=\"{}\">{}</td>", cls.empty() ? "" : " class=\"" + cls + "\"",
                      xml_escape(sort), xml_escape(shown));
 }
 
 std::string num_cell(double v, const std::string& shown) {
   if (!std::isfinite(v))
-    return cell("", "");
-  return cell(shown, fmt::format("{:.9g}", v));
+    return html_cell("", "");
+  return html_cell(shown, fmt::format("{:.9g}", v));
 }
 
 } // namespace
@@ -160,7 +161,7 @@ std::string render_roofline_html(const run& r, const chart_options& options) {
   columns.push_back({"Note", false});
   const auto occupancy_cell = [](const kernel_result& kr) {
     if (!kr.occupancy_achieved && !kr.occupancy_theoretical)
-      return cell("", "");
+      return html_cell("", "");
     const double v = kr.occupancy_achieved.value_or(*kr.occupancy_theoretical);
     return num_cell(100 * v,
                     fmt::format("{:.0f}%{}", 100 * v, kr.occupancy_achieved ? "" : " (theor.)"));
@@ -178,8 +179,8 @@ std::string render_roofline_html(const run& r, const chart_options& options) {
     row += fmt::format("<td class=\"name\" data-sort=\"{}\"><span class=\"swatch\" "
                        "style=\"background:{}\"></span>{}</td>",
                        xml_escape(k.name), k.color, xml_escape(k.label));
-    row += cell(k.topic, k.topic, "text");
-    row += cell(kr.status, kr.status, "text");
+    row += html_cell(k.topic, k.topic, "text");
+    row += html_cell(kr.status, kr.status, "text");
     row += num_cell(k.time_s, chart_detail::format_time(k.time_s));
     row += num_cell(k.flops, format_si(k.flops, "FLOP"));
     row += num_cell(k.flops_per_s, format_si(k.flops_per_s, "FLOP/s"));
@@ -188,15 +189,16 @@ std::string render_roofline_html(const run& r, const chart_options& options) {
       for (const auto& q : k.points)
         if (q.level == l)
           p = &q;
-      row += p ? num_cell(p->intensity, chart_detail::format_number(p->intensity)) : cell("", "");
+      row +=
+          p ? num_cell(p->intensity, chart_detail::format_number(p->intensity)) : html_cell("", "");
     }
-    row += cell(k.bound, k.bound, "text");
+    row += html_cell(k.bound, k.bound, "text");
     row += k.pct_of_roof > 0 ? num_cell(k.pct_of_roof, fmt::format("{:.0f}%", k.pct_of_roof))
-                             : cell("", "");
-    row += cell(k.compute_roof, k.compute_roof, "text");
+                             : html_cell("", "");
+    row += html_cell(k.compute_roof, k.compute_roof, "text");
     row += occupancy_cell(kr);
-    row += k.overhead_dominated ? cell(overhead_text, overhead_text, "text overhead")
-                                : cell("", "", "text");
+    row += k.overhead_dominated ? html_cell(overhead_text, overhead_text, "text overhead")
+                                : html_cell("", "", "text");
     rows += row + "</tr>\n";
   }
   for (const auto& e : d.excluded) {
@@ -212,18 +214,18 @@ std::string render_roofline_html(const run& r, const chart_options& options) {
     row += num_cell(static_cast<double>(e.run_index), std::to_string(e.run_index));
     row += fmt::format("<td class=\"name\" data-sort=\"{}\">{}</td>", xml_escape(e.name),
                        xml_escape(chart_detail::short_name(e.name, 40)));
-    row += cell(topic, topic, "text");
-    row += cell(kr.status, kr.status, "text");
+    row += html_cell(topic, topic, "text");
+    row += html_cell(kr.status, kr.status, "text");
     row += kr.time.median_s > 0
                ? num_cell(kr.time.median_s, chart_detail::format_time(kr.time.median_s))
-               : cell("", "");
+               : html_cell("", "");
     for (std::size_t i = 5; i + 2 < columns.size(); ++i)
-      row += cell("", "");
+      row += html_cell("", "");
     row += occupancy_cell(kr);
     std::string note = bk ? e.reason : "not plotted: " + e.reason;
     if (kr.overhead_dominated)
       note += "; " + overhead_text;
-    row += cell(note, "", "text");
+    row += html_cell(note, "", "text");
     rows += row + "</tr>\n";
   }
 

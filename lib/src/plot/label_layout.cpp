@@ -2,7 +2,7 @@
 #include <cmath>
 #include <limits>
 
-#include "roofkit/chart_layout.hpp"
+#include "roofkit/plot.hpp"
 
 namespace roofkit {
 

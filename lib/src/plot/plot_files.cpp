@@ -3,8 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "roofkit/data_files.hpp"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/plot.hpp"
 
 namespace roofkit {

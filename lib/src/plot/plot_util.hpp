@@ -3,7 +3,7 @@
 #include <string>
 #include <string_view>
 
-#include "roofkit/chart_canvas.hpp"
+#include "roofkit/plot.hpp"
 
 namespace roofkit {
 

@@ -10,8 +10,7 @@
 
 #include "../core/user_regex.hpp"
 #include "chart_internal.hpp"
-#include "roofkit/build_info.hpp"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/roofline.hpp"
 
 namespace roofkit {

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "plot_util.hpp"
-#include "roofkit/chart_canvas.hpp"
+#include "roofkit/plot.hpp"
 
 namespace roofkit {
 

@@ -9,8 +9,8 @@
 #include <cupti_result.h>
 #include <fmt/format.h>
 
-#include "roofkit/error.hpp"
-#include "roofkit/profiler_host.hpp"
+#include "roofkit/core.hpp"
+#include "roofkit/profiler.hpp"
 
 namespace roofkit {
 

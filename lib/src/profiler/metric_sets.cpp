@@ -2,8 +2,8 @@
 // GA100, AD102, GH100, GB100 and GB202 (docs/metrics.md lists what each chip resolves to).
 #include <fmt/format.h>
 
-#include "roofkit/error.hpp"
-#include "roofkit/metrics.hpp"
+#include "roofkit/core.hpp"
+#include "roofkit/profiler.hpp"
 
 namespace roofkit {
 

@@ -1,8 +1,7 @@
 // Tables of the metric sets and of their metrics resolved for a chip.
 #include <fmt/format.h>
 
-#include "roofkit/metrics_report.hpp"
-#include "roofkit/profiler_host.hpp"
+#include "roofkit/profiler.hpp"
 
 namespace roofkit {
 

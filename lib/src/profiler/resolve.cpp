@@ -1,7 +1,7 @@
 // Resolution of a metric set for one chip: names per chip, drops, and the pass budget.
 #include <fmt/format.h>
 
-#include "roofkit/metrics.hpp"
+#include "roofkit/profiler.hpp"
 
 namespace roofkit {
 

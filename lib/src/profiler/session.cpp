@@ -11,10 +11,8 @@
 #include <iostream>
 #include <mutex>
 
-#include "roofkit/driver_api.hpp"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/profiler.hpp"
-#include "roofkit/profiler_host.hpp"
 #include "roofkit/timing.hpp"
 
 namespace roofkit {

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "roofkit/app_profile.hpp"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 
 namespace roofkit {
 

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/results.hpp"
 
 namespace roofkit {

@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 
 #include "../core/user_regex.hpp"
-#include "roofkit/error.hpp"
-#include "roofkit/kernel_registry.hpp"
+#include "roofkit/core.hpp"
+#include "roofkit/registry.hpp"
 
 namespace roofkit {
 

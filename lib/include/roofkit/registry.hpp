@@ -1,11 +1,8 @@
 #pragma once
-// Kernel suites as data: every kernel registers a descriptor (name, topic, claim, sizes, launch,
-// FLOPs and minimal bytes as formulas of the size, and a factory for a runnable instance that
-// verifies itself against a CPU reference). A suite also registers its claims and the display
-// order of its topics. A listing prints the registry; the bench (bench.hpp) drives the instances.
-//
-// This header is host C++ (no fmt, no JSON, no CLI11) so that kernel files may include it.
+// roofkit/registry.hpp: the kernel registry and the claim mechanism.
+
 #include <cstdint>
+#include <cuda_runtime_api.h>
 #include <functional>
 #include <map>
 #include <memory>
@@ -14,11 +11,15 @@
 #include <string_view>
 #include <vector>
 
-#include <cuda_runtime_api.h>
-
 #include "roofkit/printer.hpp"
 #include "roofkit/run.hpp"
 
+// Kernel suites as data: every kernel registers a descriptor (name, topic, claim, sizes, launch,
+// FLOPs and minimal bytes as formulas of the size, and a factory for a runnable instance that
+// verifies itself against a CPU reference). A suite also registers its claims and the display
+// order of its topics. A listing prints the registry; the bench (bench.hpp) drives the instances.
+//
+// This header is host C++ (no fmt, no JSON, no CLI11) so that kernel files may include it.
 namespace roofkit {
 
 /// A kernel's problem size: one integer whose meaning the descriptor's `size_unit` gives

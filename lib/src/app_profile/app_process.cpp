@@ -11,8 +11,8 @@
 #include <cupti.h>
 #include <fmt/format.h>
 
-#include "roofkit/app_process.hpp"
-#include "roofkit/error.hpp"
+#include "roofkit/app_profile.hpp"
+#include "roofkit/core.hpp"
 
 extern char** environ;
 

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/timing.hpp"
 
 namespace roofkit {

@@ -9,7 +9,7 @@
 
 #include "roofkit/app_profile.hpp"
 #include "roofkit/arch.hpp"
-#include "roofkit/build_info.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/occupancy.hpp"
 #include "roofkit/results.hpp"
 

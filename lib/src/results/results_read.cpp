@@ -13,8 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../core/user_regex.hpp"
-#include "roofkit/data_files.hpp"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/results.hpp"
 
 namespace roofkit {

@@ -9,10 +9,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "roofkit/app_process.hpp"
-#include "roofkit/data_files.hpp"
+#include "roofkit/app_profile.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/device.hpp"
-#include "roofkit/error.hpp"
 #include "roofkit/results.hpp"
 
 namespace roofkit {

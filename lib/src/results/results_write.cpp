@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "roofkit/data_files.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/results.hpp"
 
 namespace roofkit {

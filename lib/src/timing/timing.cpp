@@ -7,15 +7,14 @@
 #include <fmt/format.h>
 
 #include "clock_probe.hpp"
-#include "roofkit/driver_api.hpp"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/timing.hpp"
 
 namespace roofkit {
 
 namespace {
 
-void require_device(int device) {
+void use_timing_device(int device) {
   const int count = visible_device_count();
   if (count == 0)
     throw no_device_error("no CUDA GPU found: timing needs a device",
@@ -77,7 +76,7 @@ timing summarize_samples(std::vector<double> samples) {
 }
 
 l2_flusher::l2_flusher(int device) {
-  require_device(device);
+  use_timing_device(device);
   int l2 = 0;
   ROOFKIT_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
   ROOFKIT_CUDA_CHECK(cudaDeviceGetAttribute(&blocks_, cudaDevAttrMultiProcessorCount, device));
@@ -100,7 +99,7 @@ void l2_flusher::flush(cudaStream_t stream) {
 }
 
 clock_reading observe_sm_clock(int device, cudaStream_t stream) {
-  require_device(device);
+  use_timing_device(device);
   device_buffer elapsed(sizeof(long long));
   auto* cycles_out = static_cast<long long*>(elapsed.ptr);
   // ~0.5 ms and ~1.5 ms at 2 GHz; the difference cancels launch and event overheads.
@@ -142,7 +141,7 @@ timing_result time_kernel(const launch_fn& launch, const timing_options& options
   if (options.warmup < 0)
     throw usage_error(
         fmt::format("warm-up count {} is out of range (valid: 0 or more)", options.warmup));
-  require_device(options.device);
+  use_timing_device(options.device);
   const cudaStream_t stream = options.stream;
   std::unique_ptr<l2_flusher> flusher;
   if (options.flush_l2 && !options.prepare)

@@ -13,9 +13,7 @@
 #include <fmt/format.h>
 
 #include "csv_reader.hpp"
-#include "roofkit/build_info.hpp"
-#include "roofkit/data_files.hpp"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/ncu_import.hpp"
 
 namespace roofkit {

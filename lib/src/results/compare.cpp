@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "roofkit/compare.hpp"
+#include "roofkit/results.hpp"
 
 namespace roofkit {
 

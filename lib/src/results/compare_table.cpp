@@ -4,7 +4,6 @@
 
 #include <fmt/format.h>
 
-#include "roofkit/compare.hpp"
 #include "roofkit/results.hpp"
 
 namespace roofkit {

@@ -7,7 +7,7 @@
 
 #include "../core/user_regex.hpp"
 #include "roofkit/app_profile.hpp"
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 
 namespace roofkit {
 

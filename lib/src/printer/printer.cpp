@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "roofkit/error.hpp"
+#include "roofkit/core.hpp"
 
 namespace roofkit {
 
