@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "csv_reader.hpp"
+#include "../core/csv.hpp"
 #include "roofkit/core.hpp"
 #include "roofkit/ncu_import.hpp"
 

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "../core/csv.hpp"
 #include "roofkit/core.hpp"
 #include "roofkit/occupancy.hpp"
 
@@ -112,58 +113,44 @@ private:
 
 batch_summary run_occupancy_batch(std::string_view csv, std::string& out) {
   batch_summary summary;
-  std::size_t pos = 0;
-  std::size_t line_no = 0;
-  auto next_line = [&](std::string_view& line) {
-    if (pos >= csv.size())
-      return false;
-    std::size_t eol = csv.find('\n', pos);
-    if (eol == std::string_view::npos)
-      eol = csv.size();
-    line = csv.substr(pos, eol - pos);
-    pos = eol + 1;
-    ++line_no;
-    return true;
+  if (csv.substr(0, 3) == "\xEF\xBB\xBF")
+    csv.remove_prefix(3);
+  detail::csv_reader reader(csv);
+  std::vector<std::string_view> fields;
+  int line_no = 0;
+  // A line of spaces is a blank line too.
+  auto next_record = [&] {
+    while (reader.next(fields, line_no))
+      if (!(fields.size() == 1 && trim(fields[0]).empty()))
+        return true;
+    return false;
   };
 
-  std::string_view header;
-  while (next_line(header) && trim(header).empty()) {
-  }
-  if (header.substr(0, 3) == "\xEF\xBB\xBF")
-    header.remove_prefix(3);
-  std::string normalized;
-  for (char c : header)
-    if (c != ' ' && c != '\t' && c != '\r')
-      normalized += c;
+  std::string header, normalized;
+  if (next_record())
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+      header += i ? "," : "";
+      header += fields[i];
+      for (char c : fields[i])
+        if (c != ' ' && c != '\t')
+          normalized += c;
+      normalized += i + 1 < fields.size() ? "," : "";
+    }
   if (normalized != occupancy_batch_header)
     throw usage_error(fmt::format("batch header '{}' is not valid (valid: {})", trim(header),
                                   occupancy_batch_header));
 
   out.reserve(out.size() + csv.size() * 3);
   arch_cache archs;
-  std::string_view line;
-  std::string_view fields[6];
-  while (next_line(line)) {
-    if (trim(line).empty())
-      continue;
+  while (next_record()) {
     ++summary.rows;
     const std::size_t start = out.size();
     try {
-      std::size_t count = 0;
-      std::size_t from = 0;
-      while (true) {
-        const std::size_t comma = line.find(',', from);
-        const std::string_view field = line.substr(
-            from, comma == std::string_view::npos ? std::string_view::npos : comma - from);
-        if (count < 6)
-          fields[count] = trim(field);
-        ++count;
-        if (comma == std::string_view::npos)
-          break;
-        from = comma + 1;
-      }
-      if (count != 6)
-        throw usage_error(fmt::format("{} fields (valid: 6: {})", count, occupancy_batch_header));
+      if (fields.size() != 6)
+        throw usage_error(
+            fmt::format("{} fields (valid: 6: {})", fields.size(), occupancy_batch_header));
+      for (auto& f : fields)
+        f = trim(f);
       const arch_spec& arch = archs.get(fields[0]);
       launch_params l;
       l.threads_per_block = parse_int_field(fields[1], "threads");
