@@ -3,7 +3,7 @@ roofkit_cli_test(NAME list.markdown COMMAND roofline-cuda list
   STDOUT "\\| global/coalesced +\\| global +\\| +67108864 \\|.*\\(262144,1,1\\) x \\(256,1,1\\).*90 kernels"
   STDERR_LINES 0)
 roofkit_cli_test(NAME list.json COMMAND roofline-cuda list --json --kernel "^gemm/tiled-32$"
-  STDOUT "^\\[.*\"name\": \"gemm/tiled-32\"")
+  STDOUT "^\\{\n  \"kernels\": \\[.*\"name\": \"gemm/tiled-32\"")
 roofkit_cli_test(NAME list.json_values COMMAND roofline-cuda list --json --kernel "^gemm/tiled-32$"
   STDOUT "\"flops\": 17179869184.0")
 roofkit_cli_test(NAME list.json_claim COMMAND roofline-cuda list --json --kernel "^gemm/tiled-32$"

@@ -41,7 +41,7 @@ roofkit_cli_test(NAME compare.before_after COMMAND roofline-cuda compare ${rk_ru
   STDOUT "^name,in,time_before_us,time_after_us,speedup,time_change_pct,intensity_level,intensity_before,intensity_after,pct_of_roof_before,pct_of_roof_after,pct_of_roof_change,bound_before,bound_after\n.*\nsgemm_naive,both,46000,12800,3\\.59[0-9]*,-72\\.17[0-9]*,dram,682\\.66[0-9]*,682\\.66[0-9]*,4\\.46[0-9]*,16\\.04[0-9]*,11\\.58[0-9]*,fp32,fp32\n.*reduce_atomic,only before,2460,,.*\nreduce_warp_shuffle,only after,,"
   STDERR_LINES 0)
 roofkit_cli_test(NAME compare.json COMMAND roofline-cuda compare ${rk_runs}/sample.json ${rk_runs}/sample-after.json --json
-  STDOUT "^\\[\n  \\{\n.*\"name\": \"copy_coalesced\".*\"speedup\": 3\\.59")
+  STDOUT "^\\{\n  \"compare\": \\[\n.*\"name\": \"copy_coalesced\".*\"speedup\": 3\\.59")
 roofkit_cli_test(NAME compare.missing_second COMMAND roofline-cuda compare ${rk_runs}/sample.json
   EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "after is required")
 roofkit_cli_test(NAME compare.bad_file COMMAND roofline-cuda compare ${rk_runs}/sample.json ${rk_runs}/bad/schema-v2.json

@@ -107,7 +107,7 @@ roofkit_schema_test(NAME import_ncu_run SCHEMA roofkit-run-1.json
   COMMAND roofline-cuda plot --import-ncu ${PROJECT_SOURCE_DIR}/tests/data/ncu/h100-raw.csv --term
           --save-run ${schema_out}/imported-run.json)
 # On a GPU (scripts/gpu-check.sh); skipped without one.
-roofkit_schema_test(NAME bench SCHEMA roofline-cuda-bench.json GPU
+roofkit_schema_test(NAME bench SCHEMA roofkit-run-1.json GPU
   COMMAND roofline-cuda bench -q --kernel "^gemm/tiled-32$" --reps 3 --warmup 1 --no-ceilings
           --json -o ${schema_out}/bench-run.json)
 roofkit_schema_test(NAME bench_run_file SCHEMA roofkit-run-1.json GPU

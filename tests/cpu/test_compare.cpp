@@ -108,7 +108,7 @@ TEST(compare, table_and_report) {
 
   std::ostringstream json_out;
   roofkit::print_compare_report(c, roofkit::output_format::json, json_out);
-  const auto j = nlohmann::json::parse(json_out.str());
+  const auto j = nlohmann::json::parse(json_out.str()).at("compare");
   ASSERT_EQ(j.size(), 2u);
   EXPECT_DOUBLE_EQ(j[0]["intensity_after"].get<double>(), 40.0);
   EXPECT_DOUBLE_EQ(j[0]["time_change_pct"].get<double>(), 100.0);

@@ -42,7 +42,10 @@ TEST(printer, json_keeps_types) {
   auto p = roofkit::make_printer(roofkit::output_format::json, out);
   p->print(sample());
   p->finish();
-  const auto j = nlohmann::json::parse(out.str());
+  const auto doc = nlohmann::json::parse(out.str());
+  ASSERT_TRUE(doc.is_object()) << "one table is still an object keyed by its id";
+  ASSERT_EQ(doc.size(), 1u);
+  const auto& j = doc.at("limits");
   ASSERT_EQ(j.size(), 2u);
   EXPECT_EQ(j[1]["blocks"].get<int>(), 3);
   EXPECT_DOUBLE_EQ(j[1]["pct"].get<double>(), 75.25);

@@ -99,14 +99,20 @@ int run_bench_command(const bench_cli& o, const std::string& command) {
                 << "). TIMING ONLY: kernels are verified and timed but not placed; "
                    "--no-counters places declared FLOPs and bytes instead.\n\n";
   }
-  auto printer = roofkit::make_printer(format, std::cout);
-  printer->print(roofkit::bench_table(r, placements));
-  if (format == roofkit::output_format::markdown) {
-    if (!outcome.measured.measurements.empty())
-      printer->print(roofkit::measured_ceilings_table(outcome.measured));
-    printer->print(roofkit::claims_table(roofkit::evaluate_claims(r)));
+  if (format == roofkit::output_format::json) {
+    // The run itself (roofkit.run/1), the same document as -o writes: every value the table
+    // shows and the raw counters beside them, under a versioned schema.
+    std::cout << roofkit::to_json_text(r);
+  } else {
+    auto printer = roofkit::make_printer(format, std::cout);
+    printer->print(roofkit::bench_table(r, placements));
+    if (format == roofkit::output_format::markdown) {
+      if (!outcome.measured.measurements.empty())
+        printer->print(roofkit::measured_ceilings_table(outcome.measured));
+      printer->print(roofkit::claims_table(roofkit::evaluate_claims(r)));
+    }
+    printer->finish();
   }
-  printer->finish();
 
   if (!o.output.empty())
     roofkit::save_run(o.output, r);
@@ -173,7 +179,8 @@ const roofkit::cli::registration reg{
                       "measuring them")
           ->excludes(no_ceilings);
       cmd->add_flag("-q,--quiet", o->quiet, "No progress bar");
-      auto* json = cmd->add_flag("--json", o->json, "Print the table as JSON");
+      auto* json = cmd->add_flag("--json", o->json,
+                                 "Print the run as JSON (roofkit.run/1, as -o writes it)");
       auto* csv = cmd->add_flag("--csv", o->csv, "Print the table as CSV");
       json->excludes(csv);
       cmd->add_option("-o,--output", o->output, "Write the run (roofkit.run/1 JSON) to this file");

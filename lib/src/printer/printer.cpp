@@ -134,15 +134,13 @@ public:
     tables_.emplace_back(t.id.empty() ? "table" : t.id, std::move(rows));
   }
 
+  // Always one object keyed by table id, however many tables were printed, so that a script
+  // reads doc["<id>"] the same way for every command.
   void finish() override {
-    if (tables_.size() == 1) {
-      out_ << tables_[0].second.dump(2) << '\n';
-    } else {
-      nlohmann::json doc = nlohmann::json::object();
-      for (auto& [id, rows] : tables_)
-        doc[id] = std::move(rows);
-      out_ << doc.dump(2) << '\n';
-    }
+    nlohmann::json doc = nlohmann::json::object();
+    for (auto& [id, rows] : tables_)
+      doc[id] = std::move(rows);
+    out_ << doc.dump(2) << '\n';
     tables_.clear();
   }
 
