@@ -217,3 +217,14 @@ std::optional<std::string_view> embedded_file(std::string_view path);
 /// Paths of every embedded file.
 std::vector<std::string_view> embedded_files();
 } // namespace roofkit
+
+// ---- host facts ----
+namespace roofkit {
+
+/// The current time in UTC, ISO 8601 to the second ("2026-11-23T21:08:30Z").
+std::string utc_timestamp();
+
+/// This machine's host name, or "unknown".
+std::string host_name();
+
+} // namespace roofkit

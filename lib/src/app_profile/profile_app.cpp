@@ -18,19 +18,6 @@ namespace roofkit {
 
 namespace {
 
-std::string utc_now() {
-  const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", tm.tm_year + 1900, tm.tm_mon + 1,
-                     tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
-}
-
-std::string host_name() {
-  char buf[256] = {};
-  return gethostname(buf, sizeof buf - 1) == 0 ? std::string(buf) : std::string("unknown");
-}
-
 std::filesystem::path temporary_record_path() {
   std::string dir = std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp";
   std::string pattern = dir + "/roofkit-profile-XXXXXX";
@@ -102,7 +89,7 @@ app_profile_result profile_application(const app_profile_request& request) {
   in.options = options;
   in.options.record_path.clear();
   in.command = request.command;
-  in.date = utc_now();
+  in.date = utc_timestamp();
   in.host = host_name();
   if (!file_ceilings.empty()) {
     in.ceilings = file_ceilings;

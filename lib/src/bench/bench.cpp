@@ -20,21 +20,6 @@ namespace roofkit {
 
 namespace {
 
-std::string utc_now() {
-  const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", tm.tm_year + 1900, tm.tm_mon + 1,
-                     tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
-}
-
-std::string host_name() {
-  char buf[256] = {};
-  if (gethostname(buf, sizeof buf - 1) != 0)
-    return "unknown";
-  return buf;
-}
-
 /// Adds the values of several ranges (the launches of one run()): counts, bytes, FLOPs, time and
 /// cycles add up; clocks and occupancy are averaged weighted by each range's time.
 std::map<std::string, double> combine_ranges(const std::vector<range_values>& ranges,
@@ -281,7 +266,7 @@ void fill_context(run_context& c, const bench_outcome& out, const bench_options&
                   const profiler_session* session) {
   c.tool_version = std::string(tool_version());
   c.git_revision = std::string(git_revision());
-  c.date = utc_now();
+  c.date = utc_timestamp();
   c.host = host_name();
   c.device_name = model.name;
   c.cc_major = model.cc_major;

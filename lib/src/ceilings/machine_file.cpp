@@ -97,12 +97,7 @@ machine_ceilings make_machine_ceilings(const ceilings_result& result, std::strin
   m.sm_count = sm_count;
   m.command = std::move(command);
   m.tool_version = std::string(tool_version());
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  m.date = buf;
+  m.date = utc_timestamp();
   m.ceilings = result.ceilings;
   m.measurements = result.measurements;
   m.sweeps = result.sweeps;

@@ -25,19 +25,6 @@ namespace roofkit {
 
 namespace {
 
-std::string utc_now() {
-  const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", tm.tm_year + 1900, tm.tm_mon + 1,
-                     tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
-}
-
-std::string host_name() {
-  char buf[256] = {};
-  return gethostname(buf, sizeof buf - 1) == 0 ? std::string(buf) : std::string("unknown");
-}
-
 struct stream_guard {
   cudaStream_t stream = nullptr;
   stream_guard() { ROOFKIT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)); }
@@ -360,7 +347,7 @@ cliff_result run_cliff_sweep(const cliff_options_run& o) {
   r.l1_bytes = double(model.l1_shared_bytes_per_sm);
   r.sm_clock_mhz = clock.mhz;
   r.mem_clock_mhz = model.memory_clock_mhz;
-  r.date = utc_now();
+  r.date = utc_timestamp();
   r.host = host_name();
   r.tool_version = std::string(tool_version());
   r.git_revision = std::string(git_revision());

@@ -1,0 +1,25 @@
+// Facts of this machine and moment that every results file records.
+#include <chrono>
+#include <ctime>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "roofkit/core.hpp"
+
+namespace roofkit {
+
+std::string utc_timestamp() {
+  const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", tm.tm_year + 1900, tm.tm_mon + 1,
+                     tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+}
+
+std::string host_name() {
+  char buf[256] = {};
+  return gethostname(buf, sizeof buf - 1) == 0 ? std::string(buf) : std::string("unknown");
+}
+
+} // namespace roofkit
