@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 rc="${1:-build/release}/tools/roofline-cuda"
 run=data/runs/h100-sxm.json
 notes=data/runs/h100-sxm-claim-notes.json
-# A machine file from `roofline-cuda ceilings --save` gives the measured roofs, if named.
+# A machine file from `roofline-cuda ceilings --save` gives the measured roofs, if named; name it
+# by its path in the checkout (data/validation/ceilings-<gpu>.json), which the run records.
 ceilings=()
 [ -n "${ROOFKIT_MACHINE_FILE:-}" ] && ceilings=(--ceilings "$ROOFKIT_MACHINE_FILE")
 "$rc" bench -q "${ceilings[@]}" -o "$run" --claims docs/seed-claims.md --claims-notes "$notes" \

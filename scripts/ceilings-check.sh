@@ -41,6 +41,8 @@ timeout 170 "$RC" ceilings --quiet --save "$OUT/ceilings-$tag.json" >"$OUT/ceili
   2>"$LOG/full.err"
 step "ceilings (full) rc=$? in $(since "$t0") s"
 head -c 2000 "$LOG/full.err"
+# The evidence names no path of the machine it ran on.
+sed -i "s|$OUT/||g" "$OUT/ceilings-$tag.md"
 if [ -f "$OUT/ceilings-$tag.json" ]; then
   python3 - "$OUT/ceilings-$tag.json" "$cmd" <<'PY'
 import json, sys
@@ -61,6 +63,7 @@ if command -v ncu >/dev/null; then
     --metrics l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,l1tex__t_bytes.sum,lts__t_bytes.sum,dram__bytes_read.sum,gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second \
     "$RC" ceilings --quick --quiet --no-references >"$OUT/ncu-l2-sweep.csv" 2>"$LOG/ncu.err"
   step "ncu L2 sweep rc=$? in $(since "$t0") s"
+  sed -i "s|$PWD/||g" "$OUT/ncu-l2-sweep.csv"
 fi
 step "summary:"
 grep -E "^\| (l1|l2|dram|fp64|fp32|fp16|bf16|tensor_)" "$OUT/ceilings-$tag.md" | head -20

@@ -227,4 +227,7 @@ std::string utc_timestamp();
 /// This machine's host name, or "unknown".
 std::string host_name();
 
+/// The median of `v` (the mean of the middle two for an even count), 0 when `v` is empty.
+double median_of(std::vector<double> v);
+
 } // namespace roofkit

@@ -19,14 +19,6 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-double median_of(std::vector<double> v) {
-  if (v.empty())
-    return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 std::string dims_text(const std::array<std::uint32_t, 3>& d) {
   return fmt::format("({}, {}, {})", d[0], d[1], d[2]);
 }

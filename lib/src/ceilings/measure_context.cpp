@@ -22,11 +22,7 @@ double median_clock_mhz(const ceiling_kernels::clock_sample& c) {
   for (unsigned long long i = 0; i < n; ++i)
     if (c.time1[i] > c.time0[i] + 1000 && c.clock1[i] > c.clock0[i])
       mhz.push_back(double(c.clock1[i] - c.clock0[i]) / double(c.time1[i] - c.time0[i]) * 1e3);
-  if (mhz.empty())
-    return 0;
-  std::sort(mhz.begin(), mhz.end());
-  return mhz.size() % 2 ? mhz[mhz.size() / 2]
-                        : 0.5 * (mhz[mhz.size() / 2 - 1] + mhz[mhz.size() / 2]);
+  return median_of(std::move(mhz));
 }
 
 timed measure_context::run(const shaped_launch& launch, int blocks, int threads, int warmup,

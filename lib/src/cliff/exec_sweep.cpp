@@ -151,17 +151,13 @@ cliff_result run_exec_sweep(const exec_sweep_options& o) {
     if (p.status == "ok" && !samples.empty()) {
       p.repetitions = int(samples.size());
       p.spread = relative_spread(samples);
-      std::vector<double> sorted = samples;
-      std::sort(sorted.begin(), sorted.end());
-      const double median = sorted.size() % 2
-                                ? sorted[sorted.size() / 2]
-                                : 0.5 * (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]);
+      const double median = median_of(samples);
       if (re && o.metric_is_rate) {
         p.rate = median;
       } else {
         p.time_median_s = median;
-        p.time_min_s = sorted.front();
-        p.time_max_s = sorted.back();
+        p.time_min_s = *std::min_element(samples.begin(), samples.end());
+        p.time_max_s = *std::max_element(samples.begin(), samples.end());
         p.rate = 1 / median;
       }
     }

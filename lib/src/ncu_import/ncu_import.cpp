@@ -257,14 +257,6 @@ launch_work work_of(const launch_row& row, const std::vector<tensor_family>& ten
   return w;
 }
 
-double median(std::vector<double> v) {
-  if (v.empty())
-    return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 double mean(const std::vector<double>& v) {
   double s = 0;
   for (double x : v)
@@ -374,17 +366,17 @@ std::vector<ceiling> ceilings_of(const std::vector<launch_row>& rows,
       // Two tensor families of one precision (fp16 and bf16): keep the higher peak.
       for (auto& c : out)
         if (!c.is_memory && c.prec == rule.prec)
-          c.value = std::max(c.value, median(values));
+          c.value = std::max(c.value, median_of(values));
       continue;
     }
     ceiling c;
     c.is_memory = rule.is_memory;
     c.prec = rule.prec;
     c.level = rule.level;
-    c.value = median(values);
+    c.value = median_of(values);
     c.source = ceiling_source::theoretical;
-    c.sm_clock_mhz = median(sm_hz) / 1e6;
-    c.mem_clock_mhz = median(dram_hz) / 1e6;
+    c.sm_clock_mhz = median_of(sm_hz) / 1e6;
+    c.mem_clock_mhz = median_of(dram_hz) / 1e6;
     c.method = fmt::format("ncu {} x {}{}", used, used_clock,
                            used_factor != 1 ? fmt::format(" x {}", used_factor) : "");
     if (!rule.is_memory && rule.prec >= precision::tensor_fp64 && used_factor == 0.5)
@@ -547,7 +539,7 @@ kernel_result kernel_of_launches(const std::vector<const launch_row*>& launches,
     if (auto v = row->get("sm__maximum_warps_per_active_cycle_pct"))
       occ_theoretical.push_back(*v / 100);
   }
-  k.time.median_s = median(times);
+  k.time.median_s = median_of(times);
   k.time.min_s = *std::min_element(times.begin(), times.end());
   k.time.max_s = *std::max_element(times.begin(), times.end());
   k.time.repetitions = static_cast<int>(times.size());
@@ -642,8 +634,8 @@ void fill_context(run_context& c, const std::vector<launch_row>& rows, const std
     if (auto v = row.get(dram_clock_metric))
       dram_hz.push_back(*v);
   }
-  c.sm_clock_mhz = median(sm_hz) / 1e6;
-  c.mem_clock_mhz = median(dram_hz) / 1e6;
+  c.sm_clock_mhz = median_of(sm_hz) / 1e6;
+  c.mem_clock_mhz = median_of(dram_hz) / 1e6;
   c.extra["imported_from"] = source;
   c.extra["fp16_convention"] = options.half2_packed
                                    ? "half2 packed: HADD, HMUL = 2 FLOPs, HFMA = 4 (ncu)"

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "../printer/cell_json.hpp"
 #include "roofkit/core.hpp"
 #include "roofkit/occupancy.hpp"
 
@@ -99,24 +100,10 @@ std::string pct(double occupancy) { return fmt::format("{:.1f}%", occupancy * 10
 
 namespace {
 
-nlohmann::json cell_json(const cell& c) {
-  return std::visit(
-      [](const auto& v) -> nlohmann::json {
-        using T = std::decay_t<decltype(v)>;
-        if constexpr (std::is_same_v<T, std::monostate>)
-          return nullptr;
-        else if constexpr (std::is_same_v<T, double>)
-          return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
-        else
-          return v;
-      },
-      c);
-}
-
 nlohmann::json row_json(const table& t, const std::vector<cell>& row) {
   nlohmann::json obj = nlohmann::json::object();
   for (std::size_t i = 0; i < t.columns.size(); ++i)
-    obj[t.columns[i].key] = i < row.size() ? cell_json(row[i]) : nlohmann::json(nullptr);
+    obj[t.columns[i].key] = i < row.size() ? detail::cell_to_json(row[i]) : nlohmann::json(nullptr);
   return obj;
 }
 

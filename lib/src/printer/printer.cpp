@@ -7,9 +7,28 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cell_json.hpp"
 #include "roofkit/core.hpp"
 
 namespace roofkit {
+
+namespace detail {
+
+nlohmann::json cell_to_json(const cell& c) {
+  return std::visit(
+      [](const auto& v) -> nlohmann::json {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, std::monostate>)
+          return nullptr;
+        else if constexpr (std::is_same_v<T, double>)
+          return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+        else
+          return v;
+      },
+      c);
+}
+
+} // namespace detail
 
 namespace {
 
@@ -105,20 +124,6 @@ private:
   int tables_ = 0;
 };
 
-nlohmann::json to_json(const cell& c) {
-  return std::visit(
-      [](const auto& v) -> nlohmann::json {
-        using T = std::decay_t<decltype(v)>;
-        if constexpr (std::is_same_v<T, std::monostate>)
-          return nullptr;
-        else if constexpr (std::is_same_v<T, double>)
-          return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
-        else
-          return v;
-      },
-      c);
-}
-
 class json_printer final : public printer {
 public:
   explicit json_printer(std::ostream& out) : out_(out) {}
@@ -128,7 +133,7 @@ public:
     for (const auto& row : t.rows) {
       nlohmann::json obj = nlohmann::json::object();
       for (std::size_t i = 0; i < t.columns.size() && i < row.size(); ++i)
-        obj[t.columns[i].key] = to_json(row[i]);
+        obj[t.columns[i].key] = detail::cell_to_json(row[i]);
       rows.push_back(std::move(obj));
     }
     tables_.emplace_back(t.id.empty() ? "table" : t.id, std::move(rows));
