@@ -18,6 +18,7 @@ import re, sys
 expect = [
     ("fma_kernel<double", "DFMA"), ("fma_kernel<float", "FFMA"),
     ("fma_kernel<__half2", "HFMA2"), ("fma_kernel<__nv_bfloat162", "HFMA2.BF16"),
+    ("fma_kernel<__half2", "HFMA2.MMA"), ("fma_kernel<__nv_bfloat162", "HFMA2.MMA.BF16"),
     ("mma_kernel<(roofkit::ceiling_kernels::mma_type)0", "HMMA.16816.F32"),
     ("mma_kernel<(roofkit::ceiling_kernels::mma_type)1", "HMMA.16816.F32.BF16"),
     ("mma_kernel<(roofkit::ceiling_kernels::mma_type)2", "HMMA.1688.F32.TF32"),

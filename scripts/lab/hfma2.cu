@@ -1,6 +1,9 @@
 // Experiment: which loop shapes make ptxas issue HFMA2.MMA, and what clock the FFMA loop runs at.
+// V0-V5 build x and y by broadcasting one value to both lanes (ptxas keeps one half and swizzles
+// the operand: HFMA2 only); V6 and the BF16 kernel build them from two values (whole registers).
 #include <algorithm>
 #include <cstdio>
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <vector>
 struct clk {
@@ -32,8 +35,8 @@ template <int V, int C> __global__ void kh(float* out, int n, float xf, float yf
 #pragma unroll
   for (int j = 0; j < C; ++j) {
     a[j] = __float2half2_rn(float((t + j) % 13) * 0.25f);
-    x[j] = __float2half2_rn(xf + z * j);
-    y[j] = __float2half2_rn(yf + z * (j + 1));
+    x[j] = V == 6 ? __floats2half2_rn(xf, yf) : __float2half2_rn(xf + z * j);
+    y[j] = V == 6 ? __floats2half2_rn(yf, xf) : __float2half2_rn(yf + z * (j + 1));
   }
 #pragma unroll 16
   for (int i = 0; i < n; ++i) {
@@ -51,8 +54,30 @@ template <int V, int C> __global__ void kh(float* out, int n, float xf, float yf
         a[j] = __hadd2(__hmul2(a[j], x[0]), y[0]);
       if (V == 5)
         a[j] = __hfma2(a[j], x[j % 2], y[j % 2]);
+      if (V == 6)
+        a[j] = __hfma2(a[j], x[0], y[0]);
     }
   }
+  float s = 0;
+#pragma unroll
+  for (int j = 0; j < C; ++j)
+    s += __low2float(a[j]) + __high2float(a[j]);
+  out[t] = s;
+  ce(c);
+}
+template <int C> __global__ void kb(float* out, int n, float xf, float yf, clk* c) {
+  cb(c);
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  __nv_bfloat162 a[C];
+  const __nv_bfloat162 x = __floats2bfloat162_rn(xf, yf), y = __floats2bfloat162_rn(yf, xf);
+#pragma unroll
+  for (int j = 0; j < C; ++j)
+    a[j] = __float2bfloat162_rn(float((t + j) % 13) * 0.25f);
+#pragma unroll 16
+  for (int i = 0; i < n; ++i)
+#pragma unroll
+    for (int j = 0; j < C; ++j)
+      a[j] = __hfma2(a[j], x, y);
   float s = 0;
 #pragma unroll
   for (int j = 0; j < C; ++j)
@@ -124,6 +149,9 @@ int main(int argc, char** argv) {
   run("h V4 16 mul+add", kh<4, 16>, 2 * 2 * 16, 8192);
   run("h V5 16 two pairs", kh<5, 16>, 2 * 2 * 16, 8192);
   run("h V1 32 per-chain", kh<1, 32>, 2 * 2 * 32, 4096);
+  run("h V6 8 two-lane x,y", kh<6, 8>, 2 * 2 * 8, 16384);
+  run("h V6 16 two-lane x,y", kh<6, 16>, 2 * 2 * 16, 8192);
+  run("b 16 two-lane x,y", kb<16>, 2 * 2 * 16, 8192);
   run("f 16", kf<16>, 2 * 16, 16384);
   run("f 24", kf<24>, 2 * 24, 16384);
   for (int s = 0; s < secs; ++s)

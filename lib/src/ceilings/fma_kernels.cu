@@ -18,6 +18,18 @@ __device__ __forceinline__ __nv_bfloat162 fma_op(__nv_bfloat162 a, __nv_bfloat16
   return __hfma2(a, x, y);
 }
 
+// The multiplier and addend: for the packed types, two lanes from two kernel arguments. Made from
+// one value (a broadcast), ptxas keeps a single half and reads it with an operand swizzle
+// (.H0_H0), which only the FMA pipe's HFMA2 accepts; HFMA2.MMA, the second pipe that doubles the
+// packed rate on sm_80 and later, needs whole registers, so the loop would run at half the rate.
+template <class T> __device__ T pair(float lo, float) { return lo; }
+template <> __device__ __half2 pair<__half2>(float lo, float hi) {
+  return __floats2half2_rn(lo, hi);
+}
+template <> __device__ __nv_bfloat162 pair<__nv_bfloat162>(float lo, float hi) {
+  return __floats2bfloat162_rn(lo, hi);
+}
+
 template <class T> __device__ T splat(float v);
 template <> __device__ double splat<double>(float v) { return v; }
 template <> __device__ float splat<float>(float v) { return v; }
@@ -35,15 +47,15 @@ __device__ double lanes_sum(__nv_bfloat162 v) {
 
 // a = a x + y with x = y = 0.5 (kernel arguments, unknown to the compiler): every chain
 // converges to exactly 1 in every format, so the sum of the chains is `chains`. x and y stay
-// warp-uniform (uniform registers): made per-thread values, they cost DFMA 8% of its rate on the
-// H100 (register-bank pressure) and did not change the HFMA2 pipe mix. The loop is unrolled 16
+// warp-uniform: made per-thread values, they cost DFMA 8% of its rate on the H100 (register-bank
+// pressure). The loop is unrolled 16
 // times so that its counter and branch take under 1% of the issue slots; the work depends on a
 // value read after the start sample, so it cannot begin before it.
 template <class T, int chains>
 __global__ void fma_kernel(double* out, int iterations, float xf, float yf, clock_sample* clk) {
   clock_begin(clk);
   const int t = blockIdx.x * blockDim.x + threadIdx.x + opaque_zero();
-  const T x = splat<T>(xf), y = splat<T>(yf);
+  const T x = pair<T>(xf, yf), y = pair<T>(yf, xf);
   T a[chains];
 #pragma unroll
   for (int j = 0; j < chains; ++j)

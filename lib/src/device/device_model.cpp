@@ -99,9 +99,9 @@ std::vector<ceiling> theoretical_ceilings(const device_model& m) {
       if (p == precision::fp16 || p == precision::bf16) {
         const auto fp32 = rates->flop_per_clk.find(precision::fp32);
         if (fp32 != rates->flop_per_clk.end() && it->second > fp32->second)
-          c.method += "; above the FP32 rate only with HFMA2.MMA issued beside HFMA2 (two pipes): "
-                      "on an H100 with CUDA 13.0, FMA loops compile to HFMA2 alone and reach half "
-                      "of it (data/validation/hfma2-pipes-h100.json)";
+          c.method += "; above the FP32 rate only with HFMA2.MMA issued beside HFMA2 (two pipes), "
+                      "which ptxas emits only when both packed operands are whole registers, not "
+                      "one half read twice (data/validation/hfma2-pipes-h100.json)";
       }
       out.push_back(std::move(c));
     }
