@@ -56,10 +56,10 @@ fi
 if command -v ncu >/dev/null; then
   t0=$(now)
   # The triad sweep (kind 5: ld.cg loads and stores, the L2 roof's kernel) at working sets of
-  # 4-16 MiB: launches 64-87 of that kernel in --quick (8 launches per working set, from 16 KiB
-  # doubling).
+  # 4-16 MiB: launches 128-167 of that kernel in --quick (8 launches per working set, from 16 KiB
+  # in steps of sqrt 2).
   timeout 120 ncu --clock-control none --kernel-name-base mangled -k regex:sweep_kernelILi5E \
-    --launch-skip 64 --launch-count 24 --csv \
+    --launch-skip 128 --launch-count 40 --csv \
     --metrics l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,l1tex__t_bytes.sum,lts__t_bytes.sum,dram__bytes_read.sum,gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second \
     "$RC" ceilings --quick --quiet --no-references >"$OUT/ncu-l2-sweep.csv" 2>"$LOG/ncu.err"
   step "ncu L2 sweep rc=$? in $(since "$t0") s"

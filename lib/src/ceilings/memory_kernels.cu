@@ -128,9 +128,12 @@ __global__ void sweep_kernel(float4* __restrict__ a, const float4* __restrict__ 
                              float expected, clock_sample* clk, unsigned* errors) {
   clock_begin(clk);
   const std::size_t base = std::size_t(blockIdx.x) * slice;
-  const std::size_t total = std::size_t(passes) * slice, stride = blockDim.x;
+  // A slice smaller than the block leaves the extra threads idle: two lanes at one address would
+  // count bytes that the memory system never moves.
+  const std::size_t stride = blockDim.x < slice ? blockDim.x : slice;
+  const std::size_t total = threadIdx.x < stride ? std::size_t(passes) * slice : 0;
   const std::size_t step = stride % slice;
-  std::size_t j = threadIdx.x, i = threadIdx.x % slice; // i = j mod slice throughout
+  std::size_t j = threadIdx.x, i = threadIdx.x; // i = j mod slice throughout
   const auto advance = [&] {
     j += stride;
     i += step;
