@@ -60,7 +60,7 @@ if command -v ncu >/dev/null; then
   # in steps of sqrt 2).
   timeout 120 ncu --clock-control none --kernel-name-base mangled -k regex:sweep_kernelILi5E \
     --launch-skip 128 --launch-count 40 --csv \
-    --metrics l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,l1tex__t_bytes.sum,lts__t_bytes.sum,dram__bytes_read.sum,gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second \
+    --metrics l1tex__t_sector_hit_rate.pct,l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct,l1tex__t_sector_pipe_lsu_mem_global_op_st_hit_rate.pct,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,lts__t_sector_hit_rate.pct,l1tex__t_bytes.sum,lts__t_bytes.sum,dram__bytes_read.sum,gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second \
     "$RC" ceilings --quick --quiet --no-references >"$OUT/ncu-l2-sweep.csv" 2>"$LOG/ncu.err"
   step "ncu L2 sweep rc=$? in $(since "$t0") s"
   sed -i "s|$PWD/||g" "$OUT/ncu-l2-sweep.csv"
