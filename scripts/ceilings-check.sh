@@ -56,10 +56,10 @@ fi
 if command -v ncu >/dev/null; then
   t0=$(now)
   # The triad sweep (kind 5: ld.cg loads and stores, the L2 roof's kernel) at working sets of
-  # 4-16 MiB: launches 128-167 of that kernel in --quick (8 launches per working set, from 16 KiB
-  # in steps of sqrt 2).
+  # 4-16 MiB: launches 160-209 of that kernel in --quick (10 launches per working set, from
+  # 16 KiB in steps of sqrt 2). Global loads must show no L1 hits (ld.cg).
   timeout 120 ncu --clock-control none --kernel-name-base mangled -k regex:sweep_kernelILi5E \
-    --launch-skip 128 --launch-count 40 --csv \
+    --launch-skip 160 --launch-count 50 --csv \
     --metrics l1tex__t_sector_hit_rate.pct,l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct,l1tex__t_sector_pipe_lsu_mem_global_op_st_hit_rate.pct,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,lts__t_sector_hit_rate.pct,l1tex__t_bytes.sum,lts__t_bytes.sum,dram__bytes_read.sum,gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second \
     "$RC" ceilings --quick --quiet --no-references >"$OUT/ncu-l2-sweep.csv" 2>"$LOG/ncu.err"
   step "ncu L2 sweep rc=$? in $(since "$t0") s"
