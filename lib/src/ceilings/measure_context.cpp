@@ -16,12 +16,15 @@ measure_context::measure_context(const ceilings_options& options, int repetition
   ROOFKIT_CUDA_CHECK(cudaGetDeviceProperties(&prop_, options.device));
 }
 
-double median_clock_mhz(const ceiling_kernels::clock_sample& c) {
+double median_clock_mhz(const ceiling_kernels::clock_sample& c, unsigned long long last) {
   std::vector<double> mhz;
-  const auto n = std::min<unsigned long long>(c.launches, ceiling_kernels::clock_sample::slots);
-  for (unsigned long long i = 0; i < n; ++i)
+  constexpr unsigned long long slots = ceiling_kernels::clock_sample::slots;
+  const auto n = std::min({c.launches, slots, last});
+  for (unsigned long long k = 1; k <= n; ++k) {
+    const auto i = (c.launches - k) % slots;
     if (c.time1[i] > c.time0[i] + 1000 && c.clock1[i] > c.clock0[i])
       mhz.push_back(double(c.clock1[i] - c.clock0[i]) / double(c.time1[i] - c.time0[i]) * 1e3);
+  }
   return median_of(std::move(mhz));
 }
 
@@ -53,7 +56,10 @@ timed measure_context::run(const shaped_launch& launch, int blocks, int threads,
   ROOFKIT_CUDA_CHECK(
       cudaMemcpy(&out.errors, errors_.ptr, sizeof(unsigned), cudaMemcpyDeviceToHost));
   out.time = r.time;
-  out.sm_clock_mhz = median_clock_mhz(c);
+  // The timed launches only: a warm-up launch that ran at a lower clock would pull the median
+  // below the clock of the launches whose times make the rate.
+  out.sm_clock_mhz =
+      median_clock_mhz(c, r.samples_s.size() * static_cast<std::size_t>(r.launches_per_sample));
   return out;
 }
 

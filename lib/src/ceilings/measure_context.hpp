@@ -27,8 +27,9 @@ struct device_buffer {
 /// A launch that the clock sample and check counter go with.
 using shaped_launch = std::function<void(const ceiling_kernels::shape&)>;
 
-/// The median SM clock over the launches recorded in `c` (0 when none has a usable sample).
-double median_clock_mhz(const ceiling_kernels::clock_sample& c);
+/// The median SM clock over the last `last` launches recorded in `c` (at most its slots; 0 when
+/// none has a usable sample).
+double median_clock_mhz(const ceiling_kernels::clock_sample& c, unsigned long long last);
 
 /// One timed measurement: time statistics, the median clock of its launches, failed checks.
 struct timed {
