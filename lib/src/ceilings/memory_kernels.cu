@@ -117,56 +117,42 @@ template <int kind> __device__ __forceinline__ float4 load_sweep(const float4* p
   }
 }
 
-// Working-set sweep: each block goes over its own slice `passes` times. The block's passes x slice
-// accesses are dealt out as one sequence (thread t takes accesses t, t + B, t + 2B, ...), so every
-// thread does the same work to within one access. A loop per pass would give the first
-// (slice mod B) threads a whole extra round each pass and leave them to finish alone: the rate
-// then swings by 10-15% between neighbouring working sets.
+// Working-set sweep: each block goes over its own slice `passes` times.
 template <int kind>
 __global__ void sweep_kernel(float4* __restrict__ a, const float4* __restrict__ b,
                              const float4* __restrict__ c, std::size_t slice, int passes,
                              float expected, clock_sample* clk, unsigned* errors) {
   clock_begin(clk);
   const std::size_t base = std::size_t(blockIdx.x) * slice;
-  // A slice smaller than the block leaves the extra threads idle: two lanes at one address would
-  // count bytes that the memory system never moves.
-  const std::size_t stride = blockDim.x < slice ? blockDim.x : slice;
-  const std::size_t total = threadIdx.x < stride ? std::size_t(passes) * slice : 0;
-  const std::size_t step = stride % slice;
-  std::size_t j = threadIdx.x, i = threadIdx.x; // i = j mod slice throughout
-  const auto advance = [&] {
-    j += stride;
-    i += step;
-    if (i >= slice)
-      i -= slice;
-  };
   if constexpr (kind <= 2) {
     float4 acc0 = make_float4(0, 0, 0, 0), acc1 = acc0;
     float n = 0;
-    while (j + stride < total) {
-      acc0 = add4(acc0, load_sweep<kind>(b + base + i));
-      advance();
-      acc1 = add4(acc1, load_sweep<kind>(b + base + i));
-      advance();
-      n += 2;
-    }
-    if (j < total) {
-      acc0 = add4(acc0, load_sweep<kind>(b + base + i));
-      n += 1;
+    for (int p = 0; p < passes; ++p) {
+      std::size_t i = threadIdx.x;
+      for (; i + blockDim.x < slice; i += 2 * blockDim.x) {
+        acc0 = add4(acc0, load_sweep<kind>(b + base + i));
+        acc1 = add4(acc1, load_sweep<kind>(b + base + i + blockDim.x));
+        n += 2;
+      }
+      if (i < slice) {
+        acc0 = add4(acc0, load_sweep<kind>(b + base + i));
+        n += 1;
+      }
     }
     check_equal(all_equal(add4(acc0, acc1), n * expected), errors);
   } else {
     const float s = 0.5f;
-    for (; j < total; advance()) {
-      if constexpr (kind == 3) {
-        a[base + i] = make_float4(expected, expected, expected, float(j));
-      } else if constexpr (kind == 4) {
-        a[base + i] = __ldcg(b + base + i);
-      } else {
-        const float4 x = __ldcg(b + base + i), y = __ldcg(c + base + i);
-        a[base + i] = make_float4(x.x + s * y.x, x.y + s * y.y, x.z + s * y.z, x.w + s * y.w);
+    for (int p = 0; p < passes; ++p)
+      for (std::size_t i = threadIdx.x; i < slice; i += blockDim.x) {
+        if constexpr (kind == 3) {
+          a[base + i] = make_float4(expected, expected, expected, float(p));
+        } else if constexpr (kind == 4) {
+          a[base + i] = __ldcg(b + base + i);
+        } else {
+          const float4 x = __ldcg(b + base + i), y = __ldcg(c + base + i);
+          a[base + i] = make_float4(x.x + s * y.x, x.y + s * y.y, x.z + s * y.z, x.w + s * y.w);
+        }
       }
-    }
   }
   clock_end(clk);
 }
