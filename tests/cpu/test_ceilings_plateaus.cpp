@@ -116,3 +116,19 @@ TEST(plateaus, bad_points_are_ignored) {
   EXPECT_NEAR(p[0].bandwidth / 2e12, 1.0, 1e-9);
   EXPECT_TRUE(find_plateaus({}).empty());
 }
+
+TEST(plateaus, level_of_a_plateau) {
+  using roofkit::memory_level;
+  using roofkit::sweep_plateau_level;
+  const double l1 = 132 * 228 * 1024.0, l2 = 50 * MiB; // an H100: 29.4 MB of L1, 50 MiB of L2
+  // A cached read: every plateau that fits the L1s is L1, however many there are; beyond them
+  // the reads mix L1 and L2 hits and set no roof (this once made a 25.6 TB/s "L2" roof).
+  EXPECT_EQ(sweep_plateau_level(true, 4 * MiB, l1, l2), memory_level::l1);
+  EXPECT_EQ(sweep_plateau_level(true, 22.6 * MiB, l1, l2), memory_level::l1);
+  EXPECT_EQ(sweep_plateau_level(true, 38 * MiB, l1, l2), std::nullopt);
+  // Loads that bypass the L1 (and stores): L2 up to the L2 size, then DRAM (no candidate).
+  EXPECT_EQ(sweep_plateau_level(false, 0.5 * MiB, l1, l2), memory_level::l2);
+  EXPECT_EQ(sweep_plateau_level(false, 38 * MiB, l1, l2), memory_level::l2);
+  EXPECT_EQ(sweep_plateau_level(false, 64 * MiB, l1, l2), std::nullopt);
+  EXPECT_EQ(sweep_plateau_level(false, 0, l1, l2), std::nullopt);
+}

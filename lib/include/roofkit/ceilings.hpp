@@ -46,6 +46,14 @@ struct plateau_options {
 std::vector<plateau> find_plateaus(std::vector<sweep_point> points,
                                    const plateau_options& options = {});
 
+/// The memory level that serves a sweep plateau ending at `working_set_max` bytes, if it is a
+/// roof candidate. A sweep whose loads are cached in the L1 (`l1_cached`) stays in the L1 while
+/// the working set fits the SMs' L1s together (`l1_total_bytes`) and is no candidate beyond it;
+/// the other sweeps bypass the L1 and are L2 candidates while the working set fits the L2.
+/// Plateaus past the L2 (DRAM) are none: the streams set that roof.
+std::optional<memory_level> sweep_plateau_level(bool l1_cached, double working_set_max,
+                                                double l1_total_bytes, double l2_bytes);
+
 /// How to measure.
 struct ceilings_options {
   int device = 0;

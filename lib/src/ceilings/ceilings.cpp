@@ -102,6 +102,9 @@ void measure_sweeps(measure_context& ctx, const std::vector<ceiling>& theoretica
                     const device_buffer& a, const device_buffer& b, const device_buffer& c,
                     std::size_t array_bytes, ceilings_result& out) {
   const double l2 = ctx.prop().l2CacheSize;
+  // The L1s hold at least what the SMs can give to shared memory (L1 and shared memory are one
+  // array); a cached read beyond that mixes L1 and L2 hits.
+  const double l1_total = double(ctx.prop().sharedMemPerMultiprocessor) * ctx.sms();
   const int threads = 1024, blocks = ctx.sms() * 2;
   // The L2 rates alternate by up to 15% between neighbouring working sets (power-of-two ones are
   // slower on the H100), so the plateau fit needs several points per octave to be stable.
@@ -149,13 +152,8 @@ void measure_sweeps(measure_context& ctx, const std::vector<ceiling>& theoretica
       out.measurements.push_back(m);
       curve.plateaus.clear();
     }
-    // Which level serves each plateau: below the L2 size it is the L1 (cached reads, first
-    // plateau) or the L2; well past the L2 it is DRAM (reported, the streams set that roof).
-    for (std::size_t i = 0; i < curve.plateaus.size(); ++i) {
-      const plateau& p = curve.plateaus[i];
-      std::optional<memory_level> level;
-      if (p.working_set_max <= l2)
-        level = (kind == 0 && i == 0) ? memory_level::l1 : memory_level::l2;
+    for (const plateau& p : curve.plateaus) {
+      const auto level = sweep_plateau_level(kind == 0, p.working_set_max, l1_total, l2);
       if (!level)
         continue;
       ceiling_measurement m;

@@ -212,4 +212,13 @@ std::vector<plateau> find_plateaus(std::vector<sweep_point> points,
   return out;
 }
 
+std::optional<memory_level> sweep_plateau_level(bool l1_cached, double working_set_max,
+                                                double l1_total_bytes, double l2_bytes) {
+  if (!(working_set_max > 0))
+    return std::nullopt;
+  if (l1_cached)
+    return working_set_max <= l1_total_bytes ? std::optional(memory_level::l1) : std::nullopt;
+  return working_set_max <= l2_bytes ? std::optional(memory_level::l2) : std::nullopt;
+}
+
 } // namespace roofkit
