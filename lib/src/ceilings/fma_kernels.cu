@@ -48,9 +48,9 @@ __device__ double lanes_sum(__nv_bfloat162 v) {
 // a = a x + y with x = y = 0.5 (kernel arguments, unknown to the compiler): every chain
 // converges to exactly 1 in every format, so the sum of the chains is `chains`. x and y stay
 // warp-uniform: made per-thread values, they cost DFMA 8% of its rate on the H100 (register-bank
-// pressure). The loop is unrolled 16
-// times so that its counter and branch take under 1% of the issue slots; the work depends on a
-// value read after the start sample, so it cannot begin before it.
+// pressure). The loop is unrolled 16 times so that its counter and branch take under 1% of the
+// issue slots; the work depends on a value read after the start sample, so it cannot begin
+// before it.
 template <class T, int chains>
 __global__ void fma_kernel(double* out, int iterations, float xf, float yf, clock_sample* clk) {
   clock_begin(clk);
