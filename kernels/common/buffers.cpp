@@ -3,6 +3,8 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <optional>
 #include <random>
 #include <utility>
 
@@ -69,6 +71,20 @@ std::vector<float> float_buffer::to_host() const {
 
 std::uint64_t fresh_seed() {
   static std::atomic<std::uint64_t> counter{0};
+  // ROOFKIT_SEED makes the sequence repeatable, so that two processes (a profiler and the tool
+  // it is compared with) fill the same data: some kernels' instruction counts depend on it.
+  static const std::optional<std::uint64_t> fixed = []() -> std::optional<std::uint64_t> {
+    const char* v = std::getenv("ROOFKIT_SEED");
+    if (!v || !*v)
+      return std::nullopt;
+    char* end = nullptr;
+    const unsigned long long s = std::strtoull(v, &end, 10);
+    if (*end != '\0')
+      throw usage_error(fmt::format("ROOFKIT_SEED '{}' is not a whole number (0 to 2^64 - 1)", v));
+    return s;
+  }();
+  if (fixed)
+    return mix64(*fixed ^ mix64(++counter));
   std::random_device rd;
   const std::uint64_t entropy = (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
   const auto now =

@@ -41,7 +41,8 @@ private:
   memory_kind kind_ = memory_kind::device;
 };
 
-/// A new random seed (std::random_device mixed with a counter): fresh data on every setup.
+/// A new random seed (std::random_device mixed with a counter): fresh data on every setup. With
+/// ROOFKIT_SEED set (a whole number), the sequence of seeds is the same in every process.
 std::uint64_t fresh_seed();
 
 /// A random index in [first, first + count) for corrupt_output().
