@@ -1,11 +1,14 @@
 #include "common/buffers.hpp"
 
 #include <atomic>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <optional>
 #include <random>
+#include <string_view>
+#include <system_error>
 #include <utility>
 
 #include <fmt/format.h>
@@ -77,9 +80,10 @@ std::uint64_t fresh_seed() {
     const char* v = std::getenv("ROOFKIT_SEED");
     if (!v || !*v)
       return std::nullopt;
-    char* end = nullptr;
-    const unsigned long long s = std::strtoull(v, &end, 10);
-    if (*end != '\0')
+    const std::string_view text(v);
+    std::uint64_t s = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), s);
+    if (ec != std::errc() || end != text.data() + text.size())
       throw usage_error(fmt::format("ROOFKIT_SEED '{}' is not a whole number (0 to 2^64 - 1)", v));
     return s;
   }();
