@@ -54,7 +54,8 @@ elif [ "$(id -u)" -ne 0 ] && ! { command -v sudo >/dev/null && sudo -n true 2>/d
 else
   [ "$(id -u)" -ne 0 ] && sudo="sudo -n"
   host="${ROOFKIT_SETUP_MIRROR:-}"
-  [ -n "$host" ] || host="$(grep -rhoE '^(deb|URIs:) *(\[[^]]*\] *)?https?://[^/ ]+' /etc/apt/sources.list \
+  [ -n "$host" ] || host="$(grep -rhoE --include='*.list' --include='*.sources' \
+          '^(deb|URIs:) *(\[[^]]*\] *)?https?://[^/ ]+' /etc/apt/sources.list \
           /etc/apt/sources.list.d/ 2>/dev/null | grep -oE 'https?://[^/ ]+' | head -1 || true)"
   if [ -z "$host" ]; then
     can_install=1 # a local mirror or cache: let apt-get try
