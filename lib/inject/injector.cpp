@@ -23,6 +23,7 @@ using NV::Cupti::Checkpoint::cuptiCheckpointSave;
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -144,15 +145,14 @@ public:
     for (const auto& [ordinal, d] : devices_)
       if (d.session) {
         const profiler_stats& t = d.session->stats();
-        write(profiler_time_line({{"calls", t.calls},
-                                  {"passes", t.passes},
-                                  {"setup_s", t.setup_s},
-                                  {"passes_s", t.passes_s},
-                                  {"decode_s", t.decode_s},
-                                  {"before_s", t.before_s},
-                                  {"start_s", t.start_s},
-                                  {"body_s", t.body_s},
-                                  {"stop_s", t.stop_s}}));
+        std::map<std::string, double> fields{{"calls", t.calls},       {"passes", t.passes},
+                                             {"setup_s", t.setup_s},   {"passes_s", t.passes_s},
+                                             {"decode_s", t.decode_s}, {"before_s", t.before_s},
+                                             {"start_s", t.start_s},   {"body_s", t.body_s},
+                                             {"stop_s", t.stop_s}};
+        for (std::size_t i = 0; i < t.start_s_by_pass.size(); ++i)
+          fields[fmt::format("start_pass{}_s", i)] = t.start_s_by_pass[i];
+        write(profiler_time_line(fields));
       }
     write(end_line(launches_.load()));
     if (out_)

@@ -3,11 +3,14 @@
 // (the bench's metric set, its cache control and pass structure), with every launch's values
 // written as JSON. scripts/ncu-compare.sh runs both and compares launch by launch.
 //   roofkit-suite plain [REGEX]
-//   roofkit-suite profile all|none OUT.json [REGEX]
+//   roofkit-suite profile[-each] all|all-evict|none OUT.json [REGEX]
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include <cuda_profiler_api.h>
@@ -50,11 +53,23 @@ int plain(const std::string& regex) {
   return 0;
 }
 
-int profile(const std::string& cache, const std::string& out_path, const std::string& regex) {
+int profile(const std::string& cache, const std::string& out_path, const std::string& regex,
+            bool each) {
   const auto t_start = steady::now();
   roofkit::profiler_options po;
-  po.cache = roofkit::parse_cache_control(cache);
-  roofkit::profiler_session session(0, roofkit::bench_metric_set(), po);
+  // "all-evict": cache control all without invalidating the flush's own lines (an experiment:
+  // the L2 then starts full of clean lines instead of empty).
+  po.invalidate_l2 = cache != "all-evict";
+  po.cache = roofkit::parse_cache_control(cache == "all-evict" ? "all" : cache);
+  // ROOFKIT_SUITE_METRICS=a,b,...: those CUPTI metrics instead of the bench's set (experiments).
+  std::vector<std::string> only;
+  if (const char* list = std::getenv("ROOFKIT_SUITE_METRICS")) {
+    std::stringstream in(list);
+    for (std::string name; std::getline(in, name, ',');)
+      only.push_back(name);
+  }
+  roofkit::profiler_session session(
+      0, only.empty() ? roofkit::bench_metric_set() : roofkit::custom_metric_set(only), po);
   double profile_s = 0;
   cudaStream_t stream = nullptr;
   nlohmann::json kernels = nlohmann::json::array();
@@ -99,7 +114,7 @@ int profile(const std::string& cache, const std::string& out_path, const std::st
     batch.push_back(d);
     instances.push_back(std::move(inst));
     batch_bytes += d->device_bytes(d->default_size);
-    if (batch_bytes > 0.5 * double(free_bytes))
+    if (each || batch_bytes > 0.5 * double(free_bytes))
       flush_batch();
   }
   flush_batch();
@@ -129,9 +144,11 @@ int main(int argc, char** argv) {
     const std::string mode = argc > 1 ? argv[1] : "";
     if (mode == "plain")
       return plain(argc > 2 ? argv[2] : "");
-    if (mode == "profile" && argc > 3)
-      return profile(argv[2], argv[3], argc > 4 ? argv[4] : "");
-    std::cerr << "usage: roofkit-suite plain [REGEX] | profile all|none OUT.json [REGEX]\n";
+    // profile-each: one kernel per pass set, set up just before and freed just after, as in
+    // plain (the same allocation sequence), instead of batches.
+    if ((mode == "profile" || mode == "profile-each") && argc > 3)
+      return profile(argv[2], argv[3], argc > 4 ? argv[4] : "", mode == "profile-each");
+    std::cerr << "usage: roofkit-suite plain [REGEX] | profile[-each] all|all-evict|none OUT.json [REGEX]\n";
     return 2;
   });
 }

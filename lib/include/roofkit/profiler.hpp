@@ -206,6 +206,9 @@ struct profiler_options {
   /// Applied by profile_launches() and profile_range() before every pass. profile() replays
   /// inside CUPTI (kernel replay) and can only flush before its first pass.
   roofkit::cache_control cache = roofkit::cache_control::all;
+  /// With cache_control::all, also invalidate the flush's own lines, so every pass starts from
+  /// an L2 with no valid line (l2_flusher); false leaves them there, clean.
+  bool invalidate_l2 = true;
   /// Kernel launches one profile() call is sized for; one more is kept, and a call that fills
   /// that too is warned about (launches beyond it are not profiled).
   std::size_t max_ranges = 64;
@@ -231,6 +234,8 @@ struct profiler_stats {
   double start_s = 0;  ///< starting a pass (cuptiRangeProfilerStart)
   double body_s = 0;   ///< cache control and the work, up to its synchronisation
   double stop_s = 0;   ///< ending a pass (cuptiRangeProfilerStop)
+  /// start_s split by pass index (element i: every call's pass i), to tell the passes apart.
+  std::vector<double> start_s_by_pass;
 };
 
 /// A counter session on one device for one metric set. Usage (bench runner):
@@ -283,7 +288,8 @@ public:
                 const std::function<void()>& before_pass = {});
 
   /// User range + user replay: calls `work` passes() times inside one range named `name` and
-  /// returns the totals of everything it launched. `work` must give the same GPU work on every
+  /// returns the totals of everything it launched. The range profiler stays enabled between
+  /// calls (until another mode is used), which makes a call several times cheaper. `work` must give the same GPU work on every
   /// call (restore its own inputs if it overwrites them). `before_pass`, if given, runs before
   /// each pass outside the range (e.g. an L2 flush).
   range_values profile_range(const std::string& name, const std::function<void()>& work,

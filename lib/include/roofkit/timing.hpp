@@ -62,17 +62,22 @@ timing summarize_samples(std::vector<double> samples);
 /// clock from cudaDevAttrClockRate when the probe gives no sensible value.
 clock_reading observe_sm_clock(int device = 0, cudaStream_t stream = nullptr);
 
-/// Cache control: flush() writes back and invalidates what kernels left in the L2 by reading a
-/// zeroed buffer of four times the L2 size, so afterwards the L2 holds no line of anyone's data
-/// and no dirty line (the flush's own lines are clean and never read by a measured kernel).
+/// Cache control: flush() writes back and invalidates what kernels left in the L2. It reads a
+/// zeroed buffer of four times the L2 size (every earlier line is evicted, dirty ones written
+/// back), then, with `invalidate` (sm_80+), discards the buffer's own lines from the L2
+/// (discard.global.L2), so the L2 holds no valid line at all, as after Nsight Compute's cache
+/// control. Without it the L2 is left holding clean lines of the buffer, which no measured
+/// kernel reads. Either way no dirty line and no line of anyone's data is left.
 class l2_flusher {
 public:
-  explicit l2_flusher(int device = 0);
+  explicit l2_flusher(int device = 0, bool invalidate = true);
   ~l2_flusher();
   l2_flusher(const l2_flusher&) = delete;
   l2_flusher& operator=(const l2_flusher&) = delete;
-  /// Enqueues the overwrite on `stream`.
+  /// Enqueues the flush on `stream`: launches() kernel launches.
   void flush(cudaStream_t stream = nullptr);
+  /// Kernel launches one flush() enqueues (2 with invalidation, else 1).
+  int launches() const { return invalidate_ ? 2 : 1; }
   /// Size of the buffer (4 x L2).
   std::size_t bytes() const { return bytes_; }
 
@@ -82,6 +87,7 @@ private:
   std::size_t bytes_ = 0;
   int blocks_ = 0;
   unsigned value_ = 0;
+  bool invalidate_ = true;
 };
 
 /// Clock control "base": locks the device's SM clock to its base (default application) clock

@@ -272,16 +272,25 @@ struct profiler_session::impl {
   std::vector<std::uint8_t> config;
   std::unique_ptr<l2_flusher> flusher;
   profiler_stats stats;
+  // profile_range()'s profiler, kept enabled between its calls (declared after `ref`: disabled
+  // before the profiler is deinitialised).
+  std::unique_ptr<enabled_profiler> range_profiler;
+
+  // The other modes enable a profiler of their own: one per context at a time.
+  void release_range_profiler() { range_profiler.reset(); }
 
   std::vector<range_values> user_replay(const std::function<void()>& body,
                                         const std::function<void()>& before, std::size_t capacity);
   void flush_in_pass();
   void prepare_flusher();
 
-  template <class T> void add_pass_times(T p0, T p1, T p2, T p3, T p4) {
+  template <class T> void add_pass_times(int pass, T p0, T p1, T p2, T p3, T p4) {
     auto seconds = [](T a, T b) { return std::chrono::duration<double>(b - a).count(); };
     stats.before_s += seconds(p0, p1);
     stats.start_s += seconds(p1, p2);
+    if (stats.start_s_by_pass.size() <= static_cast<std::size_t>(pass))
+      stats.start_s_by_pass.resize(static_cast<std::size_t>(pass) + 1, 0.0);
+    stats.start_s_by_pass[static_cast<std::size_t>(pass)] += seconds(p1, p2);
     stats.body_s += seconds(p2, p3);
     stats.stop_s += seconds(p3, p4);
   }
@@ -290,7 +299,7 @@ struct profiler_session::impl {
   void prepare_pass() {
     if (options.cache == cache_control::all) {
       if (!flusher)
-        flusher = std::make_unique<l2_flusher>(device);
+        flusher = std::make_unique<l2_flusher>(device, options.invalidate_l2);
       flusher->flush(nullptr);
     }
     ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
@@ -366,6 +375,7 @@ std::vector<range_values> profiler_session::profile(const std::function<void()>&
   ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
   // One range more than asked, to know when launches were lost (see collect()).
   const std::size_t capacity = s.options.max_ranges + 1;
+  s.release_range_profiler();
   s.prepare_pass();
   enabled_profiler rp(s.ctx);
   auto data = rp.counter_data(s.set.names(), capacity);
@@ -384,6 +394,7 @@ std::vector<range_values> profiler_session::impl::user_replay(const std::functio
                                                               std::size_t capacity) {
   ROOFKIT_CUDA_CHECK(cudaSetDevice(device));
   ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+  release_range_profiler();
   const auto t0 = std::chrono::steady_clock::now();
   enabled_profiler rp(ctx);
   auto data = rp.counter_data(set.names(), capacity);
@@ -405,7 +416,7 @@ std::vector<range_values> profiler_session::impl::user_replay(const std::functio
     ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
     const auto p3 = std::chrono::steady_clock::now();
     done = rp.stop();
-    add_pass_times(p0, p1, p2, p3, std::chrono::steady_clock::now());
+    add_pass_times(pass, p0, p1, p2, p3, std::chrono::steady_clock::now());
   }
   const auto t2 = std::chrono::steady_clock::now();
   auto out = collect(rp, data, capacity);
@@ -427,7 +438,7 @@ void profiler_session::impl::flush_in_pass() { flusher->flush(nullptr); }
 void profiler_session::impl::prepare_flusher() {
   if (options.cache == cache_control::all && !flusher) {
     ROOFKIT_CUDA_CHECK(cudaSetDevice(device));
-    flusher = std::make_unique<l2_flusher>(device);
+    flusher = std::make_unique<l2_flusher>(device, options.invalidate_l2);
   }
 }
 
@@ -437,15 +448,15 @@ profiler_session::profile_launches(const std::function<void()>& work,
   auto& s = *impl_;
   const bool flush = s.options.cache == cache_control::all;
   s.prepare_flusher();
+  const std::size_t flush_ranges = flush ? static_cast<std::size_t>(s.flusher->launches()) : 0;
   auto out = s.user_replay(
       [&] {
         if (flush)
           s.flush_in_pass();
         work();
       },
-      before_pass, s.options.max_ranges + 1 + (flush ? 1 : 0));
-  if (flush && !out.empty())
-    out.erase(out.begin());
+      before_pass, s.options.max_ranges + 1 + flush_ranges);
+  out.erase(out.begin(), out.begin() + std::ptrdiff_t(std::min(flush_ranges, out.size())));
   return out;
 }
 
@@ -455,9 +466,10 @@ profiler_session::profile_batch(const std::vector<batch_work>& works,
   auto& s = *impl_;
   const bool flush = s.options.cache == cache_control::all;
   s.prepare_flusher();
+  const std::size_t flush_ranges = flush ? static_cast<std::size_t>(s.flusher->launches()) : 0;
   std::size_t expected = 0;
   for (const auto& w : works)
-    expected += w.launches + (flush ? 1 : 0);
+    expected += w.launches + flush_ranges;
   auto ranges = s.user_replay(
       [&] {
         for (const auto& w : works) {
@@ -474,7 +486,7 @@ profiler_session::profile_batch(const std::vector<batch_work>& works,
   std::vector<std::vector<range_values>> out;
   std::size_t next = 0;
   for (const auto& w : works) {
-    next += flush ? 1 : 0;
+    next += flush_ranges;
     out.emplace_back(ranges.begin() + std::ptrdiff_t(next),
                      ranges.begin() + std::ptrdiff_t(next + w.launches));
     next += w.launches;
@@ -492,7 +504,12 @@ range_values profiler_session::profile_range(const std::string& name,
   ROOFKIT_CUDA_CHECK(cudaSetDevice(s.device));
   ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
   const auto t0 = std::chrono::steady_clock::now();
-  enabled_profiler rp(s.ctx);
+  // Enabling the range profiler is what makes a pass set expensive (the first pass after it
+  // took 150-200 ms on the H200, a later one 0-7 ms for a one-pass set: roofkit-profiler-cost),
+  // so profile_range() keeps it enabled between calls; each call configures a fresh image.
+  if (!s.range_profiler)
+    s.range_profiler = std::make_unique<enabled_profiler>(s.ctx);
+  const enabled_profiler& rp = *s.range_profiler;
   auto data = rp.counter_data(s.set.names(), 1);
   rp.set_config(s.config, data, CUPTI_UserRange, CUPTI_UserReplay, 1);
   const auto t1 = std::chrono::steady_clock::now();
@@ -519,7 +536,7 @@ range_values profiler_session::profile_range(const std::string& name,
     rp.pop();
     const auto p3 = std::chrono::steady_clock::now();
     done = rp.stop();
-    s.add_pass_times(p0, p1, p2, p3, std::chrono::steady_clock::now());
+    s.add_pass_times(pass, p0, p1, p2, p3, std::chrono::steady_clock::now());
   }
   const auto t2 = std::chrono::steady_clock::now();
   rp.decode();

@@ -15,4 +15,9 @@ void launch_clock_probe(long long cycles, long long* elapsed, cudaStream_t strea
 void launch_l2_read_sweep(const void* buffer, std::size_t bytes, unsigned salt, unsigned* sink,
                           int blocks, cudaStream_t stream);
 
+/// Invalidates every 128-byte line of `buffer` (128-byte aligned; `bytes` a multiple of 128)
+/// in the L2 without writing it back (discard.global.L2); its contents become indeterminate.
+/// Does nothing before sm_80.
+void launch_l2_discard_sweep(void* buffer, std::size_t bytes, int blocks, cudaStream_t stream);
+
 } // namespace roofkit::detail

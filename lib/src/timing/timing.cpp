@@ -75,13 +75,14 @@ timing summarize_samples(std::vector<double> samples) {
   return t;
 }
 
-l2_flusher::l2_flusher(int device) {
+l2_flusher::l2_flusher(int device, bool invalidate) : invalidate_(invalidate) {
   use_timing_device(device);
   int l2 = 0;
   ROOFKIT_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
   ROOFKIT_CUDA_CHECK(cudaDeviceGetAttribute(&blocks_, cudaDevAttrMultiProcessorCount, device));
   blocks_ *= 4;
-  bytes_ = 4 * static_cast<std::size_t>(std::max(l2, 1 << 20));
+  // A whole number of 128-byte lines (the discard's unit); cudaMalloc aligns to 256 bytes.
+  bytes_ = 4 * static_cast<std::size_t>(std::max(l2, 1 << 20)) / 128 * 128;
   ROOFKIT_CUDA_CHECK(cudaMalloc(&buffer_, bytes_ + 64));
   sink_ = static_cast<unsigned*>(buffer_) + bytes_ / sizeof(unsigned);
   // Zeros, once; the memset leaves dirty lines, which the first sweep writes back.
@@ -96,6 +97,10 @@ void l2_flusher::flush(cudaStream_t stream) {
   value_ = value_ * 1664525u + 1013904223u;
   detail::launch_l2_read_sweep(buffer_, bytes_, value_, sink_, blocks_, stream);
   ROOFKIT_CUDA_CHECK(cudaGetLastError());
+  if (invalidate_) {
+    detail::launch_l2_discard_sweep(buffer_, bytes_, blocks_, stream);
+    ROOFKIT_CUDA_CHECK(cudaGetLastError());
+  }
 }
 
 clock_reading observe_sm_clock(int device, cudaStream_t stream) {
