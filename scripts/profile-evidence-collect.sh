@@ -9,6 +9,9 @@ R="${1:?usage: scripts/profile-evidence-collect.sh RESULTS_DIR}"
 V=data/validation
 mkdir -p "$V" plots tests/data/ncu
 steps="$R/steps.log"
+# The GPU the results came from (h100, h200), as the evidence files are named.
+gpu=$(grep -m1 '^evidence: device:' "$steps" | grep -oE 'H[0-9]{3}' | head -1 | tr 'A-Z' 'a-z')
+gpu=${gpu:-h100}
 
 if [ -s "$R/torch-ops-roofline-raw.csv" ]; then
   cp "$R/torch-ops-roofline-raw.csv" tests/data/ncu/torch-ops-roofline-raw.csv
@@ -17,20 +20,22 @@ fi
 for name in torch-ops bench; do
   csv="$R/$name-ncu-same-metrics.csv"
   [ -s "$R/$name.json" ] && [ -s "$csv" ] || continue
-  python3 scripts/profile-compare.py "$R/$name.json" "$csv" \
-    --what "roofline-cuda profile vs ncu with the same metric names, launch by launch ($name)" \
-    --command "scripts/profile-evidence.sh ($name stage): roofline-cuda profile ... ; ncu --metrics <the run's counter names> --print-units base --cache-control all --clock-control none --csv --page raw ..." \
-    >"$V/profile-vs-ncu-$name-gh100.json"
-  echo "comparison: $V/profile-vs-ncu-$name-gh100.json ($(python3 -c "import json; print(json.load(open('$V/profile-vs-ncu-$name-gh100.json'))['verdict'])"))"
+  dram=()
+  [ -s "$R/$name-ncu-dram.csv" ] && dram=(--dram "$R/$name-ncu-dram.csv")
+  python3 scripts/profile-compare.py "$R/$name.json" "$csv" "${dram[@]}" \
+    --what "roofline-cuda profile vs ncu with the same metric names, launch by launch ($name, $gpu)" \
+    --command "scripts/profile-evidence.sh ($name stage): roofline-cuda profile ... ; ncu --metrics <the run's counter names> --print-units base --cache-control all --clock-control none --csv --page raw ... ; ncu --metrics dram__bytes_read.sum,dram__bytes_write.sum (same options)" \
+    >"$V/profile-vs-ncu-$name-$gpu.json"
+  echo "comparison: $V/profile-vs-ncu-$name-$gpu.json ($(python3 -c "import json; print(json.load(open('$V/profile-vs-ncu-$name-$gpu.json'))['verdict'])"))"
 done
 if [ -s "$R/torch-ops.svg" ]; then
   # The GPU machine's output folder is no part of the evidence: it becomes $OUT.
   strip='s|/[^ "<]*/results/|$OUT/results/|g'
   sed "$strip" "$R/torch-ops.svg" >plots/torch-ops-profile.svg
-  sed "$strip" "$R/torch-ops.json" >data/runs/h100-torch-ops-profile.json
-  echo "chart: plots/torch-ops-profile.svg, run: data/runs/h100-torch-ops-profile.json"
+  sed "$strip" "$R/torch-ops.json" >"data/runs/$gpu-torch-ops-profile.json"
+  echo "chart: plots/torch-ops-profile.svg, run: data/runs/$gpu-torch-ops-profile.json"
 fi
-python3 - "$R" "$V/profile-overhead-gh100.json" <<'PY'
+python3 - "$R" "$V/profile-overhead-$gpu.json" <<'PY'
 import json, os, re, sys
 r, out = sys.argv[1], sys.argv[2]
 steps = re.sub(r"/[^ \"]*/results/", "$OUT/results/",

@@ -72,6 +72,17 @@ for line in open('$1'):
         break" 2>/dev/null
 }
 
+# ncu with the two DRAM metrics alone: one pass, so its kernel replay restores no memory before
+# them (the reference for DRAM bytes; scripts/profile-compare.py --dram).
+ncu_dram() { # name, ncu filter options and command...
+  local name=$1 t1
+  shift
+  t1=$(now)
+  timeout 60 ncu --metrics dram__bytes_read.sum,dram__bytes_write.sum --print-units base \
+    "${NCU_COMMON[@]}" "$@" >"$R/$name-ncu-dram.csv" 2>"$R/$name-ncu-dram.err"
+  step "$name: ncu with the DRAM metrics alone rc=$? wall $(since "$t1") s"
+}
+
 profile() { # name, time limit (s), profile options..., -- command...
   local name=$1 limit=$2; shift 2
   local t1
@@ -94,6 +105,7 @@ if [[ " $stages " == *" torch "* ]]; then
     timeout 60 ncu --metrics "$metrics" --print-units base "${NCU_COMMON[@]}" --nvtx --nvtx-include "ops/" \
       "${TORCH[@]}" >"$R/torch-ops-ncu-same-metrics.csv" 2>"$R/torch-ops-ncu-same-metrics.err"
     step "torch: ncu with our metric names rc=$? wall $(since "$t1") s"
+    ncu_dram torch-ops --nvtx --nvtx-include "ops/" "${TORCH[@]}"
   fi
   pack
 fi
@@ -126,6 +138,7 @@ if [[ " $stages " == *" bench "* ]]; then
     timeout 50 ncu --metrics "$metrics" --print-units base "${NCU_COMMON[@]}" --kernel-name "regex:$regex" \
       "${BENCH[@]}" >"$R/bench-ncu-same-metrics.csv" 2>"$R/bench-ncu-same-metrics.err"
     step "bench: ncu with our metric names rc=$? wall $(since "$t1") s"
+    ncu_dram bench --kernel-name "regex:$regex" "${BENCH[@]}"
   fi
   pack
 fi

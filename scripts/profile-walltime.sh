@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Wall time of `roofline-cuda profile` against `ncu --set roofline` on the PyTorch script
-# (tests/apps/torch_ops.py, NVTX range "ops", cache control all, clocks not locked), run one
-# after the other on an idle machine, beside the script alone; then 100 profiled launches of
+# (tests/apps/torch_ops.py, cache control all, clocks not locked): the NVTX range "ops" and
+# then every launch of the script, each pair one after the other on an idle machine, beside
+# the script alone; then 100 profiled launches of
 # tests/apps/many_kernels.cu with the profiler's time breakdown. Writes $OUT/profile-walltime.json.
 # Usage (GPU machine, after a build): OUT=dir scripts/profile-walltime.sh BUILD_DIR
 set -uo pipefail
@@ -23,8 +24,14 @@ wall plain "${TORCH[@]}"
 wall ncu ncu --set roofline --cache-control all --clock-control none --nvtx --nvtx-include "ops/" \
   "${TORCH[@]}"
 wall roofkit "$RC" profile --nvtx ops --records "$W/torch.jsonl" -o "$W/torch.json" -- "${TORCH[@]}"
+# Every launch of the script on both sides (the same hierarchical content, no filter).
+wall ncu_all ncu --set roofline --cache-control all --clock-control none "${TORCH[@]}"
+wall roofkit_all "$RC" profile --records "$W/torch_all.jsonl" -o "$W/torch_all.json" -- "${TORCH[@]}"
 wall many "$RC" profile --launch-count 100 --records "$W/many.jsonl" -o "$W/many.json" -- \
   "$BUILD/tests/apps/roofkit_app_many_kernels" 10000
+export DEVICE="$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)"
+export NCU_VERSION="$(ncu --version 2>/dev/null | tail -1)"
+export TORCH_VERSION="$(python3 -c 'import torch; print(torch.__version__)' 2>/dev/null)"
 python3 - "$W" "$OUT/profile-walltime.json" <<'PY'
 import json, sys
 w, out = sys.argv[1], sys.argv[2]
@@ -39,21 +46,36 @@ def recs(n):
     return launches, time
 ncu_kernels = sum(1 for l in open(f"{w}/ncu.out") if l.startswith("  ") and "(" in l and "Context" in l)
 tl, tt = recs("torch")
+al, at = recs("torch_all")
 ml, mt = recs("many")
+import datetime, os
 r = {
-  "what": "wall time of roofline-cuda profile vs ncu --set roofline on tests/apps/torch_ops.py (NVTX range ops), one after the other, cache control all, clocks not locked; then 100 profiled launches of many_kernels with the profiler's time breakdown",
+  "schema": "roofkit.validation/1",
+  "device": os.environ.get("DEVICE", ""), "ncu": os.environ.get("NCU_VERSION", ""),
+  "torch": os.environ.get("TORCH_VERSION", ""),
+  "date": datetime.date.today().isoformat(),
+  "git_revision": os.environ.get("ROOFKIT_GIT_REVISION", ""),
+  "what": "wall time of roofline-cuda profile vs ncu --set roofline on tests/apps/torch_ops.py (the NVTX range ops, then every launch), one after the other, cache control all, clocks not locked; then 100 profiled launches of many_kernels with the profiler's time breakdown",
   "commands": {
     "plain": "python3 tests/apps/torch_ops.py",
     "ncu": "ncu --set roofline --cache-control all --clock-control none --nvtx --nvtx-include ops/ python3 tests/apps/torch_ops.py",
     "roofkit": "roofline-cuda profile --nvtx ops -- python3 tests/apps/torch_ops.py",
+    "ncu_all": "ncu --set roofline --cache-control all --clock-control none python3 tests/apps/torch_ops.py",
+    "roofkit_all": "roofline-cuda profile -- python3 tests/apps/torch_ops.py",
     "many": "roofline-cuda profile --launch-count 100 -- roofkit_app_many_kernels 10000",
     "script": "scripts/profile-walltime.sh"},
-  "wall_s": {"plain": s("plain"), "ncu_set_roofline": s("ncu"), "roofkit": s("roofkit"), "many_100_profiled": s("many")},
+  "wall_s": {"plain": s("plain"), "ncu_set_roofline": s("ncu"), "roofkit": s("roofkit"),
+             "ncu_set_roofline_all_launches": s("ncu_all"), "roofkit_all_launches": s("roofkit_all"),
+             "many_100_profiled": s("many")},
   "ratio": s("roofkit") / s("ncu"),
   "ratio_net_of_plain": (s("roofkit") - s("plain")) / (s("ncu") - s("plain")),
+  "ratio_all_launches": s("roofkit_all") / s("ncu_all"),
+  "ratio_all_launches_net_of_plain": (s("roofkit_all") - s("plain")) / (s("ncu_all") - s("plain")),
   "torch_profiled_launches": tl, "torch_profiler_time_s": tt,
+  "torch_all_profiled_launches": al, "torch_all_profiler_time_s": at,
   "many_profiled_launches": ml, "many_profiler_time_s": mt,
-  "exit": {n: open(f"{w}/{n}.err").read().strip().splitlines()[-1] for n in ("plain", "ncu", "roofkit", "many")},
+  "exit": {n: open(f"{w}/{n}.err").read().strip().splitlines()[-1]
+           for n in ("plain", "ncu", "roofkit", "ncu_all", "roofkit_all", "many")},
 }
 json.dump(r, open(out, "w"), indent=1)
 print(json.dumps(r, indent=1))
