@@ -145,11 +145,10 @@ public:
     for (const auto& [ordinal, d] : devices_)
       if (d.session) {
         const profiler_stats& t = d.session->stats();
-        std::map<std::string, double> fields{{"calls", t.calls},       {"passes", t.passes},
-                                             {"setup_s", t.setup_s},   {"passes_s", t.passes_s},
-                                             {"decode_s", t.decode_s}, {"before_s", t.before_s},
-                                             {"start_s", t.start_s},   {"body_s", t.body_s},
-                                             {"stop_s", t.stop_s}};
+        std::map<std::string, double> fields{
+            {"calls", t.calls},       {"passes", t.passes},     {"setup_s", t.setup_s},
+            {"passes_s", t.passes_s}, {"decode_s", t.decode_s}, {"before_s", t.before_s},
+            {"start_s", t.start_s},   {"body_s", t.body_s},     {"stop_s", t.stop_s}};
         for (std::size_t i = 0; i < t.start_s_by_pass.size(); ++i)
           fields[fmt::format("start_pass{}_s", i)] = t.start_s_by_pass[i];
         write(profiler_time_line(fields));

@@ -44,9 +44,10 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }
 
 nlohmann::json stats_json(const roofkit::profiler_stats& s) {
-  return {{"calls", s.calls},     {"passes", s.passes},   {"setup_s", s.setup_s},
-          {"before_s", s.before_s}, {"start_s", s.start_s}, {"body_s", s.body_s},
-          {"stop_s", s.stop_s},   {"decode_s", s.decode_s}, {"start_s_by_pass", s.start_s_by_pass}};
+  return {
+      {"calls", s.calls},       {"passes", s.passes},     {"setup_s", s.setup_s},
+      {"before_s", s.before_s}, {"start_s", s.start_s},   {"body_s", s.body_s},
+      {"stop_s", s.stop_s},     {"decode_s", s.decode_s}, {"start_s_by_pass", s.start_s_by_pass}};
 }
 
 void measure(const std::string& label, const roofkit::metric_set_def& def, int launches) {
@@ -57,46 +58,46 @@ void measure(const std::string& label, const roofkit::metric_set_def& def, int l
     roofkit::profiler_session s(0, def);
     // One call first: the first start of a session pays one-time costs, reported apart.
     try {
-    const auto w0 = std::chrono::steady_clock::now();
-    s.profile_range("warm-up", [&] { a.launch(); });
-    const double first_s = seconds_since(w0);
-    const roofkit::profiler_stats before = s.stats();
-    const auto t0 = std::chrono::steady_clock::now();
-    std::size_t ranges = 0;
-    std::vector<double> dram_read;
-    if (per_launch) {
-      for (int i = 0; i < launches; ++i) {
-        const auto r = s.profile_range("launch", [&] { a.launch(); });
-        ranges += r.values.empty() ? 0 : 1;
-        auto it = r.values.find("dram__bytes_read.sum");
-        if (it != r.values.end())
-          dram_read.push_back(it->second);
+      const auto w0 = std::chrono::steady_clock::now();
+      s.profile_range("warm-up", [&] { a.launch(); });
+      const double first_s = seconds_since(w0);
+      const roofkit::profiler_stats before = s.stats();
+      const auto t0 = std::chrono::steady_clock::now();
+      std::size_t ranges = 0;
+      std::vector<double> dram_read;
+      if (per_launch) {
+        for (int i = 0; i < launches; ++i) {
+          const auto r = s.profile_range("launch", [&] { a.launch(); });
+          ranges += r.values.empty() ? 0 : 1;
+          auto it = r.values.find("dram__bytes_read.sum");
+          if (it != r.values.end())
+            dram_read.push_back(it->second);
+        }
+      } else if (mode == "auto_range_user_replay") {
+        ranges = s.profile_launches([&] {
+                    for (int i = 0; i < launches; ++i)
+                      a.launch();
+                  }).size();
+      } else {
+        ranges = s.profile([&] {
+                    for (int i = 0; i < launches; ++i)
+                      a.launch();
+                  }).size();
       }
-    } else if (mode == "auto_range_user_replay") {
-      ranges = s.profile_launches([&] {
-                  for (int i = 0; i < launches; ++i)
-                    a.launch();
-                }).size();
-    } else {
-      ranges = s.profile([&] {
-                  for (int i = 0; i < launches; ++i)
-                    a.launch();
-                }).size();
-    }
-    const double wall = seconds_since(t0);
-    nlohmann::json line = {{"set", label},
-                           {"metrics", s.metrics().names()},
-                           {"passes", s.passes()},
-                           {"mode", mode},
-                           {"launches", launches},
-                           {"ranges", ranges},
-                           {"first_call_s", first_s},
-                           {"wall_s", wall},
-                           {"wall_per_launch_s", wall / launches},
-                           {"dram_read_per_launch", dram_read},
-                           {"stats_after_first", stats_json(before)},
-                           {"stats_total", stats_json(s.stats())}};
-    std::cout << line.dump() << std::endl;
+      const double wall = seconds_since(t0);
+      nlohmann::json line = {{"set", label},
+                             {"metrics", s.metrics().names()},
+                             {"passes", s.passes()},
+                             {"mode", mode},
+                             {"launches", launches},
+                             {"ranges", ranges},
+                             {"first_call_s", first_s},
+                             {"wall_s", wall},
+                             {"wall_per_launch_s", wall / launches},
+                             {"dram_read_per_launch", dram_read},
+                             {"stats_after_first", stats_json(before)},
+                             {"stats_total", stats_json(s.stats())}};
+      std::cout << line.dump() << std::endl;
     } catch (const std::exception& e) {
       std::cout << nlohmann::json{{"set", label}, {"mode", mode}, {"error", e.what()}}.dump()
                 << std::endl;
@@ -109,11 +110,12 @@ void measure(const std::string& label, const roofkit::metric_set_def& def, int l
 int main(int argc, char** argv) {
   return roofkit::guarded_main("roofkit-profiler-cost", [&]() -> int {
     const int launches = argc > 1 ? std::stoi(argv[1]) : 10;
-    measure("hardware", roofkit::custom_metric_set({"dram__bytes_read.sum",
-                                                    "dram__bytes_write.sum",
-                                                    "gpu__time_duration.sum"}),
+    measure("hardware",
+            roofkit::custom_metric_set(
+                {"dram__bytes_read.sum", "dram__bytes_write.sum", "gpu__time_duration.sum"}),
             launches);
-    measure("sass", roofkit::custom_metric_set({"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"}),
+    measure("sass",
+            roofkit::custom_metric_set({"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"}),
             launches);
     measure("bench", roofkit::bench_metric_set(), launches);
     return 0;

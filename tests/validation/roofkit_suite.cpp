@@ -148,7 +148,8 @@ int main(int argc, char** argv) {
     // plain (the same allocation sequence), instead of batches.
     if ((mode == "profile" || mode == "profile-each") && argc > 3)
       return profile(argv[2], argv[3], argc > 4 ? argv[4] : "", mode == "profile-each");
-    std::cerr << "usage: roofkit-suite plain [REGEX] | profile[-each] all|all-evict|none OUT.json [REGEX]\n";
+    std::cerr << "usage: roofkit-suite plain [REGEX] | profile[-each] all|all-evict|none OUT.json "
+                 "[REGEX]\n";
     return 2;
   });
 }

@@ -289,9 +289,9 @@ public:
 
   /// User range + user replay: calls `work` passes() times inside one range named `name` and
   /// returns the totals of everything it launched. The range profiler stays enabled between
-  /// calls (until another mode is used), which makes a call several times cheaper. `work` must give the same GPU work on every
-  /// call (restore its own inputs if it overwrites them). `before_pass`, if given, runs before
-  /// each pass outside the range (e.g. an L2 flush).
+  /// calls (until another mode is used), which makes a call several times cheaper. `work` must give
+  /// the same GPU work on every call (restore its own inputs if it overwrites them). `before_pass`,
+  /// if given, runs before each pass outside the range (e.g. an L2 flush).
   range_values profile_range(const std::string& name, const std::function<void()>& work,
                              const std::function<void()>& before_pass = {});
 
