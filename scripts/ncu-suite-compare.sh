@@ -24,7 +24,11 @@ echo "ncu-suite: $("$NCU" --version | tail -1)"
 
 for cache in all none; do
   t=$(now)
-  "$S" profile "$cache" "$LOG/ours-$cache.json" 2>"$LOG/ours-$cache.log"
+  # One kernel at a time, set up just before and freed just after, as in the plain run ncu
+  # profiles: the same allocation order, so the same buffer placement. In the bench's batches
+  # placement differs, and the L2 evicts a different number of dirty lines from a kernel whose
+  # output stays mostly in it (0.2-0.3 MB of 16 MB: scripts/ncu-dram-passes.sh).
+  "$S" profile-each "$cache" "$LOG/ours-$cache.json" 2>"$LOG/ours-$cache.log"
   echo "ncu-suite: ours $cache rc=$? in $(since "$t") s"
   metrics=$(python3 -c "import json;print(','.join(json.load(open('$LOG/ours-$cache.json'))['metrics']))")
   cmd=("$NCU" --cache-control "$cache" --clock-control none --profile-from-start off

@@ -123,7 +123,7 @@ if [[ " $stages " == *" many "* ]]; then
     >"$R/many-plain.out" 2>&1
   step "many plain: rc=$? wall $(since "$t1") s ($(cat "$R/many-plain.time")): $(tail -1 "$R/many-plain.out")"
   profile many-count100 40 --launch-count 100 -- "$APPS/roofkit_app_many_kernels" 10000
-  profile many-all1000 60 -- "$APPS/roofkit_app_many_kernels" 1000
+  profile many-all1000 110 -- "$APPS/roofkit_app_many_kernels" 1000
   pack
 fi
 

@@ -447,6 +447,9 @@ private:
     CUpti_Checkpoint cp{CUpti_Checkpoint_STRUCT_SIZE};
     cp.ctx = ctx;
     cp.allowOverwrite = 1;
+    // Restore only the blocks that changed: every restore of this checkpoint comes at the same
+    // point (after a pass of the same launch), as the option requires.
+    cp.optimizations = NV::Cupti::Checkpoint::CUPTI_CHECKPOINT_OPT_TRANSFER;
     try {
       ROOFKIT_CU_CHECK(cuCtxSynchronize());
       ROOFKIT_CUPTI_CHECK(cuptiCheckpointSave(&cp));
@@ -459,7 +462,13 @@ private:
           launch_error = text ? text : "launch failed";
         }
       };
-      auto before_pass = [&] { ROOFKIT_CUPTI_CHECK(cuptiCheckpointRestore(&cp)); };
+      // The first pass starts from the memory just saved: no restore before it.
+      bool first_pass = true;
+      auto before_pass = [&] {
+        if (!first_pass)
+          ROOFKIT_CUPTI_CHECK(cuptiCheckpointRestore(&cp));
+        first_pass = false;
+      };
       const range_values values = s->session->profile_range("launch", work, before_pass);
       cuCtxSetCurrent(ctx);
       ROOFKIT_CUPTI_CHECK(cuptiCheckpointRestore(&cp));
