@@ -447,9 +447,6 @@ private:
     CUpti_Checkpoint cp{CUpti_Checkpoint_STRUCT_SIZE};
     cp.ctx = ctx;
     cp.allowOverwrite = 1;
-    // Restore only the blocks that changed: every restore of this checkpoint comes at the same
-    // point (after a pass of the same launch), as the option requires.
-    cp.optimizations = NV::Cupti::Checkpoint::CUPTI_CHECKPOINT_OPT_TRANSFER;
     try {
       ROOFKIT_CU_CHECK(cuCtxSynchronize());
       ROOFKIT_CUPTI_CHECK(cuptiCheckpointSave(&cp));
