@@ -61,6 +61,7 @@ struct device_state {
   bool failed = false;
   std::unique_ptr<profiler_session> session;
   CUcontext primary = nullptr;
+  std::unique_ptr<CUpti_Checkpoint> checkpoint; // kept between launches (experiment)
 };
 
 class injector {
@@ -71,6 +72,8 @@ public:
   }
 
   void start() {
+    const char* keep = std::getenv("ROOFKIT_PROFILE_KEEP_CHECKPOINT");
+    keep_checkpoint_ = keep && std::string(keep) == "1";
     const char* path = std::getenv("ROOFKIT_PROFILE_RECORD");
     if (path && *path)
       out_ = std::fopen(path, "a");
@@ -151,6 +154,8 @@ public:
             {"start_s", t.start_s},   {"body_s", t.body_s},     {"stop_s", t.stop_s}};
         for (std::size_t i = 0; i < t.start_s_by_pass.size(); ++i)
           fields[fmt::format("start_pass{}_s", i)] = t.start_s_by_pass[i];
+        for (const auto& [phase, seconds] : phase_s_)
+          fields[phase] = seconds;
         write(profiler_time_line(fields));
       }
     write(end_line(launches_.load()));
@@ -444,12 +449,30 @@ private:
     rec.stream = reinterpret_cast<std::uintptr_t>(a.stream);
     rec.thread = static_cast<std::uint64_t>(syscall(SYS_gettid));
 
-    CUpti_Checkpoint cp{CUpti_Checkpoint_STRUCT_SIZE};
+    // Experiment (ROOFKIT_PROFILE_KEEP_CHECKPOINT=1): one checkpoint per device, saved over
+    // for every launch and never freed, instead of one made and freed per launch.
+    const bool keep = keep_checkpoint_;
+    CUpti_Checkpoint own{CUpti_Checkpoint_STRUCT_SIZE};
+    if (keep && !s->checkpoint) {
+      s->checkpoint = std::make_unique<CUpti_Checkpoint>();
+      *s->checkpoint = CUpti_Checkpoint{CUpti_Checkpoint_STRUCT_SIZE};
+    }
+    CUpti_Checkpoint& cp = keep ? *s->checkpoint : own;
     cp.ctx = ctx;
     cp.allowOverwrite = 1;
+    auto timed = [this](const char* phase, auto&& call) {
+      const auto begin = std::chrono::steady_clock::now();
+      call();
+      phase_s_[phase] +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    };
+    auto free_checkpoint = [&] {
+      if (!keep)
+        timed("checkpoint_free_s", [&] { cuptiCheckpointFree(&cp); });
+    };
     try {
-      ROOFKIT_CU_CHECK(cuCtxSynchronize());
-      ROOFKIT_CUPTI_CHECK(cuptiCheckpointSave(&cp));
+      timed("sync_s", [&] { ROOFKIT_CU_CHECK(cuCtxSynchronize()); });
+      timed("checkpoint_save_s", [&] { ROOFKIT_CUPTI_CHECK(cuptiCheckpointSave(&cp)); });
       std::string launch_error;
       auto work = [&] {
         const CUresult r = relaunch(a);
@@ -468,14 +491,16 @@ private:
       };
       const range_values values = s->session->profile_range("launch", work, before_pass);
       cuCtxSetCurrent(ctx);
-      ROOFKIT_CUPTI_CHECK(cuptiCheckpointRestore(&cp));
-      ROOFKIT_CU_CHECK(cuCtxSynchronize());
-      cuptiCheckpointFree(&cp);
+      timed("checkpoint_restore_s", [&] {
+        ROOFKIT_CUPTI_CHECK(cuptiCheckpointRestore(&cp));
+        ROOFKIT_CU_CHECK(cuCtxSynchronize());
+      });
+      free_checkpoint();
       if (!launch_error.empty())
         throw runtime_error("re-issued launch failed: " + launch_error);
       apply_counts(derive_roofline_counts(s->session->metrics(), values.values), values.values, k);
     } catch (const std::exception& e) {
-      cuptiCheckpointFree(&cp);
+      free_checkpoint();
       cuCtxSetCurrent(ctx);
       k.status = "error";
       k.message = e.what();
@@ -501,6 +526,8 @@ private:
   }
 
   std::recursive_mutex mutex_;
+  std::map<std::string, double> phase_s_; // the injector's own time per phase, all devices
+  bool keep_checkpoint_ = false;
   FILE* out_ = nullptr;
   app_profile_options options_;
   std::unique_ptr<launch_selector> selector_;
