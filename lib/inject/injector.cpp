@@ -61,7 +61,6 @@ struct device_state {
   bool failed = false;
   std::unique_ptr<profiler_session> session;
   CUcontext primary = nullptr;
-  std::unique_ptr<CUpti_Checkpoint> checkpoint; // kept between launches (experiment)
 };
 
 class injector {
@@ -72,8 +71,6 @@ public:
   }
 
   void start() {
-    const char* keep = std::getenv("ROOFKIT_PROFILE_KEEP_CHECKPOINT");
-    keep_checkpoint_ = keep && std::string(keep) == "1";
     const char* path = std::getenv("ROOFKIT_PROFILE_RECORD");
     if (path && *path)
       out_ = std::fopen(path, "a");
@@ -449,15 +446,7 @@ private:
     rec.stream = reinterpret_cast<std::uintptr_t>(a.stream);
     rec.thread = static_cast<std::uint64_t>(syscall(SYS_gettid));
 
-    // Experiment (ROOFKIT_PROFILE_KEEP_CHECKPOINT=1): one checkpoint per device, saved over
-    // for every launch and never freed, instead of one made and freed per launch.
-    const bool keep = keep_checkpoint_;
-    CUpti_Checkpoint own{CUpti_Checkpoint_STRUCT_SIZE};
-    if (keep && !s->checkpoint) {
-      s->checkpoint = std::make_unique<CUpti_Checkpoint>();
-      *s->checkpoint = CUpti_Checkpoint{CUpti_Checkpoint_STRUCT_SIZE};
-    }
-    CUpti_Checkpoint& cp = keep ? *s->checkpoint : own;
+    CUpti_Checkpoint cp{CUpti_Checkpoint_STRUCT_SIZE};
     cp.ctx = ctx;
     cp.allowOverwrite = 1;
     auto timed = [this](const char* phase, auto&& call) {
@@ -466,10 +455,7 @@ private:
       phase_s_[phase] +=
           std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     };
-    auto free_checkpoint = [&] {
-      if (!keep)
-        timed("checkpoint_free_s", [&] { cuptiCheckpointFree(&cp); });
-    };
+    auto free_checkpoint = [&] { timed("checkpoint_free_s", [&] { cuptiCheckpointFree(&cp); }); };
     try {
       timed("sync_s", [&] { ROOFKIT_CU_CHECK(cuCtxSynchronize()); });
       timed("checkpoint_save_s", [&] { ROOFKIT_CUPTI_CHECK(cuptiCheckpointSave(&cp)); });
@@ -527,7 +513,6 @@ private:
 
   std::recursive_mutex mutex_;
   std::map<std::string, double> phase_s_; // the injector's own time per phase, all devices
-  bool keep_checkpoint_ = false;
   FILE* out_ = nullptr;
   app_profile_options options_;
   std::unique_ptr<launch_selector> selector_;
