@@ -5,11 +5,9 @@
 //   roofkit-suite plain [REGEX]
 //   roofkit-suite profile[-each] all|all-evict|none OUT.json [REGEX]
 #include <chrono>
-#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -61,15 +59,7 @@ int profile(const std::string& cache, const std::string& out_path, const std::st
   // the L2 then starts full of clean lines instead of empty).
   po.invalidate_l2 = cache != "all-evict";
   po.cache = roofkit::parse_cache_control(cache == "all-evict" ? "all" : cache);
-  // ROOFKIT_SUITE_METRICS=a,b,...: those CUPTI metrics instead of the bench's set (experiments).
-  std::vector<std::string> only;
-  if (const char* list = std::getenv("ROOFKIT_SUITE_METRICS")) {
-    std::stringstream in(list);
-    for (std::string name; std::getline(in, name, ',');)
-      only.push_back(name);
-  }
-  roofkit::profiler_session session(
-      0, only.empty() ? roofkit::bench_metric_set() : roofkit::custom_metric_set(only), po);
+  roofkit::profiler_session session(0, roofkit::bench_metric_set(), po);
   double profile_s = 0;
   cudaStream_t stream = nullptr;
   nlohmann::json kernels = nlohmann::json::array();
