@@ -151,6 +151,8 @@ public:
             {"start_s", t.start_s},   {"body_s", t.body_s},     {"stop_s", t.stop_s}};
         for (std::size_t i = 0; i < t.start_s_by_pass.size(); ++i)
           fields[fmt::format("start_pass{}_s", i)] = t.start_s_by_pass[i];
+        for (std::size_t i = 0; i < t.stop_s_by_pass.size(); ++i)
+          fields[fmt::format("stop_pass{}_s", i)] = t.stop_s_by_pass[i];
         for (const auto& [phase, seconds] : phase_s_)
           fields[phase] = seconds;
         write(profiler_time_line(fields));

@@ -110,24 +110,27 @@ TEST(metric_sets, roofline_set_is_three_passes_with_every_core_metric) {
 TEST(metric_sets, tensor_paths_per_chip) {
   const auto& roofline = find_metric_set("roofline");
   const auto gh100 = resolve_metric_set(roofline, cupti_catalog("GH100"));
-  // Hopper: the FP16/BF16/FP8/INT8 warpgroup MMA paths plus the two common mma.sync paths fit
-  // the budget beside the level counters (TF32 warpgroup MMA needs --set roofline-full).
-  for (const char* key :
-       {"hgmma_fp16", "hgmma_bf16", "qgmma_fp8", "igmma_int8", "hmma_fp16_f32", "hmma_bf16"})
+  // Hopper: with the dense (`_sparsity_off`) counters every warpgroup MMA path and every mma.sync
+  // path but IMMA fit the budget beside the level counters. The family counters, which add the
+  // sparse work, left TF32 warpgroup MMA, DMMA and two mma.sync paths out.
+  for (const char* key : {"hgmma_fp16", "hgmma_bf16", "hgmma_tf32", "qgmma_fp8", "igmma_int8",
+                          "hmma_fp16_f32", "hmma_bf16", "hmma_tf32", "hmma_fp16_f16", "dmma_fp64"})
     EXPECT_NE(gh100.find(key), nullptr) << key;
-  EXPECT_EQ(name_of(gh100, "hmma_fp16_f32"), "sm__ops_path_tensor_op_hmma_src_fp16_dst_fp32.sum");
+  EXPECT_EQ(name_of(gh100, "hmma_fp16_f32"),
+            "sm__ops_path_tensor_op_hmma_src_fp16_dst_fp32_sparsity_off.sum");
+  EXPECT_EQ(name_of(gh100, "dmma_fp64"), "sm__ops_path_tensor_src_fp64.sum") << "no sparse DMMA";
   std::set<std::string> over;
   for (const auto& d : gh100.dropped)
     if (d.reason == roofkit::drop_reason::over_budget)
       over.insert(d.spec.key);
-  EXPECT_EQ(over, (std::set<std::string>{"dmma_fp64", "hgmma_tf32", "hmma_tf32", "hmma_fp16_f16",
-                                         "imma_int8", "l1_tag_bytes"}));
+  EXPECT_EQ(over, (std::set<std::string>{"imma_int8", "l1_tag_bytes"}));
   ASSERT_EQ(gh100.notes().size(), 1u);
-  EXPECT_NE(gh100.notes()[0].find("dmma_fp64"), std::string::npos);
+  EXPECT_NE(gh100.notes()[0].find("imma_int8"), std::string::npos);
 
   // Ampere has no per-instruction counters: the summaries stand for HMMA.
   const auto ga100 = resolve_metric_set(roofline, cupti_catalog("GA100"));
-  EXPECT_EQ(name_of(ga100, "hmma_fp16_f32"), "sm__ops_path_tensor_src_fp16_dst_fp32.sum");
+  EXPECT_EQ(name_of(ga100, "hmma_fp16_f32"),
+            "sm__ops_path_tensor_src_fp16_dst_fp32_sparsity_off.sum");
   EXPECT_EQ(ga100.find("hgmma_fp16"), nullptr);
   // Ada: FP16 and BF16 mma.sync fit; no FP64 tensor unit although CUPTI lists the counter.
   const auto ad102 = resolve_metric_set(roofline, cupti_catalog("AD102"));
@@ -136,14 +139,15 @@ TEST(metric_sets, tensor_paths_per_chip) {
   EXPECT_EQ(ad102.find("qgmma_fp8"), nullptr);
   const auto ad102_full =
       resolve_metric_set(find_metric_set("roofline-full"), cupti_catalog("AD102"));
-  EXPECT_EQ(name_of(ad102_full, "mma_fp8"), "sm__ops_path_tensor_src_fp8.sum");
+  EXPECT_EQ(name_of(ad102_full, "mma_fp8"), "sm__ops_path_tensor_src_fp8_sparsity_off.sum");
   EXPECT_EQ(ad102_full.find("dmma_fp64"), nullptr);
   // Blackwell datacenter: tcgen05 paths.
   const auto gb100 = resolve_metric_set(roofline, cupti_catalog("GB100"));
-  EXPECT_EQ(name_of(gb100, "utc_bf16"), "sm__ops_path_tensor_op_utchmma_src_bf16_dst_fp32.sum");
+  EXPECT_EQ(name_of(gb100, "utc_bf16"),
+            "sm__ops_path_tensor_op_utchmma_src_bf16_dst_fp32_sparsity_off.sum");
   // GB202 spells FP8 with its accumulator.
   const auto gb202 = resolve_metric_set(find_metric_set("roofline-full"), cupti_catalog("GB202"));
-  EXPECT_EQ(name_of(gb202, "mma_fp8"), "sm__ops_path_tensor_src_fp8_dst_fp32.sum");
+  EXPECT_EQ(name_of(gb202, "mma_fp8"), "sm__ops_path_tensor_src_fp8_dst_fp32_sparsity_off.sum");
 
   // roofline-full drops nothing for the budget.
   const auto full = resolve_metric_set(find_metric_set("roofline-full"), cupti_catalog("GH100"));

@@ -1,8 +1,12 @@
 // roofkit-profiler-cost: where the range profiler's time goes per replay pass, for metric sets of
-// different kinds (hardware counters only, one SASS-patched counter, the bench's set) and for
-// the three ways a session profiles (user range per launch, auto range with user replay over
-// many launches, auto range with CUPTI's kernel replay). One JSON object per line on stdout.
-//   roofkit-profiler-cost [LAUNCHES]
+// different kinds (hardware counters only, one SASS-patched counter, the bench's set and its
+// SASS-patched and hardware halves) and for the three ways a session profiles (user range per
+// launch, auto range with user replay over many launches, auto range with CUPTI's kernel
+// replay). One JSON object per line on stdout.
+//   roofkit-profiler-cost [LAUNCHES] [each [NAME...] | without NAME,... ... | order NAME,... ...]
+// each: every counter alone (those named, else the bench's); without: the bench's set less each
+// group of counters; order: the bench's counters in other orders.
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <string>
@@ -44,16 +48,25 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }
 
 nlohmann::json stats_json(const roofkit::profiler_stats& s) {
-  return {
-      {"calls", s.calls},       {"passes", s.passes},     {"setup_s", s.setup_s},
-      {"before_s", s.before_s}, {"start_s", s.start_s},   {"body_s", s.body_s},
-      {"stop_s", s.stop_s},     {"decode_s", s.decode_s}, {"start_s_by_pass", s.start_s_by_pass}};
+  return {{"calls", s.calls},
+          {"passes", s.passes},
+          {"setup_s", s.setup_s},
+          {"before_s", s.before_s},
+          {"start_s", s.start_s},
+          {"body_s", s.body_s},
+          {"stop_s", s.stop_s},
+          {"decode_s", s.decode_s},
+          {"start_s_by_pass", s.start_s_by_pass},
+          {"stop_s_by_pass", s.stop_s_by_pass}};
 }
 
-void measure(const std::string& label, const roofkit::metric_set_def& def, int launches) {
+const std::vector<std::string> all_modes{"user_range_per_launch", "auto_range_user_replay",
+                                         "auto_range_kernel_replay"};
+
+void measure(const std::string& label, const roofkit::metric_set_def& def, int launches,
+             const std::vector<std::string>& modes = all_modes) {
   const arrays a;
-  for (const std::string mode :
-       {"user_range_per_launch", "auto_range_user_replay", "auto_range_kernel_replay"}) {
+  for (const std::string& mode : modes) {
     const bool per_launch = mode == "user_range_per_launch";
     roofkit::profiler_session s(0, def);
     // One call first: the first start of a session pays one-time costs, reported apart.
@@ -110,6 +123,57 @@ void measure(const std::string& label, const roofkit::metric_set_def& def, int l
 int main(int argc, char** argv) {
   return roofkit::guarded_main("roofkit-profiler-cost", [&]() -> int {
     const int launches = argc > 1 ? std::stoi(argv[1]) : 10;
+    if (argc > 2 && std::string(argv[2]) == "without") {
+      // The bench's set without the counters of each argument (comma-separated names), one range
+      // per launch: what leaving counters out would save.
+      const roofkit::metric_set_def bench = roofkit::bench_metric_set();
+      measure("bench", bench, launches, {all_modes.front()});
+      for (int i = 3; i < argc; ++i) {
+        const std::string drop = std::string(",") + argv[i] + ",";
+        roofkit::metric_set_def part = bench;
+        part.metrics.clear();
+        for (const auto& m : bench.metrics) {
+          bool keep = true;
+          for (const auto& n : m.names)
+            keep = keep && drop.find("," + n + ",") == std::string::npos;
+          if (keep)
+            part.metrics.push_back(m);
+        }
+        measure(std::string("bench without ") + argv[i], part, launches, {all_modes.front()});
+      }
+      return 0;
+    }
+    if (argc > 2 && std::string(argv[2]) == "order") {
+      // The bench's resolved counters in the order CUPTI was given them, sorted by name (which
+      // groups them by hardware unit), and with the named ones first: does the order of the
+      // configuration change what a pass costs?
+      const auto names =
+          roofkit::profiler_session(0, roofkit::bench_metric_set()).metrics().names();
+      measure("as resolved", roofkit::custom_metric_set(names), launches, {all_modes.front()});
+      auto sorted = names;
+      std::sort(sorted.begin(), sorted.end());
+      measure("sorted", roofkit::custom_metric_set(sorted), launches, {all_modes.front()});
+      for (int i = 3; i < argc; ++i) {
+        const std::string first = std::string(",") + argv[i] + ",";
+        auto ordered = names;
+        std::stable_partition(ordered.begin(), ordered.end(), [&](const std::string& n) {
+          return first.find("," + n + ",") != std::string::npos;
+        });
+        measure(std::string("first ") + argv[i], roofkit::custom_metric_set(ordered), launches,
+                {all_modes.front()});
+      }
+      return 0;
+    }
+    if (argc > 2 && std::string(argv[2]) == "each") {
+      // Each counter alone (those named, else the bench's set's), one range per launch: which
+      // counters make a pass expensive to start.
+      std::vector<std::string> names(argv + 3, argv + argc);
+      if (names.empty())
+        names = roofkit::profiler_session(0, roofkit::bench_metric_set()).metrics().names();
+      for (const auto& name : names)
+        measure(name, roofkit::custom_metric_set({name}), launches, {all_modes.front()});
+      return 0;
+    }
     measure("hardware",
             roofkit::custom_metric_set(
                 {"dram__bytes_read.sum", "dram__bytes_write.sum", "gpu__time_duration.sum"}),
@@ -118,6 +182,16 @@ int main(int argc, char** argv) {
             roofkit::custom_metric_set({"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"}),
             launches);
     measure("bench", roofkit::bench_metric_set(), launches);
+    // The bench's set split by how CUPTI collects a counter: SASS-patched or in hardware.
+    const auto bench = roofkit::bench_metric_set();
+    for (const bool sass : {false, true}) {
+      roofkit::metric_set_def part = bench;
+      part.metrics.clear();
+      for (const auto& m : bench.metrics)
+        if ((m.names.front().find("sass") != std::string::npos) == sass)
+          part.metrics.push_back(m);
+      measure(sass ? "bench-sass" : "bench-hardware", part, launches);
+    }
     return 0;
   });
 }

@@ -236,6 +236,8 @@ struct profiler_stats {
   double stop_s = 0;   ///< ending a pass (cuptiRangeProfilerStop)
   /// start_s split by pass index (element i: every call's pass i), to tell the passes apart.
   std::vector<double> start_s_by_pass;
+  /// stop_s split by pass index, likewise.
+  std::vector<double> stop_s_by_pass;
 };
 
 /// A counter session on one device for one metric set. Usage (bench runner):

@@ -25,8 +25,12 @@ metric_spec tensor(std::string key, std::vector<std::string> paths, precision p,
                    std::vector<std::string> chips = {}) {
   metric_spec m;
   m.key = std::move(key);
-  for (const auto& path : paths)
+  // Dense work first: a family's `_sparsity_off` counter where the chip has one (the family's own
+  // counter adds structured-sparse MMAs, which no dense roof bounds).
+  for (const auto& path : paths) {
+    m.names.push_back("sm__ops_path_tensor_" + path + "_sparsity_off.sum");
     m.names.push_back("sm__ops_path_tensor_" + path + ".sum");
+  }
   m.description = std::move(what);
   m.role = metric_role::flops;
   m.prec = p;

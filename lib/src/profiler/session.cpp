@@ -288,11 +288,16 @@ struct profiler_session::impl {
     auto seconds = [](T a, T b) { return std::chrono::duration<double>(b - a).count(); };
     stats.before_s += seconds(p0, p1);
     stats.start_s += seconds(p1, p2);
-    if (stats.start_s_by_pass.size() <= static_cast<std::size_t>(pass))
-      stats.start_s_by_pass.resize(static_cast<std::size_t>(pass) + 1, 0.0);
-    stats.start_s_by_pass[static_cast<std::size_t>(pass)] += seconds(p1, p2);
+    auto add_by_pass = [pass](std::vector<double>& by_pass, double s) {
+      const auto i = static_cast<std::size_t>(pass);
+      if (by_pass.size() <= i)
+        by_pass.resize(i + 1, 0.0);
+      by_pass[i] += s;
+    };
+    add_by_pass(stats.start_s_by_pass, seconds(p1, p2));
     stats.body_s += seconds(p2, p3);
     stats.stop_s += seconds(p3, p4);
+    add_by_pass(stats.stop_s_by_pass, seconds(p3, p4));
   }
 
   // Cache control before profile()'s kernel replay, which has no hook between its passes.
