@@ -367,7 +367,10 @@ private:
     device_state& s = devices_[ordinal];
     if (s.failed || s.session)
       return s.failed ? nullptr : &s;
+    const auto t0 = std::chrono::steady_clock::now();
     const profiler_status status = check_profiler(ordinal);
+    const auto t1 = std::chrono::steady_clock::now();
+    phase_s_["profiler_check_s"] += std::chrono::duration<double>(t1 - t0).count();
     cuCtxSetCurrent(ctx);
     if (!status.ok) {
       s.failed = true;
@@ -380,6 +383,8 @@ private:
     // profiler has started each pass, outside the range (profile_range).
     po.cache = parse_cache_control(options_.cache_control);
     s.session = std::make_unique<profiler_session>(ordinal, bench_metric_set(), po);
+    phase_s_["session_setup_s"] +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
     cuDevicePrimaryCtxRetain(&s.primary, dev);
     cuCtxSetCurrent(ctx);
     write_start(ordinal, s.session->chip(), s.session->passes());
