@@ -7,7 +7,6 @@
 #include <cupti_target.h>
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <mutex>
@@ -273,7 +272,6 @@ struct profiler_session::impl {
   std::vector<std::uint8_t> config;
   std::optional<gated_set> gated; // with profiler_options::gated, when the set has gates
   std::vector<std::uint8_t> gated_config;
-  std::vector<std::string> image_names; // the set's metrics, then the gates: both forms
   std::unique_ptr<l2_flusher> flusher;
   profiler_stats stats;
   // profile_range()'s profiler, kept enabled between its calls (declared after `ref`: disabled
@@ -376,13 +374,8 @@ profiler_session::profiler_session(int device, const metric_set_def& def, profil
   s.config = s.catalog->config_image(s.set.names());
   if (s.options.gated) {
     s.gated = gate_metric_set(s.set, *s.catalog);
-    if (s.gated) {
+    if (s.gated)
       s.gated_config = s.catalog->config_image(s.gated->names);
-      s.image_names = s.set.names();
-      for (const auto& g : s.gated->gates)
-        if (std::find(s.image_names.begin(), s.image_names.end(), g) == s.image_names.end())
-          s.image_names.push_back(g);
-    }
   }
 }
 
@@ -536,10 +529,7 @@ std::vector<double> profiler_session::impl::range_passes(const std::vector<std::
   if (!range_profiler)
     range_profiler = std::make_unique<enabled_profiler>(ctx);
   const enabled_profiler& rp = *range_profiler;
-  // Every image holds the metrics of both forms of a gated set: CUPTI takes what an image holds
-  // from the first image of the enabled profiler (seen on the H100: an image made for the gated
-  // form first left the whole set's extra metrics NaN in every later image).
-  auto data = rp.counter_data(gated ? image_names : names, 1);
+  auto data = rp.counter_data(names, 1);
   rp.set_config(cfg, data, CUPTI_UserRange, CUPTI_UserReplay, 1);
   const auto t1 = std::chrono::steady_clock::now();
   bool done = false;
