@@ -145,17 +145,10 @@ public:
     for (const auto& [ordinal, d] : devices_)
       if (d.session) {
         const profiler_stats& t = d.session->stats();
-        std::map<std::string, double> fields{{"calls", t.calls},
-                                             {"passes", t.passes},
-                                             {"setup_s", t.setup_s},
-                                             {"passes_s", t.passes_s},
-                                             {"decode_s", t.decode_s},
-                                             {"before_s", t.before_s},
-                                             {"start_s", t.start_s},
-                                             {"body_s", t.body_s},
-                                             {"stop_s", t.stop_s},
-                                             {"gated_ranges", t.gated_ranges},
-                                             {"gate_reruns", t.gate_reruns}};
+        std::map<std::string, double> fields{
+            {"calls", t.calls},       {"passes", t.passes},     {"setup_s", t.setup_s},
+            {"passes_s", t.passes_s}, {"decode_s", t.decode_s}, {"before_s", t.before_s},
+            {"start_s", t.start_s},   {"body_s", t.body_s},     {"stop_s", t.stop_s}};
         for (std::size_t i = 0; i < t.start_s_by_pass.size(); ++i)
           fields[fmt::format("start_pass{}_s", i)] = t.start_s_by_pass[i];
         for (std::size_t i = 0; i < t.stop_s_by_pass.size(); ++i)
@@ -389,8 +382,6 @@ private:
     // The bench's metric set and cache control: the session flushes the L2 after the
     // profiler has started each pass, outside the range (profile_range).
     po.cache = parse_cache_control(options_.cache_control);
-    // Warpgroup-MMA counters only for launches that run GMMA instructions: the rest read zero.
-    po.gated = true;
     s.session = std::make_unique<profiler_session>(ordinal, bench_metric_set(), po);
     phase_s_["session_setup_s"] +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();

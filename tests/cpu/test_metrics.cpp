@@ -6,7 +6,6 @@
 
 #include <gtest/gtest.h>
 
-#include "roofkit/bench.hpp"
 #include "roofkit/core.hpp"
 #include "roofkit/profiler.hpp"
 
@@ -226,53 +225,6 @@ TEST(metric_sets, budget_keeps_optional_metrics_in_order) {
   ASSERT_EQ(s.notes().size(), 1u);
   EXPECT_NE(s.notes()[0].find("left out v, z"), std::string::npos) << s.notes()[0];
   EXPECT_EQ(s.find("a")->nvidia_description, "about a");
-}
-
-// The gated form leaves out the metrics whose gate the chip has, adds each gate once, and is
-// refused where there is nothing to gate or where it would cost more passes.
-TEST(metric_sets, gated_form_swaps_gated_metrics_for_their_gates) {
-  fake_catalog cat;
-  cat.groups = {{"a", 1}, {"t0", 1}, {"t1", 2}, {"t2", 2}, {"t3", 3}, {"g", 1}, {"h", 4}};
-  roofkit::metric_set_def def;
-  def.name = "t";
-  auto gated = [](roofkit::metric_spec m, std::vector<std::string> gate) {
-    m.gate = std::move(gate);
-    return m;
-  };
-  def.metrics = {spec("a", {"a"}, false), gated(spec("t1", {"t1"}, false), {"missing", "g"}),
-                 gated(spec("t2", {"t2"}, false), {"g"}),
-                 gated(spec("t3", {"t3"}, false), {"not_on_chip"}), spec("g", {"g"}, false)};
-  const auto s = resolve_metric_set(def, cat);
-  ASSERT_EQ(s.passes, 3);
-  const auto g = roofkit::gate_metric_set(s, cat);
-  ASSERT_TRUE(g.has_value());
-  EXPECT_EQ(g->names, (std::vector<std::string>{"a", "t3", "g"})) << "t3's gate is unknown";
-  EXPECT_EQ(g->gated, (std::vector<std::string>{"t1", "t2"}));
-  EXPECT_EQ(g->gates, (std::vector<std::string>{"g"}));
-  EXPECT_EQ(g->passes, 2);
-
-  def.metrics = {spec("a", {"a"}, false), spec("t1", {"t1"}, false)};
-  EXPECT_FALSE(roofkit::gate_metric_set(resolve_metric_set(def, cat), cat)) << "nothing gated";
-  def.metrics = {spec("a", {"a"}, false), gated(spec("t0", {"t0"}, false), {"h"})};
-  EXPECT_FALSE(roofkit::gate_metric_set(resolve_metric_set(def, cat), cat))
-      << "a gate that costs a pass more than what it replaces";
-}
-
-// On GH100 the warpgroup-MMA paths of the bench's set are gated by the GMMA instruction counter,
-// in as many passes as the set; the other paths are not gated.
-TEST(metric_sets, gh100_gates_the_warpgroup_paths) {
-  const auto s = resolve_metric_set(roofkit::bench_metric_set(), cupti_catalog("GH100"));
-  const auto g = roofkit::gate_metric_set(s, cupti_catalog("GH100"));
-  ASSERT_TRUE(g.has_value());
-  EXPECT_EQ(g->gates, (std::vector<std::string>{"sm__inst_executed_pipe_tensor_op_gmma.sum"}));
-  std::set<std::string> gated(g->gated.begin(), g->gated.end());
-  for (const char* key : {"hgmma_fp16", "hgmma_bf16", "hgmma_tf32", "qgmma_fp8", "igmma_int8"})
-    EXPECT_EQ(gated.count(s.find(key)->name), 1U) << key;
-  EXPECT_EQ(gated.size(), 5U);
-  EXPECT_LE(g->passes, s.passes);
-  // Before Hopper there is no GMMA: nothing to gate.
-  const auto ga = resolve_metric_set(roofkit::bench_metric_set(), cupti_catalog("GA100"));
-  EXPECT_FALSE(roofkit::gate_metric_set(ga, cupti_catalog("GA100")));
 }
 
 TEST(roofline_counts, weights_levels_and_units) {

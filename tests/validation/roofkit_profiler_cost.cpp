@@ -60,17 +60,15 @@ nlohmann::json stats_json(const roofkit::profiler_stats& s) {
           {"stop_s_by_pass", s.stop_s_by_pass}};
 }
 
-const std::vector<std::string> all_modes{"user_range_per_launch", "user_range_gated",
-                                         "auto_range_user_replay", "auto_range_kernel_replay"};
+const std::vector<std::string> all_modes{"user_range_per_launch", "auto_range_user_replay",
+                                         "auto_range_kernel_replay"};
 
 void measure(const std::string& label, const roofkit::metric_set_def& def, int launches,
              const std::vector<std::string>& modes = all_modes) {
   const arrays a;
   for (const std::string& mode : modes) {
-    const bool per_launch = mode.rfind("user_range", 0) == 0;
-    roofkit::profiler_options options;
-    options.gated = mode == "user_range_gated";
-    roofkit::profiler_session s(0, def, options);
+    const bool per_launch = mode == "user_range_per_launch";
+    roofkit::profiler_session s(0, def);
     // One call first: the first start of a session pays one-time costs, reported apart.
     try {
       const auto w0 = std::chrono::steady_clock::now();
@@ -110,8 +108,6 @@ void measure(const std::string& label, const roofkit::metric_set_def& def, int l
                              {"wall_s", wall},
                              {"wall_per_launch_s", wall / launches},
                              {"dram_read_per_launch", dram_read},
-                             {"gated_ranges", s.stats().gated_ranges},
-                             {"gate_reruns", s.stats().gate_reruns},
                              {"stats_after_first", stats_json(before)},
                              {"stats_total", stats_json(s.stats())}};
       std::cout << line.dump() << std::endl;

@@ -44,10 +44,6 @@ struct metric_spec {
   /// Chips that have the hardware path (name prefixes, "AD10" = AD102..AD107); empty = every
   /// chip that knows a name. CUPTI lists some counters on chips without the unit (DMMA on AD102).
   std::vector<std::string> chips;
-  /// Candidate names of a cheaper counter that is zero whenever this metric is zero (the
-  /// instructions it counts did not run): a gated session collects the gate instead and this
-  /// metric only where the gate is nonzero (gate_metric_set). Empty: never gated.
-  std::vector<std::string> gate;
 };
 
 /// A named metric set.
@@ -119,18 +115,6 @@ struct resolved_set {
 /// Resolves a set for the catalog's chip: picks each metric's name, drops what the chip lacks,
 /// then adds optional metrics in order while the pass count stays within the budget.
 resolved_set resolve_metric_set(const metric_set_def& def, const metric_catalog& catalog);
-
-/// A resolved set in its gated form: without the metrics whose gate the chip has, with the gates.
-struct gated_set {
-  std::vector<std::string> names; ///< the set's other metrics, in order, then the gates
-  std::vector<std::string> gated; ///< the metrics left out (CUPTI names)
-  std::vector<std::string> gates; ///< the gate counters (CUPTI names), each once
-  int passes = 0;                 ///< replay passes of `names`
-};
-
-/// The gated form of `set` on the catalog's chip; nullopt when no metric has a gate the chip
-/// knows, or when the gated form would take more passes than the set.
-std::optional<gated_set> gate_metric_set(const resolved_set& set, const metric_catalog& catalog);
 
 /// "not on chip" / "over pass budget".
 std::string to_string(drop_reason r);
@@ -230,10 +214,6 @@ struct profiler_options {
   std::size_t max_ranges = 64;
   /// Receives warnings (dropped metrics, dropped ranges); default: stderr, "roofkit: warning: ".
   std::function<void(const std::string&)> warn;
-  /// profile_range() profiles with the set's gated form first (gate_metric_set) and again with
-  /// the whole set only when a gate counter is nonzero; the gated metrics of the other ranges
-  /// are then exactly zero. Saves the pass-start cost of costly counters where they count nothing.
-  bool gated = false;
 };
 
 /// One piece of work of a profiled batch and the number of kernels it launches.
@@ -258,8 +238,6 @@ struct profiler_stats {
   std::vector<double> start_s_by_pass;
   /// stop_s split by pass index, likewise.
   std::vector<double> stop_s_by_pass;
-  int gated_ranges = 0; ///< profile_range() calls the gated form sufficed for (all gates zero)
-  int gate_reruns = 0;  ///< profile_range() calls profiled again with the whole set
 };
 
 /// A counter session on one device for one metric set. Usage (bench runner):

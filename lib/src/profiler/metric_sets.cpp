@@ -110,7 +110,7 @@ std::vector<metric_spec> other_level_definitions() {
 std::vector<metric_spec> tensor_paths() {
   using p = precision;
   const std::vector<std::string> fp64_tensor_chips{"GA100", "GH100", "GB100", "GB102", "GB110"};
-  std::vector<metric_spec> paths{
+  return {
       tensor("hgmma_fp16", {"op_hgmma_src_fp16"}, p::tensor_fp16, "HGMMA FP16 tensor ops"),
       tensor("hgmma_bf16", {"op_hgmma_src_bf16_dst_fp32"}, p::tensor_fp16, "HGMMA BF16 tensor ops"),
       tensor("hgmma_tf32", {"op_hgmma_src_tf32_dst_fp32"}, p::tensor_tf32, "HGMMA TF32 tensor ops"),
@@ -147,13 +147,6 @@ std::vector<metric_spec> tensor_paths() {
       tensor("mma_fp8_f16", {"src_fp8_dst_fp16"}, p::tensor_fp8,
              "FP8 mma.sync tensor ops, FP16 accumulate (GB20x)", {"GB20"}),
   };
-  // The warpgroup-MMA paths count nothing where no GMMA instruction ran. On GH100 three of them
-  // cost 17 ms each to start a pass, the GMMA instruction counter as little as an L1 counter
-  // (docs/metrics.md, "What a pass costs").
-  for (auto& m : paths)
-    if (m.key.find("gmma") != std::string::npos)
-      m.gate = {"sm__inst_executed_pipe_tensor_op_gmma.sum"};
-  return paths;
 }
 
 std::vector<metric_spec> cuda_core_flops() {

@@ -1,8 +1,6 @@
 // Resolution of a metric set for one chip: names per chip, drops, and the pass budget.
 #include <fmt/format.h>
 
-#include <algorithm>
-
 #include "roofkit/profiler.hpp"
 
 namespace roofkit {
@@ -118,30 +116,6 @@ resolved_set resolve_metric_set(const metric_set_def& def, const metric_catalog&
     out.passes = with;
     out.metrics.push_back(std::move(m));
   }
-  return out;
-}
-
-std::optional<gated_set> gate_metric_set(const resolved_set& set, const metric_catalog& catalog) {
-  gated_set out;
-  for (const auto& m : set.metrics) {
-    const auto gate = std::find_if(m.spec.gate.begin(), m.spec.gate.end(),
-                                   [&](const std::string& n) { return catalog.has(n); });
-    if (gate == m.spec.gate.end()) {
-      out.names.push_back(m.name);
-      continue;
-    }
-    out.gated.push_back(m.name);
-    if (std::find(out.gates.begin(), out.gates.end(), *gate) == out.gates.end())
-      out.gates.push_back(*gate);
-  }
-  if (out.gated.empty())
-    return std::nullopt;
-  for (const auto& g : out.gates)
-    if (std::find(out.names.begin(), out.names.end(), g) == out.names.end())
-      out.names.push_back(g);
-  out.passes = catalog.passes(out.names);
-  if (out.passes > set.passes)
-    return std::nullopt;
   return out;
 }
 

@@ -270,8 +270,6 @@ struct profiler_session::impl {
   std::unique_ptr<cupti_catalog> catalog;
   resolved_set set;
   std::vector<std::uint8_t> config;
-  std::optional<gated_set> gated; // with profiler_options::gated, when the set has gates
-  std::vector<std::uint8_t> gated_config;
   std::unique_ptr<l2_flusher> flusher;
   profiler_stats stats;
   // profile_range()'s profiler, kept enabled between its calls (declared after `ref`: disabled
@@ -283,10 +281,6 @@ struct profiler_session::impl {
 
   std::vector<range_values> user_replay(const std::function<void()>& body,
                                         const std::function<void()>& before, std::size_t capacity);
-  std::vector<double> range_passes(const std::vector<std::uint8_t>& cfg,
-                                   const std::vector<std::string>& names, int set_passes,
-                                   const std::string& name, const std::function<void()>& work,
-                                   const std::function<void()>& before_pass);
   void flush_in_pass();
   void prepare_flusher();
 
@@ -372,11 +366,6 @@ profiler_session::profiler_session(int device, const metric_set_def& def, profil
   for (const auto& w : s.set.warnings())
     s.warn(w);
   s.config = s.catalog->config_image(s.set.names());
-  if (s.options.gated) {
-    s.gated = gate_metric_set(s.set, *s.catalog);
-    if (s.gated)
-      s.gated_config = s.catalog->config_image(s.gated->names);
-  }
 }
 
 profiler_session::~profiler_session() = default;
@@ -512,30 +501,27 @@ profiler_session::profile_batch(const std::vector<batch_work>& works,
 
 const profiler_stats& profiler_session::stats() const { return impl_->stats; }
 
-// One user range over `work`, replayed until CUPTI has every pass of `config`; the values of
-// `names` in order.
-std::vector<double> profiler_session::impl::range_passes(const std::vector<std::uint8_t>& cfg,
-                                                         const std::vector<std::string>& names,
-                                                         int set_passes, const std::string& name,
-                                                         const std::function<void()>& work,
-                                                         const std::function<void()>& before_pass) {
-  prepare_flusher();
-  ROOFKIT_CUDA_CHECK(cudaSetDevice(device));
+range_values profiler_session::profile_range(const std::string& name,
+                                             const std::function<void()>& work,
+                                             const std::function<void()>& before_pass) {
+  auto& s = *impl_;
+  s.prepare_flusher();
+  ROOFKIT_CUDA_CHECK(cudaSetDevice(s.device));
   ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
   const auto t0 = std::chrono::steady_clock::now();
   // Enabling the range profiler is what makes a pass set expensive (the first pass after it
   // took 150-200 ms on the H200, a later one 0-7 ms for a one-pass set: roofkit-profiler-cost),
   // so profile_range() keeps it enabled between calls; each call configures a fresh image.
-  if (!range_profiler)
-    range_profiler = std::make_unique<enabled_profiler>(ctx);
-  const enabled_profiler& rp = *range_profiler;
-  auto data = rp.counter_data(names, 1);
-  rp.set_config(cfg, data, CUPTI_UserRange, CUPTI_UserReplay, 1);
+  if (!s.range_profiler)
+    s.range_profiler = std::make_unique<enabled_profiler>(s.ctx);
+  const enabled_profiler& rp = *s.range_profiler;
+  auto data = rp.counter_data(s.set.names(), 1);
+  rp.set_config(s.config, data, CUPTI_UserRange, CUPTI_UserReplay, 1);
   const auto t1 = std::chrono::steady_clock::now();
   bool done = false;
   int pass = 0;
   for (; !done; ++pass) {
-    if (pass > set_passes + 1)
+    if (pass > s.set.passes + 1)
       throw runtime_error(fmt::format("range '{}' did not complete in {} passes", name, pass));
     const auto p0 = std::chrono::steady_clock::now();
     if (before_pass)
@@ -545,8 +531,8 @@ std::vector<double> profiler_session::impl::range_passes(const std::vector<std::
     rp.start();
     const auto p2 = std::chrono::steady_clock::now();
     // Cache control after the profiler's own set-up, outside the range: not counted.
-    if (flusher) {
-      flush_in_pass();
+    if (s.flusher) {
+      s.flush_in_pass();
       ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
     }
     rp.push(name);
@@ -555,52 +541,20 @@ std::vector<double> profiler_session::impl::range_passes(const std::vector<std::
     rp.pop();
     const auto p3 = std::chrono::steady_clock::now();
     done = rp.stop();
-    add_pass_times(pass, p0, p1, p2, p3, std::chrono::steady_clock::now());
+    s.add_pass_times(pass, p0, p1, p2, p3, std::chrono::steady_clock::now());
   }
   const auto t2 = std::chrono::steady_clock::now();
   rp.decode();
-  if (cupti_catalog::range_names(data).empty())
+  const auto names = cupti_catalog::range_names(data);
+  if (names.empty())
     throw runtime_error(fmt::format("range '{}' produced no counter data", name));
-  auto values = catalog->evaluate(data, 0, names);
+  auto out = s.to_values(names.front(), s.evaluate(data, 0));
   const auto t3 = std::chrono::steady_clock::now();
-  auto seconds = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
-  stats.calls += 1;
-  stats.passes += pass;
-  stats.setup_s += seconds(t0, t1);
-  stats.passes_s += seconds(t1, t2);
-  stats.decode_s += seconds(t2, t3);
-  return values;
-}
-
-range_values profiler_session::profile_range(const std::string& name,
-                                             const std::function<void()>& work,
-                                             const std::function<void()>& before_pass) {
-  auto& s = *impl_;
-  std::map<std::string, double> gates;
-  if (s.gated) {
-    const auto& g = *s.gated;
-    const auto v = s.range_passes(s.gated_config, g.names, g.passes, name, work, before_pass);
-    range_values out;
-    out.name = name;
-    for (std::size_t i = 0; i < g.names.size(); ++i)
-      out.values[g.names[i]] = v[i];
-    bool idle = true;
-    for (const auto& gate : g.gates) {
-      gates[gate] = out.values.at(gate);
-      idle = idle && gates[gate] == 0;
-    }
-    if (idle) {
-      // Exact, not estimated: the gated metrics count instructions that did not run.
-      for (const auto& n : g.gated)
-        out.values[n] = 0;
-      s.stats.gated_ranges += 1;
-      return out;
-    }
-    s.stats.gate_reruns += 1;
-  }
-  range_values out = s.to_values(
-      name, s.range_passes(s.config, s.set.names(), s.set.passes, name, work, before_pass));
-  out.values.insert(gates.begin(), gates.end()); // the gates as the first profile read them
+  s.stats.calls += 1;
+  s.stats.passes += pass;
+  s.stats.setup_s += std::chrono::duration<double>(t1 - t0).count();
+  s.stats.passes_s += std::chrono::duration<double>(t2 - t1).count();
+  s.stats.decode_s += std::chrono::duration<double>(t3 - t2).count();
   return out;
 }
 
