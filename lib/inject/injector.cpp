@@ -368,23 +368,26 @@ private:
     if (s.failed || s.session)
       return s.failed ? nullptr : &s;
     const auto t0 = std::chrono::steady_clock::now();
-    const profiler_status status = check_profiler(ordinal);
-    const auto t1 = std::chrono::steady_clock::now();
-    phase_s_["profiler_check_s"] += std::chrono::duration<double>(t1 - t0).count();
-    cuCtxSetCurrent(ctx);
-    if (!status.ok) {
-      s.failed = true;
-      fail(status.message, status.hint, status.exit ? status.exit : 3);
-      return nullptr;
-    }
     profiler_options po;
     po.warn = [](const std::string& w) { say("warning: " + w); };
     // The bench's metric set and cache control: the session flushes the L2 after the
     // profiler has started each pass, outside the range (profile_range).
     po.cache = parse_cache_control(options_.cache_control);
-    s.session = std::make_unique<profiler_session>(ordinal, bench_metric_set(), po);
+    try {
+      s.session = std::make_unique<profiler_session>(ordinal, bench_metric_set(), po);
+      // Enabled now, so that no permission or another attached profiler stops profiling before
+      // the first launch rather than failing each one (the session keeps it for every launch).
+      s.session->enable_range_profiler();
+    } catch (const std::exception& e) {
+      s.session.reset();
+      s.failed = true;
+      cuCtxSetCurrent(ctx);
+      const auto* re = dynamic_cast<const error*>(&e);
+      fail(e.what(), re ? re->hint() : "", static_cast<int>(re ? re->code() : exit_code::failure));
+      return nullptr;
+    }
     phase_s_["session_setup_s"] +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     cuDevicePrimaryCtxRetain(&s.primary, dev);
     cuCtxSetCurrent(ctx);
     write_start(ordinal, s.session->chip(), s.session->passes());

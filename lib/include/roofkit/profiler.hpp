@@ -296,6 +296,10 @@ public:
   /// if given, runs before each pass outside the range (e.g. an L2 flush).
   range_values profile_range(const std::string& name, const std::function<void()>& work,
                              const std::function<void()>& before_pass = {});
+  /// Enables the range profiler that profile_range() keeps, ahead of the first range: a missing
+  /// counter permission or another profiler attached to the context throws here (roofkit::error
+  /// with its exit code), as check_profiler() reports it.
+  void enable_range_profiler();
 
 private:
   struct impl;

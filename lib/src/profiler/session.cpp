@@ -501,6 +501,13 @@ profiler_session::profile_batch(const std::vector<batch_work>& works,
 
 const profiler_stats& profiler_session::stats() const { return impl_->stats; }
 
+void profiler_session::enable_range_profiler() {
+  auto& s = *impl_;
+  ROOFKIT_CUDA_CHECK(cudaSetDevice(s.device));
+  if (!s.range_profiler)
+    s.range_profiler = std::make_unique<enabled_profiler>(s.ctx);
+}
+
 range_values profiler_session::profile_range(const std::string& name,
                                              const std::function<void()>& work,
                                              const std::function<void()>& before_pass) {
