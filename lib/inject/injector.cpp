@@ -373,8 +373,6 @@ private:
     // The bench's metric set and cache control: the session flushes the L2 after the
     // profiler has started each pass, outside the range (profile_range).
     po.cache = parse_cache_control(options_.cache_control);
-    if (const char* e = std::getenv("ROOFKIT_LAB_L2_EVICT_ONLY"); e && *e == '1')
-      po.invalidate_l2 = false; // experiment: leave the flush buffer's clean lines in the L2
     try {
       s.session = std::make_unique<profiler_session>(ordinal, bench_metric_set(), po);
       // Enabled now, so that no permission or another attached profiler stops profiling before

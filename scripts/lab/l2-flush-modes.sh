@@ -1,3 +1,9 @@
+#!/usr/bin/env bash
+# roofline-cuda profile on tests/apps/torch_ops.py (NVTX range ops) with the L2 left empty after
+# cache control and with it left full of the flush buffer's clean lines, twice each, then ncu's
+# one-pass DRAM collection. Needs revision 67cebaa, whose injector read ROOFKIT_LAB_L2_EVICT_ONLY
+# (removed after it); data/validation/l2-state-experiments-h100.json has the result.
+# Usage (GPU machine, at 67cebaa): OUT=dir bash scripts/lab/l2-flush-modes.sh
 set -uo pipefail
 source scripts/cuda-env.sh
 cmake -S . -B build/gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_COMPILER=$CUDA_HOME/bin/nvcc >/dev/null 2>&1
