@@ -259,6 +259,35 @@ TEST_F(profiler_counts, user_range_with_flush_before_each_pass) {
   EXPECT_NEAR((c.dram_read_bytes + c.dram_write_bytes) / expected, 1.0, 0.02);
 }
 
+// One kernel per call, as roofline-cuda profile re-issues a launch: exact counts, a duration
+// that is the kernel's own (auto range, close to the plain profile()'s), the profiler kept
+// between calls, and a work of two kernels refused.
+TEST_F(profiler_counts, launch_by_launch_is_the_kernel_alone) {
+  roofkit::profiler_session s(0, "roofline");
+  const auto cases = rv::workload::cases();
+  const auto whole = run(s, {4});
+  ASSERT_EQ(whole.size(), 1u);
+  const double t_auto = value(s, whole[0], "time");
+  for (int call = 0; call < 3; ++call) {
+    int launches = 0;
+    const auto r = s.profile_launch([&] {
+      work->launch(4);
+      ++launches;
+    });
+    EXPECT_EQ(launches, s.passes());
+    EXPECT_EQ(value(s, r, "ffma"), cases[4].ffma) << "call " << call;
+    const double t = value(s, r, "time");
+    std::printf("launch %d: ffma %.0f, %.3f us (profile(): %.3f us)\n", call, value(s, r, "ffma"),
+                t / 1e3, t_auto / 1e3);
+    EXPECT_NEAR(t / t_auto, 1.0, 0.25) << "a range of the kernel alone, no launch overhead";
+  }
+  EXPECT_THROW(s.profile_launch([&] {
+    work->launch(4);
+    work->launch(4);
+  }),
+               roofkit::error);
+}
+
 // More launches than the counter image holds: the extra ranges are dropped with a warning.
 TEST_F(profiler_counts, dropped_ranges_are_reported) {
   std::vector<std::string> warnings;

@@ -296,9 +296,16 @@ public:
   /// if given, runs before each pass outside the range (e.g. an L2 flush).
   range_values profile_range(const std::string& name, const std::function<void()>& work,
                              const std::function<void()>& before_pass = {});
-  /// Enables the range profiler that profile_range() keeps, ahead of the first range: a missing
-  /// counter permission or another profiler attached to the context throws here (roofkit::error
-  /// with its exit code), as check_profiler() reports it.
+  /// Auto range + user replay for one kernel launch: calls `work` (which must launch exactly one
+  /// kernel) passes() times, each after `before_pass` and cache control, and returns that
+  /// kernel's values; its range is the kernel alone, so its duration is the kernel's, without the
+  /// launch overhead a user range holds. Keeps the profiler enabled between calls, as
+  /// profile_range() does; throws when `work` launched another number of kernels.
+  range_values profile_launch(const std::function<void()>& work,
+                              const std::function<void()>& before_pass = {});
+  /// Enables the range profiler that profile_range() and profile_launch() keep, ahead of the
+  /// first call: a missing counter permission or another profiler attached to the context
+  /// throws here (roofkit::error with its exit code), as check_profiler() reports it.
   void enable_range_profiler();
 
 private:

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <iostream>
 #include <mutex>
+#include <optional>
 
 #include "roofkit/core.hpp"
 #include "roofkit/profiler.hpp"
@@ -272,12 +273,24 @@ struct profiler_session::impl {
   std::vector<std::uint8_t> config;
   std::unique_ptr<l2_flusher> flusher;
   profiler_stats stats;
-  // profile_range()'s profiler, kept enabled between its calls (declared after `ref`: disabled
-  // before the profiler is deinitialised).
+  // The profiler of profile_range() and profile_launch(), kept enabled between their calls
+  // (declared after `ref`: disabled before the profiler is deinitialised), and the range mode of
+  // its first configuration, which CUPTI keeps for as long as it stays enabled.
   std::unique_ptr<enabled_profiler> range_profiler;
+  std::optional<CUpti_ProfilerRange> range_mode;
 
   // The other modes enable a profiler of their own: one per context at a time.
-  void release_range_profiler() { range_profiler.reset(); }
+  void release_range_profiler() {
+    range_profiler.reset();
+    range_mode.reset();
+  }
+
+  // Passes of `pass_body` under the kept profiler, configured for `mode` and `ranges` ranges a
+  // pass, until CUPTI has every pass; returns the decoded counter-data image.
+  std::vector<std::uint8_t> kept_passes(CUpti_ProfilerRange mode, std::size_t ranges,
+                                        const std::string& what,
+                                        const std::function<void()>& pass_body,
+                                        const std::function<void()>& before_pass);
 
   std::vector<range_values> user_replay(const std::function<void()>& body,
                                         const std::function<void()>& before, std::size_t capacity);
@@ -508,28 +521,32 @@ void profiler_session::enable_range_profiler() {
     s.range_profiler = std::make_unique<enabled_profiler>(s.ctx);
 }
 
-range_values profiler_session::profile_range(const std::string& name,
-                                             const std::function<void()>& work,
-                                             const std::function<void()>& before_pass) {
-  auto& s = *impl_;
-  s.prepare_flusher();
-  ROOFKIT_CUDA_CHECK(cudaSetDevice(s.device));
+std::vector<std::uint8_t>
+profiler_session::impl::kept_passes(CUpti_ProfilerRange mode, std::size_t ranges,
+                                    const std::string& what, const std::function<void()>& pass_body,
+                                    const std::function<void()>& before_pass) {
+  prepare_flusher();
+  ROOFKIT_CUDA_CHECK(cudaSetDevice(device));
   ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
   const auto t0 = std::chrono::steady_clock::now();
   // Enabling the range profiler is what makes a pass set expensive (the first pass after it
   // took 150-200 ms on the H200, a later one 0-7 ms for a one-pass set: roofkit-profiler-cost),
-  // so profile_range() keeps it enabled between calls; each call configures a fresh image.
-  if (!s.range_profiler)
-    s.range_profiler = std::make_unique<enabled_profiler>(s.ctx);
-  const enabled_profiler& rp = *s.range_profiler;
-  auto data = rp.counter_data(s.set.names(), 1);
-  rp.set_config(s.config, data, CUPTI_UserRange, CUPTI_UserReplay, 1);
+  // so it stays enabled between calls; each call configures a fresh image. CUPTI keeps the first
+  // configuration of an enabled profiler, so another range mode needs it enabled anew.
+  if (range_mode && *range_mode != mode)
+    release_range_profiler();
+  if (!range_profiler)
+    range_profiler = std::make_unique<enabled_profiler>(ctx);
+  const enabled_profiler& rp = *range_profiler;
+  auto data = rp.counter_data(set.names(), ranges);
+  rp.set_config(config, data, mode, CUPTI_UserReplay, ranges);
+  range_mode = mode;
   const auto t1 = std::chrono::steady_clock::now();
   bool done = false;
   int pass = 0;
   for (; !done; ++pass) {
-    if (pass > s.set.passes + 1)
-      throw runtime_error(fmt::format("range '{}' did not complete in {} passes", name, pass));
+    if (pass > set.passes + 1)
+      throw runtime_error(fmt::format("{} did not complete in {} passes", what, pass));
     const auto p0 = std::chrono::steady_clock::now();
     if (before_pass)
       before_pass();
@@ -537,31 +554,72 @@ range_values profiler_session::profile_range(const std::string& name,
     const auto p1 = std::chrono::steady_clock::now();
     rp.start();
     const auto p2 = std::chrono::steady_clock::now();
-    // Cache control after the profiler's own set-up, outside the range: not counted.
-    if (s.flusher) {
-      s.flush_in_pass();
-      ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
-    }
-    rp.push(name);
-    work();
-    ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
-    rp.pop();
+    pass_body();
     const auto p3 = std::chrono::steady_clock::now();
     done = rp.stop();
-    s.add_pass_times(pass, p0, p1, p2, p3, std::chrono::steady_clock::now());
+    add_pass_times(pass, p0, p1, p2, p3, std::chrono::steady_clock::now());
   }
   const auto t2 = std::chrono::steady_clock::now();
   rp.decode();
+  auto seconds = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
+  stats.calls += 1;
+  stats.passes += pass;
+  stats.setup_s += seconds(t0, t1);
+  stats.passes_s += seconds(t1, t2);
+  return data;
+}
+
+range_values profiler_session::profile_range(const std::string& name,
+                                             const std::function<void()>& work,
+                                             const std::function<void()>& before_pass) {
+  auto& s = *impl_;
+  const auto data = s.kept_passes(
+      CUPTI_UserRange, 1, fmt::format("range '{}'", name),
+      [&] {
+        // Cache control after the profiler's own set-up, outside the range: not counted.
+        if (s.flusher) {
+          s.flush_in_pass();
+          ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+        }
+        s.range_profiler->push(name);
+        work();
+        ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+        s.range_profiler->pop();
+      },
+      before_pass);
+  const auto t0 = std::chrono::steady_clock::now();
   const auto names = cupti_catalog::range_names(data);
   if (names.empty())
     throw runtime_error(fmt::format("range '{}' produced no counter data", name));
   auto out = s.to_values(names.front(), s.evaluate(data, 0));
-  const auto t3 = std::chrono::steady_clock::now();
-  s.stats.calls += 1;
-  s.stats.passes += pass;
-  s.stats.setup_s += std::chrono::duration<double>(t1 - t0).count();
-  s.stats.passes_s += std::chrono::duration<double>(t2 - t1).count();
-  s.stats.decode_s += std::chrono::duration<double>(t3 - t2).count();
+  s.stats.decode_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return out;
+}
+
+range_values profiler_session::profile_launch(const std::function<void()>& work,
+                                              const std::function<void()>& before_pass) {
+  auto& s = *impl_;
+  s.prepare_flusher();
+  const std::size_t flush_ranges = s.flusher ? static_cast<std::size_t>(s.flusher->launches()) : 0;
+  // One range more than expected, to see a work that launches more than one kernel.
+  const auto data = s.kept_passes(
+      CUPTI_AutoRange, flush_ranges + 2, "the launch",
+      [&] {
+        if (s.flusher) { // its kernels are ranges of their own, dropped below
+          s.flush_in_pass();
+          ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize()); // the work may run on another stream
+        }
+        work();
+        ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+      },
+      before_pass);
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto names = cupti_catalog::range_names(data);
+  if (names.size() != flush_ranges + 1)
+    throw runtime_error(fmt::format("the profiled work launched {} kernels a pass, 1 expected",
+                                    names.size() < flush_ranges ? 0 : names.size() - flush_ranges));
+  auto out = s.to_values(names.back(), s.evaluate(data, flush_ranges));
+  s.stats.decode_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;
 }
 
