@@ -8,14 +8,16 @@
 #include <cuda_runtime.h>
 
 __global__ void fill(float* p, size_t n, float v) {
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n;
+       i += size_t(gridDim.x) * blockDim.x)
     p[i] = v + float(i & 1023);
 }
 
 __global__ void probe(const float* in, float* out, size_t n) {
   __shared__ float acc[256];
   float s = 0;
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n;
+       i += size_t(gridDim.x) * blockDim.x)
     s += in[i];
   acc[threadIdx.x] = s;
   __syncthreads();
@@ -28,13 +30,13 @@ __global__ void probe(const float* in, float* out, size_t n) {
     out[blockIdx.x * 16 + threadIdx.x] = acc[0] + threadIdx.x;
 }
 
-#define CHECK(x)                                                                                 \
-  do {                                                                                           \
-    cudaError_t e = (x);                                                                         \
-    if (e != cudaSuccess) {                                                                      \
-      std::fprintf(stderr, "%s failed: %s\n", #x, cudaGetErrorString(e));                        \
-      return 1;                                                                                  \
-    }                                                                                            \
+#define CHECK(x)                                                                                   \
+  do {                                                                                             \
+    cudaError_t e = (x);                                                                           \
+    if (e != cudaSuccess) {                                                                        \
+      std::fprintf(stderr, "%s failed: %s\n", #x, cudaGetErrorString(e));                          \
+      return 1;                                                                                    \
+    }                                                                                              \
   } while (0)
 
 int main(int argc, char** argv) {
