@@ -7,11 +7,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 BUILD="${1:-build/gpu}"
 OUT="$(mkdir -p "${OUT:-out/pass-cost}" && cd "${OUT:-out/pass-cost}" && pwd)"
-source scripts/cuda-env.sh
-{ cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-    -DCMAKE_CUDA_COMPILER="$CUDA_HOME/bin/nvcc" &&
-    cmake --build "$BUILD" -j 16 --target roofkit-profiler-cost roofline-cuda roofkit_inject \
-      roofkit_app_many_kernels; } >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+source scripts/lab/build-targets.sh roofkit-profiler-cost roofline-cuda roofkit_inject roofkit_app_many_kernels
 touch "$OUT/profiler-cost.jsonl"
 [ -n "${EACH_ONLY:-}" ] ||
   "$BUILD/tests/validation/roofkit-profiler-cost" 20 >"$OUT/profiler-cost.jsonl" 2>"$OUT/profiler-cost.err"

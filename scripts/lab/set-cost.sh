@@ -6,11 +6,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 BUILD="${1:-build/gpu}"
 OUT="$(mkdir -p "${OUT:-out/set-cost}" && cd "${OUT:-out/set-cost}" && pwd)"
-source scripts/cuda-env.sh
-{ cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-    -DCMAKE_CUDA_COMPILER="$CUDA_HOME/bin/nvcc" &&
-    cmake --build "$BUILD" -j 16 --target roofkit-profiler-cost roofline-cuda roofkit_inject; } \
-  >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+source scripts/lab/build-targets.sh roofkit-profiler-cost roofline-cuda roofkit_inject
 T=lts__t_bytes.sum
 LC=lts__cycles_elapsed.avg.per_second
 L1T=l1tex__t_bytes.sum
