@@ -371,12 +371,12 @@ private:
     profiler_options po;
     po.warn = [](const std::string& w) { say("warning: " + w); };
     // The bench's metric set and cache control: the session flushes the L2 after the
-    // profiler has started each pass, outside the range (profile_range).
+    // profiler has started each pass, in kernels whose ranges it drops (profile_launch).
     po.cache = parse_cache_control(options_.cache_control);
     try {
       s.session = std::make_unique<profiler_session>(ordinal, bench_metric_set(), po);
-      // Enabled now, so that no permission or another attached profiler stops profiling before
-      // the first launch rather than failing each one (the session keeps it for every launch).
+      // Enabled now, so that a missing permission or another attached profiler stops profiling
+      // here, before the first launch, rather than failing every launch; the session keeps it.
       s.session->enable_range_profiler();
     } catch (const std::exception& e) {
       s.session.reset();

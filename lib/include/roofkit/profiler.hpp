@@ -224,7 +224,7 @@ struct batch_work {
 
 /// Where a session's wall time went (profile_launches calls), for overhead reports.
 struct profiler_stats {
-  int calls = 0;       ///< profile_launches() and profile_batch() calls
+  int calls = 0;       ///< calls of every mode but profile() (kernel replay)
   int passes = 0;      ///< replay passes over all calls
   double setup_s = 0;  ///< enabling the profiler, counter-data image, configuration
   double passes_s = 0; ///< the passes: preparation, cache control, the work, start/stop

@@ -615,9 +615,11 @@ range_values profiler_session::profile_launch(const std::function<void()>& work,
       before_pass);
   const auto t0 = std::chrono::steady_clock::now();
   const auto names = cupti_catalog::range_names(data);
-  if (names.size() != flush_ranges + 1)
+  if (names.size() != flush_ranges + 1) {
+    const std::size_t kernels = names.size() < flush_ranges ? 0 : names.size() - flush_ranges;
     throw runtime_error(fmt::format("the profiled work launched {} kernels a pass, 1 expected",
-                                    names.size() < flush_ranges ? 0 : names.size() - flush_ranges));
+                                    kernels > 1 ? "2 or more" : std::to_string(kernels)));
+  }
   auto out = s.to_values(names.back(), s.evaluate(data, flush_ranges));
   s.stats.decode_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;
