@@ -465,11 +465,21 @@ private:
       phase_s_[phase] +=
           std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     };
-    auto free_checkpoint = [&] { timed("checkpoint_free_s", [&] { cuptiCheckpointFree(&cp); }); };
+    bool saved = false;
+    auto restore = [&] {
+      ROOFKIT_CUPTI_CHECK(cuptiCheckpointRestore(&cp));
+      ROOFKIT_CU_CHECK(cuCtxSynchronize());
+    };
+    auto free_checkpoint = [&] {
+      if (saved)
+        timed("checkpoint_free_s", [&] { cuptiCheckpointFree(&cp); });
+      saved = false;
+    };
+    std::string launch_error;
     try {
       timed("sync_s", [&] { ROOFKIT_CU_CHECK(cuCtxSynchronize()); });
       timed("checkpoint_save_s", [&] { ROOFKIT_CUPTI_CHECK(cuptiCheckpointSave(&cp)); });
-      std::string launch_error;
+      saved = true;
       auto work = [&] {
         const CUresult r = relaunch(a);
         if (r != CUDA_SUCCESS && launch_error.empty()) {
@@ -489,20 +499,26 @@ private:
       // range around the launch added about 17 us of launch overhead to every kernel's time).
       const range_values values = s->session->profile_launch(work, before_pass);
       cuCtxSetCurrent(ctx);
-      timed("checkpoint_restore_s", [&] {
-        ROOFKIT_CUPTI_CHECK(cuptiCheckpointRestore(&cp));
-        ROOFKIT_CU_CHECK(cuCtxSynchronize());
-      });
+      timed("checkpoint_restore_s", restore);
       free_checkpoint();
       if (!launch_error.empty())
         throw runtime_error("re-issued launch failed: " + launch_error);
       apply_counts(derive_roofline_counts(s->session->metrics(), values.values), values.values, k);
     } catch (const std::exception& e) {
-      free_checkpoint();
       cuCtxSetCurrent(ctx);
+      // Passes may have run: give the application back the memory it had, as far as possible.
+      if (saved) {
+        try {
+          restore();
+        } catch (const std::exception&) {
+        }
+      }
+      free_checkpoint();
+      const std::string why =
+          launch_error.empty() ? e.what() : "re-issued launch failed: " + launch_error;
       k.status = "error";
-      k.message = e.what();
-      say(fmt::format("{}: not profiled: {}", name, e.what()));
+      k.message = why;
+      say(fmt::format("{}: not profiled: {}", name, why));
       ++not_profiled_[{name, "profiling error"}];
       return;
     }

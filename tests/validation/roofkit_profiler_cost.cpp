@@ -60,6 +60,17 @@ nlohmann::json stats_json(const roofkit::profiler_stats& s) {
           {"stop_s_by_pass", s.stop_s_by_pass}};
 }
 
+// True when `name` is one of the comma-separated names of `list`.
+bool listed(const std::string& list, const std::string& name) {
+  return ("," + list + ",").find("," + name + ",") != std::string::npos;
+}
+
+// `def` with only the metrics `keep` accepts.
+template <class Keep> roofkit::metric_set_def filtered(roofkit::metric_set_def def, Keep keep) {
+  std::erase_if(def.metrics, [&](const roofkit::metric_spec& m) { return !keep(m); });
+  return def;
+}
+
 const std::vector<std::string> all_modes{"user_range_per_launch", "auto_range_user_replay",
                                          "auto_range_kernel_replay"};
 
@@ -129,17 +140,12 @@ int main(int argc, char** argv) {
       const roofkit::metric_set_def bench = roofkit::bench_metric_set();
       measure("bench", bench, launches, {all_modes.front()});
       for (int i = 3; i < argc; ++i) {
-        const std::string drop = std::string(",") + argv[i] + ",";
-        roofkit::metric_set_def part = bench;
-        part.metrics.clear();
-        for (const auto& m : bench.metrics) {
-          bool keep = true;
-          for (const auto& n : m.names)
-            keep = keep && drop.find("," + n + ",") == std::string::npos;
-          if (keep)
-            part.metrics.push_back(m);
-        }
-        measure(std::string("bench without ") + argv[i], part, launches, {all_modes.front()});
+        const std::string drop = argv[i];
+        const auto part = filtered(bench, [&](const roofkit::metric_spec& m) {
+          return std::none_of(m.names.begin(), m.names.end(),
+                              [&](const std::string& n) { return listed(drop, n); });
+        });
+        measure("bench without " + drop, part, launches, {all_modes.front()});
       }
       return 0;
     }
@@ -154,12 +160,11 @@ int main(int argc, char** argv) {
       std::sort(sorted.begin(), sorted.end());
       measure("sorted", roofkit::custom_metric_set(sorted), launches, {all_modes.front()});
       for (int i = 3; i < argc; ++i) {
-        const std::string first = std::string(",") + argv[i] + ",";
+        const std::string first = argv[i];
         auto ordered = names;
-        std::stable_partition(ordered.begin(), ordered.end(), [&](const std::string& n) {
-          return first.find("," + n + ",") != std::string::npos;
-        });
-        measure(std::string("first ") + argv[i], roofkit::custom_metric_set(ordered), launches,
+        std::stable_partition(ordered.begin(), ordered.end(),
+                              [&](const std::string& n) { return listed(first, n); });
+        measure("first " + first, roofkit::custom_metric_set(ordered), launches,
                 {all_modes.front()});
       }
       return 0;
@@ -185,11 +190,9 @@ int main(int argc, char** argv) {
     // The bench's set split by how CUPTI collects a counter: SASS-patched or in hardware.
     const auto bench = roofkit::bench_metric_set();
     for (const bool sass : {false, true}) {
-      roofkit::metric_set_def part = bench;
-      part.metrics.clear();
-      for (const auto& m : bench.metrics)
-        if ((m.names.front().find("sass") != std::string::npos) == sass)
-          part.metrics.push_back(m);
+      const auto part = filtered(bench, [&](const roofkit::metric_spec& m) {
+        return (m.names.front().find("sass") != std::string::npos) == sass;
+      });
       measure(sass ? "bench-sass" : "bench-hardware", part, launches);
     }
     return 0;
