@@ -63,6 +63,7 @@ for cache in ("all", "none"):
     rows, fails, checked = [], 0, 0
     worst = {}
     ncu_self = {"checked": 0, "within": 0}
+    primer = []
     in_range = {}
     for n, (name, idx, values) in enumerate(flat):
         other = theirs[n] if n < len(theirs) else {}
@@ -70,7 +71,7 @@ for cache in ("all", "none"):
         for metric, v in values.items():
             if metric == "kernel":
                 continue
-            r = rule(metric)
+            r = "primer" if name.startswith("primer/") else rule(metric)
             t = other.get(metric)
             t2 = second.get(metric)
             multipass = None
@@ -107,6 +108,11 @@ for cache in ("all", "none"):
                    "ok": ok}
             if multipass is not None:
                 row["ncu_multipass"] = multipass
+            if r == "primer" and metric.startswith("dram__bytes_") and dram:
+                row["ncu"] = dram[n].get(metric) if n < len(dram) else None
+                row["ncu_second_run"] = dram_again[n].get(metric) if n < len(dram_again) else None
+                row["ncu_multipass"] = t
+                primer.append(row)
             if r.startswith("dram") and t is not None and t2 is not None:
                 # The same tolerance around the range of ncu's two runs: a value ncu itself
                 # could have given.
@@ -139,7 +145,10 @@ for cache in ("all", "none"):
                                          "collecting the two DRAM metrics alone (one pass, "
                                          "columns ncu and ncu_second_run); ncu_multipass is "
                                          "ncu's value in the multi-pass run with every metric",
-            "informational": "time, clocks, occupancy, other definitions' byte counters"},
+            "informational": "time, clocks, occupancy, other definitions' byte counters",
+            "primer": "not judged: two L2 flushes (read sweep of 4 x L2, then discard) profiled "
+                      "before the kernels; the first sweep writes nothing itself, so its DRAM "
+                      "writes are dirty lines a profiler left in the L2 before its first pass"},
         "launches": {"roofkit": len(flat), "ncu": len(theirs)},
         "checked": checked,
         "failures": fails,
@@ -148,12 +157,16 @@ for cache in ("all", "none"):
                                         "first, by the same 1% or 64 KiB rule"),
         "dram_within_ncu_range": dict(in_range, rule="launches whose value lies within 1% or "
                                       "64 KiB of the range of ncu's two one-pass runs"),
+        "primer": primer,
         "rows": rows,
     }
     chip = ours["chip"].lower()
     json.dump(doc, open(f"{out}/ncu-compare-suite-{cache}-{chip}.json", "w"), indent=1)
     summary[cache] = {k: doc[k] for k in ("launches", "checked", "failures", "worst_dram",
                                           "ncu_dram_self_agreement", "dram_within_ncu_range")}
+    for r in primer:
+        print(f"  primer launch {r['launch']} {r['metric']:22} ours {r['roofkit']:.6g} "
+              f"ncu {r['ncu']} / {r['ncu_second_run']} (multi-pass {r['ncu_multipass']})")
     bad = [r for r in rows if r["ok"] is False]
     print(f"cache-control {cache}: {len(flat)} launches ours, {len(theirs)} ncu; "
           f"{checked} checked, {fails} failed")
@@ -170,7 +183,8 @@ try:
         other = app[n] if n < len(app) else {}
         for metric in ("dram__bytes_read.sum", "dram__bytes_write.sum"):
             v, t = values.get(metric), other.get(metric)
-            ok = None if v is None or t is None else abs(v - t) <= max(0.01 * abs(t), KIB64)
+            ok = None if v is None or t is None or name.startswith("primer/") else \
+                abs(v - t) <= max(0.01 * abs(t), KIB64)
             fails += ok is False
             rows.append({"kernel": name, "metric": metric, "roofkit": v, "ncu_application_replay": t,
                          "ok": ok})

@@ -4,7 +4,13 @@
 // written as JSON. scripts/ncu-compare.sh runs both and compares launch by launch.
 //   roofkit-suite plain [REGEX]
 //   roofkit-suite profile[-each] all|all-evict|none OUT.json [REGEX]
+// Both start with a primer: two L2 flushes (a read sweep of 4 x L2 and a discard each), profiled
+// like the kernels and reported apart. A profiler that leaves dirty lines of its own in the L2
+// before its first pass shows them as DRAM writes of the first sweep, which writes nothing.
+// ROOFKIT_SUITE_PAD_MB=N (an experiment) first allocates N MiB that nothing touches, so that
+// every buffer lands elsewhere in device memory.
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -19,6 +25,7 @@
 #include "roofkit/core.hpp"
 #include "roofkit/profiler.hpp"
 #include "roofkit/registry.hpp"
+#include "roofkit/timing.hpp"
 
 namespace {
 
@@ -32,8 +39,32 @@ bool suite_member(const roofkit::kernel_descriptor& d) {
   return d.kind == roofkit::measurement::kernel && d.counter_profiled;
 }
 
+constexpr const char* primer_name = "primer/l2-flush-twice";
+
+// The padding allocation of ROOFKIT_SUITE_PAD_MB, held until exit.
+struct padding {
+  void* ptr = nullptr;
+  padding() {
+    const char* mb = std::getenv("ROOFKIT_SUITE_PAD_MB");
+    if (mb && std::atol(mb) > 0)
+      ROOFKIT_CUDA_CHECK(cudaMalloc(&ptr, std::size_t(std::atol(mb)) << 20));
+  }
+  ~padding() { cudaFree(ptr); }
+};
+
 int plain(const std::string& regex) {
+  padding pad;
   cudaStream_t stream = nullptr;
+  {
+    roofkit::l2_flusher primer;
+    ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+    ROOFKIT_CUDA_CHECK(cudaProfilerStart());
+    primer.flush(stream);
+    primer.flush(stream);
+    ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+    ROOFKIT_CUDA_CHECK(cudaProfilerStop());
+    std::cout << primer_name << '\n';
+  }
   for (const auto* d : roofkit::select_kernels(regex)) {
     if (!suite_member(*d))
       continue;
@@ -54,6 +85,7 @@ int plain(const std::string& regex) {
 int profile(const std::string& cache, const std::string& out_path, const std::string& regex,
             bool each) {
   const auto t_start = steady::now();
+  padding pad;
   roofkit::profiler_options po;
   // "all-evict": cache control all without invalidating the flush's own lines (an experiment:
   // the L2 then starts full of clean lines instead of empty).
@@ -70,6 +102,18 @@ int profile(const std::string& cache, const std::string& out_path, const std::st
   std::vector<const roofkit::kernel_descriptor*> batch;
   std::vector<std::unique_ptr<roofkit::kernel_instance>> instances;
   double batch_bytes = 0;
+  {
+    roofkit::l2_flusher primer;
+    const auto ranges = session.profile_batch({{[&] {
+                                                  primer.flush(stream);
+                                                  primer.flush(stream);
+                                                },
+                                                std::size_t(2 * primer.launches())}});
+    nlohmann::json launches = nlohmann::json::array();
+    for (const auto& r : ranges[0])
+      launches.push_back(r.values);
+    kernels.push_back({{"name", primer_name}, {"launches", launches}});
+  }
   auto flush_batch = [&] {
     if (batch.empty())
       return;

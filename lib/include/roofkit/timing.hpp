@@ -18,6 +18,8 @@ namespace roofkit {
 /// Launches the work to time on the given stream (one or more kernels).
 using launch_fn = std::function<void(cudaStream_t)>;
 
+class l2_flusher;
+
 /// How to time a kernel.
 struct timing_options {
   int device = 0;
@@ -33,6 +35,9 @@ struct timing_options {
   /// launches wait for it to finish: state a launch consumes (e.g. unified memory moved back to
   /// the host). Each sample is then one launch and the L2 is not flushed.
   launch_fn prepare;
+  /// The flusher for flush_l2 (a caller timing many kernels keeps one); null: one is made for
+  /// the call.
+  l2_flusher* flusher = nullptr;
 };
 
 /// The SM clock and how it was obtained.

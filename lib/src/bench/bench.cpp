@@ -240,7 +240,7 @@ open_session(bench_outcome& out, const bench_options& options,
 
 /// Times one kernel instance through the timing harness, as its kind asks.
 timing time_instance(kernel_instance& inst, const kernel_descriptor& d,
-                     const bench_options& options, cudaStream_t stream) {
+                     const bench_options& options, cudaStream_t stream, l2_flusher* flusher) {
   timing_options t;
   t.device = options.device;
   t.warmup = options.warmup;
@@ -252,6 +252,7 @@ timing time_instance(kernel_instance& inst, const kernel_descriptor& d,
   t.min_batch_s = t.flush_l2 || transfer ? 0 : 200e-6;
   t.observe_clock = false;
   t.stream = stream;
+  t.flusher = flusher;
   if (d.reset_before_each_run) // unified memory: reset outside the events, never flushed
     t.prepare = [&inst](cudaStream_t s) { inst.reset(s); };
   return time_kernel([&inst](cudaStream_t s) { inst.run(s); }, t).time;
@@ -415,6 +416,10 @@ bench_outcome run_bench(const bench_options& options) {
 
   stream_guard guard;
   const cudaStream_t stream = guard.stream;
+  // One flusher for every kernel's cold timing: made (and its buffer allocated) before the
+  // first kernel is set up, instead of once per kernel.
+  const std::unique_ptr<l2_flusher> flusher =
+      options.flush_l2 ? std::make_unique<l2_flusher>(options.device) : nullptr;
   std::size_t done = 0;
   // Kernels to profile wait, set up, until their device memory reaches half of what was free;
   // then the batch is profiled in one pass set (each kernel after its own cache control).
@@ -461,7 +466,7 @@ bench_outcome run_bench(const bench_options& options) {
         warn(fmt::format("{}: VERIFICATION FAILED: {}", d->name, v.message));
       }
       progress({done, kernels.size(), d->name, "time"});
-      k.time = time_instance(*inst, *d, options, stream);
+      k.time = time_instance(*inst, *d, options, stream, flusher.get());
       if (d->kind == measurement::kernel) {
         const double occ = theoretical_occupancy(*inst, k.launch, model);
         if (std::isfinite(occ))

@@ -148,9 +148,13 @@ timing_result time_kernel(const launch_fn& launch, const timing_options& options
         fmt::format("warm-up count {} is out of range (valid: 0 or more)", options.warmup));
   use_timing_device(options.device);
   const cudaStream_t stream = options.stream;
-  std::unique_ptr<l2_flusher> flusher;
-  if (options.flush_l2 && !options.prepare)
-    flusher = std::make_unique<l2_flusher>(options.device);
+  std::unique_ptr<l2_flusher> own_flusher;
+  l2_flusher* flusher = nullptr;
+  if (options.flush_l2 && !options.prepare) {
+    if (!options.flusher)
+      own_flusher = std::make_unique<l2_flusher>(options.device);
+    flusher = options.flusher ? options.flusher : own_flusher.get();
+  }
 
   for (int i = 0; i < options.warmup; ++i) {
     if (options.prepare)

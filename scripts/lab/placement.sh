@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Does where the buffers land in device memory change a kernel's DRAM bytes? roofkit-suite
+# (every bundled kernel once, after a primer of two L2 flushes) under ncu's one-pass DRAM
+# collection and under roofkit's profiler (profile-each, cache control all), each with
+# ROOFKIT_SUITE_PAD_MB = 0, 256 and 1024: an untouched allocation made first, which moves every
+# later buffer. Results (CSV, JSON) under $OUT/placement.
+# Usage: OUT=dir [BUILD=build/gpu] scripts/lab/placement.sh
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+BUILD="${BUILD:-build/gpu}"
+OUT="${OUT:-out}/placement"
+mkdir -p "$OUT"
+source scripts/lab/build-targets.sh roofkit-suite
+S="$BUILD/tests/validation/roofkit-suite"
+export ROOFKIT_SEED="${ROOFKIT_SEED:-20261124}"
+for pad in ${PADS:-0 256 1024}; do
+  ROOFKIT_SUITE_PAD_MB=$pad timeout 120 ncu --cache-control all --clock-control none \
+    --profile-from-start off --print-units base --csv \
+    --metrics dram__bytes_read.sum,dram__bytes_write.sum "$S" plain >"$OUT/ncu-pad$pad.csv" \
+    2>"$OUT/ncu-pad$pad.err"
+  echo "placement: ncu pad $pad MiB rc=$?"
+  ROOFKIT_SUITE_PAD_MB=$pad "$S" profile-each all "$OUT/ours-pad$pad.json" 2>"$OUT/ours-pad$pad.err"
+  echo "placement: roofkit pad $pad MiB rc=$?"
+done
