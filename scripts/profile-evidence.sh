@@ -5,7 +5,9 @@
 #            (the importer's test fixture; ncu's wall time)
 #   torch    roofline-cuda profile --nvtx ops on the same script (run, records, chart, wall
 #            time), the script alone, then ncu with exactly our metric names and the same cache
-#            and clock control, for the launch-by-launch comparison (scripts/profile-compare.py)
+#            and clock control, for the launch-by-launch comparison (scripts/profile-compare.py);
+#            ncu also profiles the script's NVTX range "primer" first, which takes the DRAM
+#            writes ncu adds to its first profiled launch
 #   features tests/apps/app_features.cu: threads, streams, NVTX, capture, graph; then a crash
 #   many     tests/apps/many_kernels.cu, 10,000 launches: alone, --launch-count 100, no limit
 #   bench    the bundled kernels' executable (roofline-cuda bench --no-counters: kernels only)

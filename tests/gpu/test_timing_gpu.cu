@@ -70,6 +70,34 @@ TEST(timing_gpu, l2_flush_makes_an_l2_resident_read_slower) {
   EXPECT_EQ(f.bytes(), 4 * static_cast<std::size_t>(l2));
 }
 
+TEST(timing_gpu, l2_flush_goes_through_the_callers_flusher) {
+  const std::size_t bytes = std::size_t{24} << 20;
+  buffer in(bytes), out(sizeof(float));
+  roofkit::l2_flusher f(0);
+  std::size_t free_before = 0, free_inside = 0, total = 0;
+  ROOFKIT_CUDA_CHECK(cudaMemGetInfo(&free_before, &total));
+  roofkit::timing_options o;
+  o.repetitions = 10;
+  o.flush_l2 = true;
+  o.flusher = &f;
+  o.observe_clock = false;
+  const auto r = roofkit::time_kernel(
+      [&](cudaStream_t st) {
+        ROOFKIT_CUDA_CHECK(cudaMemGetInfo(&free_inside, &total));
+        read_sum<<<132 * 4, 512, 0, st>>>(static_cast<const float4*>(in.p),
+                                          static_cast<float*>(out.p), bytes / sizeof(float4));
+      },
+      o);
+  EXPECT_TRUE(r.l2_flushed);
+  // A flusher of its own would hold another 4 x L2 of device memory during the call.
+  EXPECT_LT(free_before - free_inside, f.bytes() / 2)
+      << "free before " << free_before << ", during the call " << free_inside;
+  const double warm = median_read_time(bytes, false);
+  std::printf("24 MiB read: %.2f us from L2, %.2f us after the caller's flush\n", warm * 1e6,
+              r.time.median_s * 1e6);
+  EXPECT_GT(r.time.median_s, 1.2 * warm);
+}
+
 TEST(timing_gpu, observed_sm_clock_is_measured_and_plausible) {
   const auto c = roofkit::observe_sm_clock(0);
   int khz = 0;
