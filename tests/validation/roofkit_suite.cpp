@@ -7,8 +7,9 @@
 // Both start with a primer: two L2 flushes (a read sweep of 4 x L2 and a discard each), profiled
 // like the kernels and reported apart. A profiler that leaves dirty lines of its own in the L2
 // before its first pass shows them as DRAM writes of the first sweep, which writes nothing.
-// ROOFKIT_SUITE_PAD_MB=N (an experiment) first allocates N MiB that nothing touches, so that
-// every buffer lands elsewhere in device memory.
+// Experiments: ROOFKIT_SUITE_PAD_MB=N first allocates N MiB that nothing touches, so that every
+// buffer lands elsewhere in device memory; ROOFKIT_SUITE_METRICS=a,b,... profiles those metrics
+// instead of the bench's set.
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -52,11 +53,37 @@ struct padding {
   ~padding() { cudaFree(ptr); }
 };
 
+// The bench's metric set, or the comma-separated names in ROOFKIT_SUITE_METRICS (an experiment).
+roofkit::metric_set_def suite_metric_set() {
+  const char* names = std::getenv("ROOFKIT_SUITE_METRICS");
+  if (!names || !*names)
+    return roofkit::bench_metric_set();
+  std::vector<std::string> list;
+  std::string item;
+  for (const char* c = names;; ++c) {
+    if (*c == ',' || *c == '\0') {
+      if (!item.empty())
+        list.push_back(item);
+      item.clear();
+      if (*c == '\0')
+        break;
+    } else {
+      item += *c;
+    }
+  }
+  return roofkit::custom_metric_set(list);
+}
+
 int plain(const std::string& regex) {
   padding pad;
   cudaStream_t stream = nullptr;
+  // ROOFKIT_SUITE_HOLD_FLUSHER=1 (an experiment): a second flusher made after the primer's and
+  // held to the end, as profile's session holds its own: the same allocations in the same order.
+  std::unique_ptr<roofkit::l2_flusher> held;
   {
     roofkit::l2_flusher primer;
+    if (const char* h = std::getenv("ROOFKIT_SUITE_HOLD_FLUSHER"); h && *h == '1')
+      held = std::make_unique<roofkit::l2_flusher>();
     ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
     ROOFKIT_CUDA_CHECK(cudaProfilerStart());
     primer.flush(stream);
@@ -91,7 +118,7 @@ int profile(const std::string& cache, const std::string& out_path, const std::st
   // the L2 then starts full of clean lines instead of empty).
   po.invalidate_l2 = cache != "all-evict";
   po.cache = roofkit::parse_cache_control(cache == "all-evict" ? "all" : cache);
-  roofkit::profiler_session session(0, roofkit::bench_metric_set(), po);
+  roofkit::profiler_session session(0, suite_metric_set(), po);
   double profile_s = 0;
   cudaStream_t stream = nullptr;
   nlohmann::json kernels = nlohmann::json::array();
