@@ -2,28 +2,14 @@
 """Tabulates scripts/lab/placement.sh's results: DRAM bytes per launch under ncu's one-pass
 collection and under roofkit, for each padding, and how often each pair agrees within 1% or
 64 KiB. Usage: placement_json.py DIR REVISION > dram-placement-<gpu>.json"""
-import csv
 import json
 import sys
+
+from dram_compare_json import load  # the same directory
 
 KIB64 = 65536
 PADS = (0, 256, 1024)
 READ, WRITE = "dram__bytes_read.sum", "dram__bytes_write.sum"
-
-
-def ncu_launches(path):
-    lines = [l for l in open(path) if l.startswith('"')]
-    launches, order = {}, []
-    for r in csv.DictReader(lines):
-        i = int(r["ID"])
-        if i not in launches:
-            launches[i] = {}
-            order.append(i)
-        try:
-            launches[i][r["Metric Name"]] = float(r["Metric Value"].replace(",", ""))
-        except ValueError:
-            pass
-    return [launches[i] for i in order]
 
 
 def close(a, b):
@@ -32,11 +18,8 @@ def close(a, b):
 
 def main():
     d, revision = sys.argv[1], sys.argv[2]
-    ncu = {p: ncu_launches(f"{d}/ncu-pad{p}.csv") for p in PADS}
-    ours = {}
-    for p in PADS:
-        doc = json.load(open(f"{d}/ours-pad{p}.json"))
-        ours[p] = [(k["name"], v) for k in doc["kernels"] for v in k["launches"]]
+    ncu = {p: load(f"{d}/ncu-pad{p}.csv")[1] for p in PADS}
+    ours = {p: list(zip(*load(f"{d}/ours-pad{p}.json"))) for p in PADS}
     rows, primer = [], []
     agree = {"ncu_pad256_vs_ncu_pad0": 0, "ncu_pad1024_vs_ncu_pad0": 0}
     agree.update({f"roofkit_vs_ncu_pad{p}": 0 for p in PADS})
