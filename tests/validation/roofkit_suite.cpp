@@ -15,6 +15,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -59,18 +60,10 @@ roofkit::metric_set_def suite_metric_set() {
   if (!names || !*names)
     return roofkit::bench_metric_set();
   std::vector<std::string> list;
-  std::string item;
-  for (const char* c = names;; ++c) {
-    if (*c == ',' || *c == '\0') {
-      if (!item.empty())
-        list.push_back(item);
-      item.clear();
-      if (*c == '\0')
-        break;
-    } else {
-      item += *c;
-    }
-  }
+  std::istringstream in(names);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!item.empty())
+      list.push_back(item);
   return roofkit::custom_metric_set(list);
 }
 
