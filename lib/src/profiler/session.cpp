@@ -525,7 +525,6 @@ std::vector<std::uint8_t>
 profiler_session::impl::kept_passes(CUpti_ProfilerRange mode, std::size_t ranges,
                                     const std::string& what, const std::function<void()>& pass_body,
                                     const std::function<void()>& before_pass) {
-  prepare_flusher();
   ROOFKIT_CUDA_CHECK(cudaSetDevice(device));
   ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
   const auto t0 = std::chrono::steady_clock::now();
@@ -573,6 +572,7 @@ range_values profiler_session::profile_range(const std::string& name,
                                              const std::function<void()>& work,
                                              const std::function<void()>& before_pass) {
   auto& s = *impl_;
+  s.prepare_flusher();
   const auto data = s.kept_passes(
       CUPTI_UserRange, 1, fmt::format("range '{}'", name),
       [&] {
