@@ -13,6 +13,10 @@
 #   bench    the bundled kernels' executable (roofline-cuda bench --no-counters: kernels only)
 #            under profile, then under ncu with our metric names
 #   cupti    tests/apps/torch_own_cupti.py: the application loads its own CUPTI (torch.profiler)
+#   kinds    tests/apps/launch_kinds.cu (clusters, opt-in shared memory, cooperative, packed
+#            driver-API arguments, an NVRTC module) under profile, then under ncu with our
+#            metric names; ncu also profiles the application's primer (two sums), whose first
+#            launch takes the DRAM writes ncu adds to its first profiled launch
 # Every stage appends to results/steps.log; the results are packed into $PACK (default
 # $OUT/profile-evidence.tgz) after each stage, so a stage cut short loses nothing before it.
 # Usage: OUT=dir [PACK=file.tgz] scripts/profile-evidence.sh [stages...]
@@ -32,7 +36,7 @@ now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
 step() { echo "evidence: $*" | tee -a "$R/steps.log"; }
 pack() { tar czf "$PACK" -C "$OUT" results; }
-stages="${*:-fixture torch features many bench cupti}"
+stages="${*:-fixture torch features many bench cupti kinds}"
 NCU_COMMON=(--cache-control all --clock-control none --csv --page raw)
 TORCH=(python3 tests/apps/torch_ops.py)
 TIMEFMT="%e s wall, %M KiB max RSS"
@@ -49,7 +53,7 @@ APPS="$BUILD/tests/apps"
 ( cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
     -DCMAKE_CUDA_COMPILER="$CUDA_HOME/bin/nvcc" >"$R/configure.log" 2>&1 &&
   cmake --build "$BUILD" -j 12 --target roofline-cuda roofkit_inject roofkit_app_many_kernels \
-    roofkit_app_features >"$R/build.log" 2>&1 ) &
+    roofkit_app_features roofkit_app_launch_kinds >"$R/build.log" 2>&1 ) &
 build_pid=$!
 
 if [[ " $stages " == *" fixture "* ]]; then
@@ -153,6 +157,19 @@ fi
 if [[ " $stages " == *" cupti "* ]]; then
   profile own-cupti 50 --launch-count 5 -- python3 tests/apps/torch_own_cupti.py
   tail -5 "$R/own-cupti.err" | sed 's/^/    /' | tee -a "$R/steps.log"
+  pack
+fi
+if [[ " $stages " == *" kinds "* ]]; then
+  KINDS=("$APPS/roofkit_app_launch_kinds")
+  profile launch-kinds 40 --kernel '^(cluster|rotate|coop|packed|jit)' -- "${KINDS[@]}"
+  metrics=$(metric_names "$R/launch-kinds.records.jsonl")
+  if [ -n "$metrics" ]; then
+    t1=$(now)
+    timeout 60 ncu --metrics "$metrics" --print-units base "${NCU_COMMON[@]}" "${KINDS[@]}" \
+      >"$R/launch-kinds-ncu-same-metrics.csv" 2>"$R/launch-kinds-ncu-same-metrics.err"
+    step "kinds: ncu with our metric names rc=$? wall $(since "$t1") s"
+    ncu_dram launch-kinds "${KINDS[@]}"
+  fi
   pack
 fi
 step "done"

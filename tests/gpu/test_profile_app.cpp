@@ -1,12 +1,17 @@
-// `roofline-cuda profile` on tests/apps/app_features.cu, end to end on the GPU: launches from two
+// `roofline-cuda profile` end to end on the GPU. On tests/apps/app_features.cu: launches from two
 // threads and streams profiled, the application's in-place results still correct (memory is
 // restored around every replay), counters as the kernels' arithmetic says, stream capture and
-// graph kernels listed, the NVTX filter, and a crash that still leaves a run.
+// graph kernels listed, the NVTX filter, and a crash that still leaves a run. On
+// tests/apps/launch_kinds.cu: clusters, opt-in shared memory, cooperative launches, packed
+// driver-API arguments and a JIT-compiled module, each profiled with its results intact.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -24,7 +29,8 @@ struct profiled {
   json run;
 };
 
-profiled profile(const std::string& name, const std::string& options, const std::string& args) {
+profiled profile(const std::string& name, const std::string& options, const std::string& args,
+                 const std::string& app = ROOFKIT_APP_FEATURES) {
   const fs::path dir = fs::path(ROOFKIT_TEST_BINARY_DIR) / "profile_gpu_test";
   fs::create_directories(dir);
   const fs::path run = dir / (name + ".json");
@@ -32,8 +38,8 @@ profiled profile(const std::string& name, const std::string& options, const std:
   const fs::path err = dir / (name + ".err");
   fs::remove(run);
   const std::string cmd = std::string("'") + ROOFKIT_TOOL + "' profile " + options + " -o '" +
-                          run.string() + "' -- '" + ROOFKIT_APP_FEATURES + "' " + args + " >'" +
-                          out.string() + "' 2>'" + err.string() + "'";
+                          run.string() + "' -- '" + app + "' " + args + " >'" + out.string() +
+                          "' 2>'" + err.string() + "'";
   profiled p;
   const int status = std::system(cmd.c_str());
   p.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -102,6 +108,41 @@ TEST(profile_app, a_crash_still_leaves_the_launches_profiled_before) {
   EXPECT_EQ(p.run["profile"]["app"]["signal"], 6);
   EXPECT_EQ(p.run["profile"]["launches"].size(), 4u);
   EXPECT_NE(p.err.find("killed by signal 6"), std::string::npos) << p.err;
+}
+
+TEST(profile_app, clusters_cooperative_packed_arguments_and_jit_keep_their_results) {
+  const auto p = profile("launch-kinds", "", "", ROOFKIT_APP_LAUNCH_KINDS);
+  ASSERT_EQ(p.exit_code, 0) << p.err << p.out;
+  EXPECT_NE(p.out.find("launch_kinds: all results correct"), std::string::npos) << p.out;
+  const bool jit = p.out.find("launch_kinds: jit ran") != std::string::npos;
+  const double n = 1 << 20;
+  struct expected {
+    std::string prefix;
+    double elements;
+    double flops_per_element; // FP32: FADD 1, FFMA 2
+  };
+  const std::vector<expected> want = {
+      {"cluster_pair_add", n, 1}, {"rotate_tile", 64 * 25600, 2}, {"coop_shift", n, 1},
+      {"packed_args_axpb", n, 2}, {"jit_scale_shift", n, 2},
+  };
+  std::map<std::string, int> seen;
+  for (const auto& l : p.run["profile"]["launches"]) {
+    const std::string name = l["name"];
+    for (const auto& w : want)
+      if (name.rfind(w.prefix, 0) == 0) {
+        ++seen[w.prefix];
+        EXPECT_DOUBLE_EQ(l["flops"]["fp32"].get<double>(), w.elements * w.flops_per_element)
+            << name;
+        // Every kernel reads its 4-byte elements from a flushed L2.
+        EXPECT_GE(l["bytes"]["dram"].get<double>(), 0.95 * 4 * w.elements) << name;
+      }
+  }
+  for (const auto& w : want)
+    EXPECT_EQ(seen[w.prefix], w.prefix == "jit_scale_shift" && !jit ? 0 : 2) << w.prefix << "\n"
+                                                                             << p.err;
+  EXPECT_EQ(seen.size() + (jit ? 0 : 1), want.size());
+  EXPECT_EQ(p.run["profile"]["profiled_launches"].get<int>(), 2 * int(seen.size()) + 2); // primer
+  EXPECT_TRUE(p.run["profile"]["not_profiled"].empty()) << p.run["profile"]["not_profiled"].dump();
 }
 
 } // namespace

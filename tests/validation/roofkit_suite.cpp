@@ -9,7 +9,7 @@
 // before its first pass shows them as DRAM writes of the first sweep, which writes nothing.
 // Experiments: ROOFKIT_SUITE_PAD_MB=N first allocates N MiB that nothing touches, so that every
 // buffer lands elsewhere in device memory; ROOFKIT_SUITE_METRICS=a,b,... profiles those metrics
-// instead of the bench's set.
+// instead of the bench's set; ROOFKIT_SUITE_HOLD_FLUSHER and ROOFKIT_SUITE_FLUSH_BEFORE (plain).
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -39,6 +39,11 @@ double since(steady::time_point t0) {
 
 bool suite_member(const roofkit::kernel_descriptor& d) {
   return d.kind == roofkit::measurement::kernel && d.counter_profiled;
+}
+
+bool env_is_one(const char* name) {
+  const char* v = std::getenv(name);
+  return v && *v == '1';
 }
 
 constexpr const char* primer_name = "primer/l2-flush-twice";
@@ -72,10 +77,13 @@ int plain(const std::string& regex) {
   cudaStream_t stream = nullptr;
   // ROOFKIT_SUITE_HOLD_FLUSHER=1 (an experiment): a second flusher made after the primer's and
   // held to the end, as profile's session holds its own: the same allocations in the same order.
+  // ROOFKIT_SUITE_FLUSH_BEFORE=1 (an experiment) also runs that flusher's two kernels before
+  // each kernel's range, outside it: the work that precedes a kernel under profile's session.
+  const bool flush_before = env_is_one("ROOFKIT_SUITE_FLUSH_BEFORE");
   std::unique_ptr<roofkit::l2_flusher> held;
   {
     roofkit::l2_flusher primer;
-    if (const char* h = std::getenv("ROOFKIT_SUITE_HOLD_FLUSHER"); h && *h == '1')
+    if (flush_before || env_is_one("ROOFKIT_SUITE_HOLD_FLUSHER"))
       held = std::make_unique<roofkit::l2_flusher>();
     ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
     ROOFKIT_CUDA_CHECK(cudaProfilerStart());
@@ -91,6 +99,8 @@ int plain(const std::string& regex) {
     auto inst = d->make();
     inst->setup(d->default_size);
     inst->reset(stream);
+    if (flush_before)
+      held->flush(stream);
     ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
     ROOFKIT_CUDA_CHECK(cudaProfilerStart());
     inst->run(stream);

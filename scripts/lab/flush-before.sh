@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Does the work that precedes a kernel under roofkit's profiler (the flusher's read sweep and
+# discard) change the kernel's DRAM writes under ncu? roofkit-suite plain under ncu's one-pass
+# DRAM collection with a second flusher held (ROOFKIT_SUITE_HOLD_FLUSHER) and with that flusher
+# also run before every kernel (ROOFKIT_SUITE_FLUSH_BEFORE), against roofkit-suite profile-each
+# with the DRAM metrics alone, each twice, alternated; then the shared-memory configuration ncu
+# reports for every launch (flush kernels included) in both plain variants.
+# Results under $OUT/flush-before.
+# Usage: OUT=dir [BUILD=build/gpu] scripts/lab/flush-before.sh
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+BUILD="${BUILD:-build/gpu}"
+OUT="${OUT:-out}/flush-before"
+mkdir -p "$OUT"
+source scripts/lab/build-targets.sh roofkit-suite
+S="$BUILD/tests/validation/roofkit-suite"
+export ROOFKIT_SEED="${ROOFKIT_SEED:-20261124}"
+DRAM=dram__bytes_read.sum,dram__bytes_write.sum
+ncu_dram() {
+  timeout 150 ncu --cache-control all --clock-control none --profile-from-start off \
+    --print-units base --csv --metrics $DRAM "$S" plain >"$OUT/$1.csv" 2>"$OUT/$1.err"
+  echo "flush-before: $1 rc=$?"
+}
+for run in 1 2; do
+  ROOFKIT_SUITE_HOLD_FLUSHER=1 ncu_dram ncu-held-$run
+  ROOFKIT_SUITE_FLUSH_BEFORE=1 ncu_dram ncu-flushed-$run
+  ROOFKIT_SUITE_METRICS=$DRAM "$S" profile-each all "$OUT/ours-dram-$run.json" \
+    2>"$OUT/ours-dram-$run.err"
+  echo "flush-before: ours-dram-$run rc=$?"
+done
+for v in HOLD_FLUSHER FLUSH_BEFORE; do
+  env ROOFKIT_SUITE_$v=1 timeout 150 ncu --cache-control all --clock-control none \
+    --print-units base --csv --section LaunchStats "$S" plain >"$OUT/ncu-launch-$v.csv" \
+    2>"$OUT/ncu-launch-$v.err"
+  echo "flush-before: launch metrics $v rc=$?"
+done
