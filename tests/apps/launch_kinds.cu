@@ -156,8 +156,7 @@ bool check_twice(const char* what, std::size_t size, const std::function<void(fl
 
 bool cluster_launch() {
   return check_twice(
-      "cluster",
-      n,
+      "cluster", n,
       [](float* d) {
         cudaLaunchConfig_t cfg{};
         cfg.gridDim = dim3(n / block);
@@ -183,8 +182,7 @@ bool big_shared_memory() {
   CHECK(cudaFuncSetAttribute(rotate_tile, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   const int tiles = 64;
   return check_twice(
-      "dynamic-shared-100KiB",
-      std::size_t(tiles) * tile_floats,
+      "dynamic-shared-100KiB", std::size_t(tiles) * tile_floats,
       [=](float* d) { rotate_tile<<<tiles, tile_threads, smem>>>(d); },
       [](std::vector<float>& x) {
         const std::vector<float> old = x;
@@ -201,8 +199,7 @@ bool cooperative_launch() {
   float* y = nullptr;
   CHECK(cudaMalloc(&y, n * sizeof(float)));
   const bool ok = check_twice(
-      "cooperative",
-      n,
+      "cooperative", n,
       [&](float* d) {
         void* args[] = {&d, &y};
         CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(coop_shift), dim3(sms * per_sm),
@@ -221,8 +218,7 @@ bool packed_arguments() {
   cudaFunction_t f = nullptr;
   CHECK(cudaGetFuncBySymbol(&f, reinterpret_cast<const void*>(packed_args_axpb)));
   return check_twice(
-      "packed-arguments",
-      n,
+      "packed-arguments", n,
       [&](float* d) {
         // The kernel's parameters laid out as the ABI wants them: pointer, int, float.
         struct {
@@ -282,8 +278,7 @@ bool jit_module() {
   CHECK_CU(cuModuleLoadData(&module, cubin.data()));
   CHECK_CU(cuModuleGetFunction(&f, module, "jit_scale_shift"));
   const bool ok = check_twice(
-      "jit",
-      n,
+      "jit", n,
       [&](float* d) {
         int count = n;
         void* args[] = {&d, &count};

@@ -3,7 +3,8 @@
 // restored around every replay), counters as the kernels' arithmetic says, stream capture and
 // graph kernels listed, the NVTX filter, and a crash that still leaves a run. On
 // tests/apps/launch_kinds.cu: clusters, opt-in shared memory, cooperative launches, packed
-// driver-API arguments and a JIT-compiled module, each profiled with its results intact.
+// driver-API arguments and a JIT-compiled module, each profiled with its results intact. On
+// tests/apps/big_memory.cu: an application that holds most of the device memory.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -142,6 +143,20 @@ TEST(profile_app, clusters_cooperative_packed_arguments_and_jit_keep_their_resul
                                                                              << p.err;
   EXPECT_EQ(seen.size() + (jit ? 0 : 1), want.size());
   EXPECT_EQ(p.run["profile"]["profiled_launches"].get<int>(), 2 * int(seen.size()) + 2); // primer
+  EXPECT_TRUE(p.run["profile"]["not_profiled"].empty()) << p.run["profile"]["not_profiled"].dump();
+}
+
+TEST(profile_app, an_application_holding_most_of_device_memory) {
+  const auto p = profile("big-memory", "", "0.8", ROOFKIT_APP_BIG_MEMORY);
+  ASSERT_EQ(p.exit_code, 0) << p.err << p.out;
+  EXPECT_NE(p.out.find("results correct"), std::string::npos) << p.out;
+  int in_place = 0;
+  for (const auto& l : p.run["profile"]["launches"])
+    if (l["name"].get<std::string>().rfind("add_one_in_place", 0) == 0) {
+      ++in_place;
+      EXPECT_DOUBLE_EQ(l["flops"]["fp32"].get<double>(), double(64 << 20)) << l.dump();
+    }
+  EXPECT_EQ(in_place, 2) << p.err;
   EXPECT_TRUE(p.run["profile"]["not_profiled"].empty()) << p.run["profile"]["not_profiled"].dump();
 }
 

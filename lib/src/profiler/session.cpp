@@ -519,6 +519,7 @@ void profiler_session::enable_range_profiler() {
   ROOFKIT_CUDA_CHECK(cudaSetDevice(s.device));
   if (!s.range_profiler)
     s.range_profiler = std::make_unique<enabled_profiler>(s.ctx);
+  s.prepare_flusher();
 }
 
 std::vector<std::uint8_t>
