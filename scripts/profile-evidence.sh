@@ -17,6 +17,9 @@
 #            driver-API arguments, an NVRTC module) under profile, then under ncu with our
 #            metric names; ncu also profiles the application's primer (two sums), whose first
 #            launch takes the DRAM writes ncu adds to its first profiled launch
+#   bigmem   tests/apps/big_memory.cu holding 80% and 99.8% of the free device memory when its
+#            kernel is profiled (--kernel add_one_in_place --launch-count 1): the checkpoint
+#            goes to host memory; wall time and resident memory
 # Every stage appends to results/steps.log; the results are packed into $PACK (default
 # $OUT/profile-evidence.tgz) after each stage, so a stage cut short loses nothing before it.
 # Usage: OUT=dir [PACK=file.tgz] scripts/profile-evidence.sh [stages...]
@@ -36,7 +39,7 @@ now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
 step() { echo "evidence: $*" | tee -a "$R/steps.log"; }
 pack() { tar czf "$PACK" -C "$OUT" results; }
-stages="${*:-fixture torch features many bench cupti kinds}"
+stages="${*:-fixture torch features many bench cupti kinds bigmem}"
 NCU_COMMON=(--cache-control all --clock-control none --csv --page raw)
 TORCH=(python3 tests/apps/torch_ops.py)
 TIMEFMT="%e s wall, %M KiB max RSS"
@@ -53,7 +56,7 @@ APPS="$BUILD/tests/apps"
 ( cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
     -DCMAKE_CUDA_COMPILER="$CUDA_HOME/bin/nvcc" >"$R/configure.log" 2>&1 &&
   cmake --build "$BUILD" -j 12 --target roofline-cuda roofkit_inject roofkit_app_many_kernels \
-    roofkit_app_features roofkit_app_launch_kinds >"$R/build.log" 2>&1 ) &
+    roofkit_app_features roofkit_app_launch_kinds roofkit_app_big_memory >"$R/build.log" 2>&1 ) &
 build_pid=$!
 
 if [[ " $stages " == *" fixture "* ]]; then
@@ -170,6 +173,13 @@ if [[ " $stages " == *" kinds "* ]]; then
     step "kinds: ncu with our metric names rc=$? wall $(since "$t1") s"
     ncu_dram launch-kinds "${KINDS[@]}"
   fi
+  pack
+fi
+if [[ " $stages " == *" bigmem "* ]]; then
+  for f in 0.8 0.998; do
+    profile bigmem-$f 150 --kernel add_one_in_place --launch-count 1 -- \
+      "$APPS/roofkit_app_big_memory" $f
+  done
   pack
 fi
 step "done"

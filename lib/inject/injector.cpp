@@ -349,6 +349,13 @@ private:
       ++not_profiled_[{name, "stream capture"}];
       return;
     }
+    // The session, with its flush buffer, starts at the application's first launch, while device
+    // memory is still free, and not at the first selected one (--launch-skip, --kernel, --nvtx).
+    // A failure stops profiling here; the launches selected later are counted as unavailable.
+    if (selector_ && !stopped_) {
+      int ordinal = 0;
+      session_for(d->context, ordinal);
+    }
     if (selector_ && selector_->select(name, nvtx_stack)) {
       if (stopped_)
         ++not_profiled_[{name, "profiler unavailable"}];
@@ -417,21 +424,25 @@ private:
     write(start_line(dev, passes > 0 ? "roofline" : "", passes));
   }
 
+  /// The device's state with a working session, or null (profiling then stops for good).
+  device_state* session_for(CUcontext ctx, int& ordinal) {
+    device_state* s = nullptr;
+    try {
+      s = state_for(ctx, ordinal);
+    } catch (const error& e) {
+      fail(e.what(), e.hint(), static_cast<int>(e.code()));
+    }
+    stopped_ = stopped_ || !s;
+    return s;
+  }
+
   void profile(const launch_args& a, const CUpti_CallbackData* d, const std::string& name,
                std::int64_t index) {
     const auto t0 = std::chrono::steady_clock::now();
     CUcontext ctx = d->context;
     int ordinal = 0;
-    device_state* s = nullptr;
-    try {
-      s = state_for(ctx, ordinal);
-    } catch (const error& e) {
-      stopped_ = true;
-      fail(e.what(), e.hint(), static_cast<int>(e.code()));
-      return;
-    }
+    device_state* s = session_for(ctx, ordinal);
     if (!s) {
-      stopped_ = true;
       ++not_profiled_[{name, "profiler unavailable"}];
       return;
     }

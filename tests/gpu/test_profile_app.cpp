@@ -4,7 +4,7 @@
 // graph kernels listed, the NVTX filter, and a crash that still leaves a run. On
 // tests/apps/launch_kinds.cu: clusters, opt-in shared memory, cooperative launches, packed
 // driver-API arguments and a JIT-compiled module, each profiled with its results intact. On
-// tests/apps/big_memory.cu: an application that holds most of the device memory.
+// tests/apps/big_memory.cu: an application that holds much of the device memory.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -146,8 +146,11 @@ TEST(profile_app, clusters_cooperative_packed_arguments_and_jit_keep_their_resul
   EXPECT_TRUE(p.run["profile"]["not_profiled"].empty()) << p.run["profile"]["not_profiled"].dump();
 }
 
-TEST(profile_app, an_application_holding_most_of_device_memory) {
-  const auto p = profile("big-memory", "", "0.8", ROOFKIT_APP_BIG_MEMORY);
+// Half the free memory: the checkpoint still fits on the device (with 80% it goes to host memory,
+// about 35 s and 50 GB of host memory per launch on the H100: docs/profile.md). The first kernel
+// is not selected, yet the session starts there.
+TEST(profile_app, an_application_holding_half_of_device_memory) {
+  const auto p = profile("big-memory", "--kernel add_one_in_place", "0.5", ROOFKIT_APP_BIG_MEMORY);
   ASSERT_EQ(p.exit_code, 0) << p.err << p.out;
   EXPECT_NE(p.out.find("results correct"), std::string::npos) << p.out;
   int in_place = 0;
@@ -157,6 +160,7 @@ TEST(profile_app, an_application_holding_most_of_device_memory) {
       EXPECT_DOUBLE_EQ(l["flops"]["fp32"].get<double>(), double(64 << 20)) << l.dump();
     }
   EXPECT_EQ(in_place, 2) << p.err;
+  EXPECT_EQ(p.run["profile"]["profiled_launches"].get<int>(), 2);
   EXPECT_TRUE(p.run["profile"]["not_profiled"].empty()) << p.run["profile"]["not_profiled"].dump();
 }
 
