@@ -306,7 +306,8 @@ public:
   /// Enables the range profiler that profile_range() and profile_launch() keep, ahead of the
   /// first call: a missing counter permission or another profiler attached to the context
   /// throws here (roofkit::error with its exit code), as check_profiler() reports it. With cache
-  /// control "all" it also makes the flush buffer (4 x L2 of device memory) now, while memory is
+  /// control "all" it also makes the flush buffer (4 x L2 of device memory) and runs one set of
+  /// passes on the flush kernels, so that CUPTI takes its device memory now, while memory is
   /// free: an application that fills device memory later still has its launches profiled.
   void enable_range_profiler();
 

@@ -517,9 +517,21 @@ const profiler_stats& profiler_session::stats() const { return impl_->stats; }
 void profiler_session::enable_range_profiler() {
   auto& s = *impl_;
   ROOFKIT_CUDA_CHECK(cudaSetDevice(s.device));
-  if (!s.range_profiler)
-    s.range_profiler = std::make_unique<enabled_profiler>(s.ctx);
+  if (s.range_profiler)
+    return;
+  s.range_profiler = std::make_unique<enabled_profiler>(s.ctx);
   s.prepare_flusher();
+  // CUPTI takes device memory of its own when a pass first starts (with 160 MB of the H100
+  // free, cuptiRangeProfilerStart failed with CUPTI_ERROR_UNKNOWN): start the passes once now,
+  // on the flush kernels alone, in the mode and with the set of profile_launch().
+  if (s.flusher)
+    s.kept_passes(CUPTI_AutoRange, static_cast<std::size_t>(s.flusher->launches()) + 1,
+                  "the warm-up",
+                  [&] {
+                    s.flush_in_pass();
+                    ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+                  },
+                  {});
 }
 
 std::vector<std::uint8_t>
