@@ -13,14 +13,8 @@
 #include <cuda_runtime.h>
 #include <nvtx3/nvToolsExt.h>
 
-#define CHECK(call)                                                                                \
-  do {                                                                                             \
-    cudaError_t e_ = (call);                                                                       \
-    if (e_ != cudaSuccess) {                                                                       \
-      std::fprintf(stderr, "app_features: %s failed: %s\n", #call, cudaGetErrorString(e_));        \
-      std::exit(1);                                                                                \
-    }                                                                                              \
-  } while (0)
+#define APP_NAME "app_features"
+#include "app_check.cuh"
 
 __global__ void add_one(float* x, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;

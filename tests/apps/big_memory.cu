@@ -10,14 +10,8 @@
 
 #include <cuda_runtime.h>
 
-#define CHECK(call)                                                                                \
-  do {                                                                                             \
-    cudaError_t e_ = (call);                                                                       \
-    if (e_ != cudaSuccess) {                                                                       \
-      std::fprintf(stderr, "big_memory: %s failed: %s\n", #call, cudaGetErrorString(e_));          \
-      std::exit(1);                                                                                \
-    }                                                                                              \
-  } while (0)
+#define APP_NAME "big_memory"
+#include "app_check.cuh"
 
 __global__ void touch(float* x) { x[threadIdx.x] = float(threadIdx.x); }
 

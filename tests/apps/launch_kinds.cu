@@ -25,16 +25,10 @@
 #include <nvrtc.h>
 #endif
 
-namespace cg = cooperative_groups;
+#define APP_NAME "launch_kinds"
+#include "app_check.cuh"
 
-#define CHECK(call)                                                                                \
-  do {                                                                                             \
-    cudaError_t e_ = (call);                                                                       \
-    if (e_ != cudaSuccess) {                                                                       \
-      std::fprintf(stderr, "launch_kinds: %s failed: %s\n", #call, cudaGetErrorString(e_));        \
-      std::exit(1);                                                                                \
-    }                                                                                              \
-  } while (0)
+namespace cg = cooperative_groups;
 
 #define CHECK_CU(call)                                                                             \
   do {                                                                                             \
@@ -42,7 +36,7 @@ namespace cg = cooperative_groups;
     if (r_ != CUDA_SUCCESS) {                                                                      \
       const char* s_ = nullptr;                                                                    \
       cuGetErrorString(r_, &s_);                                                                   \
-      std::fprintf(stderr, "launch_kinds: %s failed: %s\n", #call, s_ ? s_ : "?");                 \
+      std::fprintf(stderr, APP_NAME ": %s failed: %s\n", #call, s_ ? s_ : "?");                    \
       std::exit(1);                                                                                \
     }                                                                                              \
   } while (0)
@@ -243,7 +237,7 @@ bool packed_arguments() {
   do {                                                                                             \
     nvrtcResult r_ = (call);                                                                       \
     if (r_ != NVRTC_SUCCESS) {                                                                     \
-      std::fprintf(stderr, "launch_kinds: %s failed: %s\n", #call, nvrtcGetErrorString(r_));       \
+      std::fprintf(stderr, APP_NAME ": %s failed: %s\n", #call, nvrtcGetErrorString(r_));          \
       std::exit(1);                                                                                \
     }                                                                                              \
   } while (0)
