@@ -23,7 +23,8 @@
 # Every stage appends to results/steps.log; the results are packed into $PACK (default
 # $OUT/profile-evidence.tgz) after each stage, so a stage cut short loses nothing before it.
 # Usage: OUT=dir [PACK=file.tgz] scripts/profile-evidence.sh [stages...]
-# On the device machine through the run tool (about 4-5 minutes with the build):
+# On the device machine through the run tool (about 6-7 minutes with the build; bigmem needs
+# about 85 GB of host memory):
 #   cd <checkout> && OUT=/tmp/ev PACK=$OUT/profile-evidence.tgz scripts/profile-evidence.sh
 # then here: tar xzf profile-evidence.tgz && scripts/profile-evidence-collect.sh results
 set -uo pipefail
