@@ -352,7 +352,8 @@ private:
     // The session, with its flush buffer, starts at the application's first launch, while device
     // memory is still free, and not at the first selected one (--launch-skip, --kernel, --nvtx).
     // A failure stops profiling here; the launches selected later are counted as unavailable.
-    if (selector_ && !stopped_) {
+    // Once a device has its state, later launches go straight to the selection.
+    if (selector_ && !stopped_ && devices_.empty()) {
       int ordinal = 0;
       session_for(d->context, ordinal);
     }

@@ -6,13 +6,7 @@
 # Usage: OUT=dir [BUILD=build/gpu] scripts/lab/dram-alone.sh
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-BUILD="${BUILD:-build/gpu}"
-OUT="${OUT:-out}/dram-alone"
-mkdir -p "$OUT"
-source scripts/lab/build-targets.sh roofkit-suite
-S="$BUILD/tests/validation/roofkit-suite"
-export ROOFKIT_SEED="${ROOFKIT_SEED:-20261124}"
-DRAM=dram__bytes_read.sum,dram__bytes_write.sum
+source scripts/lab/suite-lab.sh dram-alone
 for run in 1 2; do
   "$S" profile-each all "$OUT/ours-bench-$run.json" 2>"$OUT/ours-bench-$run.err"
   echo "dram-alone: roofkit bench set, run $run rc=$?"
@@ -22,8 +16,5 @@ for run in 1 2; do
   ROOFKIT_SUITE_METRICS=$DRAM,smsp__sass_inst_executed.sum "$S" profile-each all \
     "$OUT/ours-dram-sass-$run.json" 2>"$OUT/ours-dram-sass-$run.err"
   echo "dram-alone: roofkit DRAM + a SASS counter, run $run rc=$?"
-  timeout 120 ncu --cache-control all --clock-control none --profile-from-start off \
-    --print-units base --csv --metrics $DRAM "$S" plain >"$OUT/ncu-dram-$run.csv" \
-    2>"$OUT/ncu-dram-$run.err"
-  echo "dram-alone: ncu DRAM alone, run $run rc=$?"
+  ncu_suite_dram ncu-dram-$run
 done

@@ -9,21 +9,10 @@
 # Usage: OUT=dir [BUILD=build/gpu] scripts/lab/flush-before.sh
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-BUILD="${BUILD:-build/gpu}"
-OUT="${OUT:-out}/flush-before"
-mkdir -p "$OUT"
-source scripts/lab/build-targets.sh roofkit-suite
-S="$BUILD/tests/validation/roofkit-suite"
-export ROOFKIT_SEED="${ROOFKIT_SEED:-20261124}"
-DRAM=dram__bytes_read.sum,dram__bytes_write.sum
-ncu_dram() {
-  timeout 150 ncu --cache-control all --clock-control none --profile-from-start off \
-    --print-units base --csv --metrics $DRAM "$S" plain >"$OUT/$1.csv" 2>"$OUT/$1.err"
-  echo "flush-before: $1 rc=$?"
-}
+source scripts/lab/suite-lab.sh flush-before
 for run in 1 2; do
-  ROOFKIT_SUITE_HOLD_FLUSHER=1 ncu_dram ncu-held-$run
-  ROOFKIT_SUITE_FLUSH_BEFORE=1 ncu_dram ncu-flushed-$run
+  ROOFKIT_SUITE_HOLD_FLUSHER=1 ncu_suite_dram ncu-held-$run
+  ROOFKIT_SUITE_FLUSH_BEFORE=1 ncu_suite_dram ncu-flushed-$run
   ROOFKIT_SUITE_METRICS=$DRAM "$S" profile-each all "$OUT/ours-dram-$run.json" \
     2>"$OUT/ours-dram-$run.err"
   echo "flush-before: ours-dram-$run rc=$?"

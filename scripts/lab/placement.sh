@@ -7,18 +7,9 @@
 # Usage: OUT=dir [BUILD=build/gpu] scripts/lab/placement.sh
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-BUILD="${BUILD:-build/gpu}"
-OUT="${OUT:-out}/placement"
-mkdir -p "$OUT"
-source scripts/lab/build-targets.sh roofkit-suite
-S="$BUILD/tests/validation/roofkit-suite"
-export ROOFKIT_SEED="${ROOFKIT_SEED:-20261124}"
+source scripts/lab/suite-lab.sh placement
 for pad in ${PADS:-0 256 1024}; do
-  ROOFKIT_SUITE_PAD_MB=$pad timeout 120 ncu --cache-control all --clock-control none \
-    --profile-from-start off --print-units base --csv \
-    --metrics dram__bytes_read.sum,dram__bytes_write.sum "$S" plain >"$OUT/ncu-pad$pad.csv" \
-    2>"$OUT/ncu-pad$pad.err"
-  echo "placement: ncu pad $pad MiB rc=$?"
+  ROOFKIT_SUITE_PAD_MB=$pad ncu_suite_dram ncu-pad$pad
   ROOFKIT_SUITE_PAD_MB=$pad "$S" profile-each all "$OUT/ours-pad$pad.json" 2>"$OUT/ours-pad$pad.err"
   echo "placement: roofkit pad $pad MiB rc=$?"
 done

@@ -151,9 +151,11 @@ timing_result time_kernel(const launch_fn& launch, const timing_options& options
   std::unique_ptr<l2_flusher> own_flusher;
   l2_flusher* flusher = nullptr;
   if (options.flush_l2 && !options.prepare) {
-    if (!options.flusher)
+    flusher = options.flusher;
+    if (!flusher) {
       own_flusher = std::make_unique<l2_flusher>(options.device);
-    flusher = options.flusher ? options.flusher : own_flusher.get();
+      flusher = own_flusher.get();
+    }
   }
 
   for (int i = 0; i < options.warmup; ++i) {
