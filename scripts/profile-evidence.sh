@@ -17,6 +17,10 @@
 #            driver-API arguments, an NVRTC module) under profile, then under ncu with our
 #            metric names; ncu also profiles the application's primer (two sums), whose first
 #            launch takes the DRAM writes ncu adds to its first profiled launch
+#   compiled tests/apps/torch_compiled.py: torch.compile's Triton kernels (NVTX range "compiled")
+#            under profile, then under ncu with our metric names; then with mode
+#            "reduce-overhead", whose CUDA graph kernels must be listed as not profiled
+#   procs    tests/apps/two_processes.cu: two CUDA processes at once, under profile and ncu
 #   bigmem   tests/apps/big_memory.cu holding 80% and 99.8% of the free device memory when its
 #            kernel is profiled (--kernel add_one_in_place --launch-count 1): the checkpoint
 #            goes to host memory; wall time and resident memory
@@ -40,7 +44,7 @@ now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
 step() { echo "evidence: $*" | tee -a "$R/steps.log"; }
 pack() { tar czf "$PACK" -C "$OUT" results; }
-stages="${*:-fixture torch features many bench cupti kinds bigmem}"
+stages="${*:-fixture torch features many bench cupti kinds compiled procs bigmem}"
 NCU_COMMON=(--cache-control all --clock-control none --csv --page raw)
 TORCH=(python3 tests/apps/torch_ops.py)
 TIMEFMT="%e s wall, %M KiB max RSS"
@@ -57,7 +61,7 @@ APPS="$BUILD/tests/apps"
 ( cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
     -DCMAKE_CUDA_COMPILER="$CUDA_HOME/bin/nvcc" >"$R/configure.log" 2>&1 &&
   cmake --build "$BUILD" -j 12 --target roofline-cuda roofkit_inject roofkit_app_many_kernels \
-    roofkit_app_features roofkit_app_launch_kinds roofkit_app_big_memory >"$R/build.log" 2>&1 ) &
+    roofkit_app_features roofkit_app_launch_kinds roofkit_app_big_memory roofkit_app_two_processes >"$R/build.log" 2>&1 ) &
 build_pid=$!
 
 if [[ " $stages " == *" fixture "* ]]; then
@@ -173,6 +177,41 @@ if [[ " $stages " == *" kinds "* ]]; then
       >"$R/launch-kinds-ncu-same-metrics.csv" 2>"$R/launch-kinds-ncu-same-metrics.err"
     step "kinds: ncu with our metric names rc=$? wall $(since "$t1") s"
     ncu_dram launch-kinds "${KINDS[@]}"
+  fi
+  pack
+fi
+if [[ " $stages " == *" compiled "* ]]; then
+  COMPILED=(python3 tests/apps/torch_compiled.py)
+  profile torch-compiled 150 --nvtx compiled -- "${COMPILED[@]}"
+  t1=$(now)
+  /usr/bin/time -f "$TIMEFMT" -o "$R/torch-compiled-plain.time" "${COMPILED[@]}" \
+    >"$R/torch-compiled-plain.out" 2>&1
+  step "compiled: script alone rc=$? wall $(since "$t1") s: $(tail -1 "$R/torch-compiled-plain.out")"
+  metrics=$(metric_names "$R/torch-compiled.records.jsonl")
+  if [ -n "$metrics" ]; then
+    t1=$(now)
+    timeout 150 ncu --metrics "$metrics" --print-units base "${NCU_COMMON[@]}" --nvtx \
+      --nvtx-include "primer/" --nvtx-include "compiled/" "${COMPILED[@]}" \
+      >"$R/torch-compiled-ncu-same-metrics.csv" 2>"$R/torch-compiled-ncu-same-metrics.err"
+    step "compiled: ncu with our metric names rc=$? wall $(since "$t1") s"
+    ncu_dram torch-compiled --nvtx --nvtx-include "primer/" --nvtx-include "compiled/" \
+      "${COMPILED[@]}"
+  fi
+  profile torch-graphed 150 --nvtx graphed -- "${COMPILED[@]}" graphs
+  grep -c '"not_profiled"' "$R/torch-graphed.records.jsonl" | sed 's/^/    not_profiled records: /' |
+    tee -a "$R/steps.log"
+  pack
+fi
+if [[ " $stages " == *" procs "* ]]; then
+  PROCS=("$APPS/roofkit_app_two_processes")
+  profile two-processes 40 -- "${PROCS[@]}"
+  metrics=$(metric_names "$R/two-processes.records.jsonl")
+  if [ -n "$metrics" ]; then
+    t1=$(now)
+    timeout 60 ncu --metrics "$metrics" --print-units base "${NCU_COMMON[@]}" "${PROCS[@]}" \
+      >"$R/two-processes-ncu-same-metrics.csv" 2>"$R/two-processes-ncu-same-metrics.err"
+    step "procs: ncu with our metric names rc=$? wall $(since "$t1") s"
+    ncu_dram two-processes "${PROCS[@]}"
   fi
   pack
 fi

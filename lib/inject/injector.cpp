@@ -27,6 +27,7 @@ using NV::Cupti::Checkpoint::cuptiCheckpointSave;
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <unordered_map>
 
 #include <cuda_runtime_api.h>
@@ -74,6 +75,12 @@ public:
     const char* path = std::getenv("ROOFKIT_PROFILE_RECORD");
     if (path && *path)
       out_ = std::fopen(path, "a");
+    try {
+      turn_ = std::make_unique<profiler_turn>(path && *path ? path : "");
+    } catch (const std::exception& e) { // no lock files: profile as a lone process would
+      say(std::string("warning: ") + e.what());
+      turn_ = std::make_unique<profiler_turn>("");
+    }
     // The end record says the process reached exit, whatever happens below.
     std::atexit([] { injector::get().finish(); });
     try {
@@ -157,7 +164,7 @@ public:
           fields[phase] = seconds;
         write(profiler_time_line(fields));
       }
-    write(end_line(launches_.load()));
+    write(end_line(launches_.load(), pid_));
     if (out_)
       std::fclose(out_);
     out_ = nullptr;
@@ -353,13 +360,15 @@ private:
     // memory is still free, and not at the first selected one (--launch-skip, --kernel, --nvtx).
     // A failure stops profiling here; the launches selected later are counted as unavailable.
     // Once a device has its state, later launches go straight to the selection.
-    if (selector_ && !stopped_ && devices_.empty()) {
+    if (selector_ && !stopped_ && devices_.empty() && take_turn()) {
       int ordinal = 0;
       session_for(d->context, ordinal);
     }
     if (selector_ && selector_->select(name, nvtx_stack)) {
       if (stopped_)
         ++not_profiled_[{name, "profiler unavailable"}];
+      else if (!take_turn())
+        ++not_profiled_[{name, "profiler held by another process of the application"}];
       else
         profile(a, d, name, index);
     }
@@ -422,7 +431,51 @@ private:
       dev["chip"] = chip;
     dev["driver"] = versions.driver;
     dev["runtime"] = versions.runtime;
-    write(start_line(dev, passes > 0 ? "roofline" : "", passes));
+    write(start_line(dev, passes > 0 ? "roofline" : "", passes, pid_));
+  }
+
+  // One process at a time may have the GPU's profiler enabled: an application that starts
+  // other CUDA processes has them take turns (profiler_turn). Waits for the turn, saying so on
+  // stderr every 10 s; gives up after turn_limit_s (the launch is then not profiled).
+  bool take_turn() {
+    if (turn_->held())
+      return true;
+    const bool got = turn_->take(turn_limit_s, [](double waited) {
+      if (static_cast<int>(waited) % 10 == 5)
+        say(fmt::format("waiting {:.0f} s for another process of the application to finish "
+                        "profiling a launch",
+                        waited));
+    });
+    if (got && !watching_) {
+      watching_ = true;
+      std::thread([this] { watch_turn(); }).detach();
+    }
+    return got;
+  }
+
+  // While this process holds the turn, gives it up when another process waits for it and this
+  // one is not profiling (the application's own threads hold the mutex while they profile).
+  void watch_turn() {
+    tool_scope scope;
+    for (;;) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      std::unique_lock lock(mutex_, std::try_to_lock);
+      if (!lock.owns_lock())
+        continue;
+      if (finished_)
+        return;
+      if (!turn_->held() || !turn_->wanted())
+        continue;
+      for (auto& [ordinal, d] : devices_)
+        if (d.session) {
+          try {
+            d.session->release_range_profiler();
+          } catch (const std::exception& e) {
+            say(std::string("warning: ") + e.what());
+          }
+        }
+      turn_->give();
+    }
   }
 
   /// The device's state with a working session, or null (profiling then stops for good).
@@ -453,6 +506,7 @@ private:
     }
     launch_record rec;
     rec.index = index;
+    rec.pid = pid_;
     rec.mangled_name = d->symbolName ? d->symbolName : "";
     kernel_result& k = rec.kernel;
     k.name = name;
@@ -551,7 +605,12 @@ private:
     std::fflush(out_);
   }
 
+  static constexpr double turn_limit_s = 120;
+
   std::recursive_mutex mutex_;
+  const std::int64_t pid_ = static_cast<std::int64_t>(getpid());
+  std::unique_ptr<profiler_turn> turn_;
+  bool watching_ = false;
   std::map<std::string, double> phase_s_; // the injector's own time per phase, all devices
   FILE* out_ = nullptr;
   app_profile_options options_;

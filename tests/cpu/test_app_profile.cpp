@@ -1,10 +1,13 @@
 // `profile` without a GPU: options and their environment, launch selection, the record log,
 // the per-kernel summary and the run built from a recorded log.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -172,6 +175,84 @@ TEST(profile_log, a_truncated_last_line_is_what_a_crash_leaves) {
   EXPECT_EQ(log.timings.size(), 1u);
   EXPECT_FALSE(log.finished);
   EXPECT_THROW(roofkit::parse_profile_log(full.substr(0, 20) + "\n" + full), roofkit::error);
+}
+
+TEST(profile_log, counts_every_process_of_the_application) {
+  std::map<std::string, std::string> dev{{"name", "GPU"}, {"ordinal", "0"}};
+  roofkit::launch_record parent;
+  parent.pid = 10;
+  parent.index = 0;
+  parent.kernel.name = "parent_kernel";
+  roofkit::launch_record child = parent;
+  child.pid = 11;
+  child.index = 1;
+  child.kernel.name = "child_kernel";
+  const std::string both = roofkit::start_line(dev, "roofline", 4, 10) +
+                           roofkit::launch_line(parent) +
+                           roofkit::start_line(dev, "roofline", 4, 11) +
+                           roofkit::launch_line(child) + roofkit::end_line(3, 11);
+  // The parent has not ended: its profiled launch counts, and the records are incomplete.
+  auto log = roofkit::parse_profile_log(both);
+  EXPECT_EQ(log.processes, 2);
+  EXPECT_FALSE(log.finished);
+  EXPECT_EQ(log.total_launches, 3 + 1);
+  ASSERT_EQ(log.launches.size(), 2u);
+  EXPECT_EQ(log.launches[0].pid, 10);
+  EXPECT_EQ(log.launches[1].pid, 11);
+  // A worker that started CUDA but launched nothing ends without a start record.
+  log = roofkit::parse_profile_log(both + roofkit::end_line(0, 12) + roofkit::end_line(5, 10));
+  EXPECT_EQ(log.processes, 2);
+  EXPECT_TRUE(log.finished);
+  EXPECT_EQ(log.total_launches, 3 + 5);
+  // An end record alone (no process launched anything) is complete.
+  log = roofkit::parse_profile_log(roofkit::end_line(0, 12));
+  EXPECT_TRUE(log.finished);
+  EXPECT_EQ(log.processes, 0);
+}
+
+TEST(profiler_turn, one_process_at_a_time_and_a_waiting_one_is_seen) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("roofkit-turn-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string base = (dir / "records").string();
+  {
+    // Each object opens the files itself, as two processes would: flock(2) locks of separate
+    // opens exclude each other within one process too.
+    roofkit::profiler_turn a(base);
+    roofkit::profiler_turn b(base);
+    EXPECT_FALSE(a.held());
+    EXPECT_FALSE(a.wanted());
+    ASSERT_TRUE(a.take(1.0));
+    EXPECT_TRUE(a.held());
+    EXPECT_FALSE(a.wanted());
+    const auto t0 = std::chrono::steady_clock::now();
+    EXPECT_FALSE(b.take(0.1)); // held elsewhere: gives up after its limit
+    EXPECT_GE(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(100));
+    EXPECT_FALSE(a.wanted()); // the waiter that gave up no longer waits
+    bool got = false;
+    std::thread waiter([&] { got = b.take(10.0); });
+    bool seen = false;
+    for (int i = 0; i < 500 && !seen; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      seen = a.wanted();
+    }
+    EXPECT_TRUE(seen);
+    a.give();
+    waiter.join();
+    EXPECT_TRUE(got);
+    EXPECT_TRUE(b.held());
+    EXPECT_FALSE(a.held());
+    EXPECT_FALSE(a.take(0.05));
+    b.give();
+    EXPECT_TRUE(a.take(1.0));
+  }
+  for (const auto& f : roofkit::profiler_turn::files(base))
+    EXPECT_TRUE(std::filesystem::exists(f)) << f;
+  std::filesystem::remove_all(dir);
+  roofkit::profiler_turn lone("");
+  EXPECT_TRUE(lone.held());
+  EXPECT_FALSE(lone.wanted());
+  EXPECT_TRUE(roofkit::profiler_turn::files("").empty());
 }
 
 TEST(kernel_summary, sums_launches_and_shares_from_timings) {

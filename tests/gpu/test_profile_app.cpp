@@ -4,12 +4,14 @@
 // graph kernels listed, the NVTX filter, and a crash that still leaves a run. On
 // tests/apps/launch_kinds.cu: clusters, opt-in shared memory, cooperative launches, packed
 // driver-API arguments and a JIT-compiled module, each profiled with its results intact. On
-// tests/apps/big_memory.cu: an application that holds much of the device memory.
+// tests/apps/big_memory.cu: an application that holds much of the device memory. On
+// tests/apps/two_processes.cu: two CUDA processes at once, which take turns with the profiler.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -162,6 +164,36 @@ TEST(profile_app, an_application_holding_half_of_device_memory) {
   EXPECT_EQ(in_place, 2) << p.err;
   EXPECT_EQ(p.run["profile"]["profiled_launches"].get<int>(), 2);
   EXPECT_TRUE(p.run["profile"]["not_profiled"].empty()) << p.run["profile"]["not_profiled"].dump();
+}
+
+// Parent and child use the GPU at the same time; only one process may have the profiler enabled,
+// so they take turns (profiler_turn). Before, the child got CUPTI_ERROR_HARDWARE_BUSY and none of
+// its launches was profiled.
+TEST(profile_app, two_processes_take_turns_and_both_are_profiled) {
+  const auto p = profile("two-processes", "", "", ROOFKIT_APP_TWO_PROCESSES);
+  ASSERT_EQ(p.exit_code, 0) << p.err << p.out;
+  EXPECT_NE(p.out.find("results correct"), std::string::npos) << p.out;
+  const auto& prof = p.run["profile"];
+  EXPECT_TRUE(prof["app"]["records_complete"].get<bool>());
+  EXPECT_EQ(prof["processes"].get<int>(), 2);
+  EXPECT_EQ(prof["total_launches"].get<int>(), 6);
+  std::map<std::string, std::set<std::int64_t>> pids;
+  std::map<std::string, int> launches;
+  for (const auto& l : prof["launches"]) {
+    const std::string name = l["name"].get<std::string>();
+    const std::string kernel = name.substr(0, name.find('('));
+    ++launches[kernel];
+    pids[kernel].insert(l["pid"].get<std::int64_t>());
+    EXPECT_DOUBLE_EQ(l["flops"]["fp32"].get<double>(), 2.0 * (16 << 20)) << l.dump(); // one FFMA
+  }
+  EXPECT_EQ(launches["parent_scale"], 3) << p.err;
+  EXPECT_EQ(launches["child_scale"], 3) << p.err;
+  ASSERT_EQ(pids["parent_scale"].size(), 1u);
+  ASSERT_EQ(pids["child_scale"].size(), 1u);
+  EXPECT_NE(*pids["parent_scale"].begin(), *pids["child_scale"].begin());
+  EXPECT_TRUE(prof["not_profiled"].empty()) << prof["not_profiled"].dump();
+  EXPECT_TRUE(prof["errors"].empty()) << prof["errors"].dump();
+  EXPECT_NE(p.err.find("in 2 processes"), std::string::npos) << p.err;
 }
 
 } // namespace

@@ -80,8 +80,9 @@ int run_profile(const profile_cli& o) {
   printer->print(roofkit::profile_summary_table(res.result, res.log));
   printer->finish();
   std::cerr << "\n" << table.str();
-  say(fmt::format("{}{} kernel launches, {} profiled ({} replay passes each){}",
+  say(fmt::format("{}{} kernel launches{}, {} profiled ({} replay passes each){}",
                   res.log.finished ? "" : "at least ", res.log.total_launches,
+                  res.log.processes > 1 ? fmt::format(" in {} processes", res.log.processes) : "",
                   res.log.launches.size(), res.log.passes,
                   res.log.finished || res.log.device.empty()
                       ? ""

@@ -1,6 +1,7 @@
 #pragma once
 // roofkit/app_profile.hpp: profiling another application: options, launch selection, its process.
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -70,6 +71,7 @@ private:
 /// One profiled launch as the injected library records it.
 struct launch_record {
   std::int64_t index = 0; ///< launch ordinal in the process (all kernels, from 0)
+  std::int64_t pid = 0;   ///< the process that launched it (0 in logs that predate the field)
   std::string mangled_name;
   kernel_result kernel; ///< name (demangled), launch, flops, bytes, counters, clocks, gpu time
   std::uint64_t stream = 0;
@@ -104,21 +106,25 @@ struct profile_log {
   std::vector<not_profiled> skipped;
   std::vector<std::string> errors; ///< messages of failures (profiler unavailable, ...)
   std::vector<std::string> hints;
-  int error_exit = 0;    ///< exit code asked by an error record (3: no counter access)
-  bool finished = false; ///< the end record is there (the process reached exit)
+  int error_exit = 0; ///< exit code asked by an error record (3: no counter access)
+  /// Every process that wrote records reached exit (each has its end record).
+  bool finished = false;
+  /// Launches of every process: from the end records, from the profiled ones without them.
   std::int64_t total_launches = 0;
+  /// Processes that launched kernels (one start record each, or more: a record per session).
+  int processes = 0;
   /// Where the profiler's time went (profiler_stats fields, summed over devices).
   std::map<std::string, double> profiler_time;
 };
 
 /// JSON lines of the log (each ends with '\n').
 std::string start_line(const std::map<std::string, std::string>& device,
-                       const std::string& metric_set, int passes);
+                       const std::string& metric_set, int passes, std::int64_t pid = 0);
 std::string launch_line(const launch_record& r);
 std::string timing_line(const kernel_timing& t);
 std::string not_profiled_line(const not_profiled& n);
 std::string error_line(const std::string& message, const std::string& hint, int exit);
-std::string end_line(std::int64_t total_launches);
+std::string end_line(std::int64_t total_launches, std::int64_t pid = 0);
 /// The profiler's time breakdown: `fields` are profiler_stats' members by name.
 std::string profiler_time_line(const std::map<std::string, double>& fields);
 
@@ -191,6 +197,39 @@ std::filesystem::path find_inject_library(const std::string& explicit_path,
 
 /// The libcupti this process loaded (for NVTX_INJECTION64_PATH); empty when unknown.
 std::string cupti_library_path();
+
+/// The GPU's profiler taken in turns by the processes of one profiled application: only one
+/// process at a time may have a range profiler enabled (another gets CUPTI_ERROR_HARDWARE_BUSY).
+/// Two lock files beside the record log (`base` + ".turn", + ".want"), with flock(2): a process
+/// holds ".turn" exclusively while its profiler is enabled; one waiting for the turn holds
+/// ".want" shared, which the holder sees and answers by giving the turn up. The locks go with
+/// the process that holds them, even when it is killed. With an empty `base` the turn is always
+/// held (a lone process).
+class profiler_turn {
+public:
+  explicit profiler_turn(const std::string& base);
+  ~profiler_turn();
+  profiler_turn(const profiler_turn&) = delete;
+  profiler_turn& operator=(const profiler_turn&) = delete;
+
+  /// Whether this process holds the turn.
+  bool held() const { return held_; }
+  /// Takes the turn, waiting while another process holds it; calls `waiting` (with the seconds
+  /// waited so far) about once a second while it waits. False when `limit_s` passed first.
+  bool take(double limit_s, const std::function<void(double)>& waiting = {});
+  /// True when this process holds the turn and another one waits for it.
+  bool wanted();
+  /// Gives the turn up (the caller has disabled its profiler).
+  void give();
+  /// The lock files for a record log (removed by the launcher after the application).
+  static std::vector<std::filesystem::path> files(const std::string& base);
+
+private:
+  int turn_fd_ = -1;
+  int want_fd_ = -1;
+  bool held_ = false;
+  std::chrono::steady_clock::time_point given_at_{};
+};
 
 /// The environment for a profiled application: CUDA_INJECTION64_PATH, the options, and, when an
 /// NVTX range is asked for, NVTX_INJECTION64_PATH pointing to libcupti.

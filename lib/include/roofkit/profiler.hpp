@@ -310,6 +310,9 @@ public:
   /// passes on the flush kernels, so that CUPTI takes its device memory now, while memory is
   /// free: an application that fills device memory later still has its launches profiled.
   void enable_range_profiler();
+  /// Disables the range profiler that profile_range() and profile_launch() keep (another process
+  /// may then enable its own); their next call enables it again.
+  void release_range_profiler();
 
 private:
   struct impl;

@@ -79,6 +79,8 @@ app_profile_result profile_application(const app_profile_request& request) {
       text = read_text_file(options.record_path);
     } catch (const error&) {
     }
+    for (const auto& f : profiler_turn::files(options.record_path))
+      std::filesystem::remove(f);
     if (own_record)
       std::filesystem::remove(options.record_path);
   }

@@ -42,8 +42,12 @@ template <class T> std::optional<T> get_opt(const json& j, const char* key) {
 } // namespace
 
 std::string start_line(const std::map<std::string, std::string>& device,
-                       const std::string& metric_set, int passes) {
-  json j = {{"type", "start"}, {"device", device}, {"metric_set", metric_set}, {"passes", passes}};
+                       const std::string& metric_set, int passes, std::int64_t pid) {
+  json j = {{"type", "start"},
+            {"pid", pid},
+            {"device", device},
+            {"metric_set", metric_set},
+            {"passes", passes}};
   return line_of(j);
 }
 
@@ -51,6 +55,7 @@ std::string launch_line(const launch_record& r) {
   const kernel_result& k = r.kernel;
   json j = {{"type", "launch"},
             {"index", r.index},
+            {"pid", r.pid},
             {"name", k.name},
             {"mangled", r.mangled_name},
             {"grid", dims(k.launch.grid)},
@@ -97,8 +102,8 @@ std::string error_line(const std::string& message, const std::string& hint, int 
   return line_of(j);
 }
 
-std::string end_line(std::int64_t total_launches) {
-  return line_of(json{{"type", "end"}, {"launches", total_launches}});
+std::string end_line(std::int64_t total_launches, std::int64_t pid) {
+  return line_of(json{{"type", "end"}, {"pid", pid}, {"launches", total_launches}});
 }
 
 std::string profiler_time_line(const std::map<std::string, double>& fields) {
@@ -110,6 +115,11 @@ std::string profiler_time_line(const std::map<std::string, double>& fields) {
 
 profile_log parse_profile_log(std::string_view text) {
   profile_log log;
+  // Per process (several write to one log when the application starts others): whether it
+  // launched kernels, its end record's launch count, the launches its profiled ones imply.
+  std::map<std::int64_t, bool> launched;
+  std::map<std::int64_t, std::int64_t> ended;
+  std::map<std::int64_t, std::int64_t> seen;
   std::size_t pos = 0;
   int line_no = 0;
   while (pos < text.size()) {
@@ -130,7 +140,9 @@ profile_log parse_profile_log(std::string_view text) {
     }
     try {
       const std::string type = j.value("type", "");
+      const std::int64_t pid = j.value("pid", std::int64_t{0});
       if (type == "start") {
+        launched[pid] = true;
         for (const auto& [k, v] : j.at("device").items())
           log.device[k] = v.get<std::string>();
         if (j.value("passes", 0) > 0) { // the first record names the device only
@@ -140,6 +152,8 @@ profile_log parse_profile_log(std::string_view text) {
       } else if (type == "launch") {
         launch_record r;
         r.index = j.at("index").get<std::int64_t>();
+        r.pid = pid;
+        seen[pid] = std::max(seen[pid], r.index + 1);
         r.mangled_name = j.value("mangled", "");
         kernel_result& k = r.kernel;
         k.name = j.at("name").get<std::string>();
@@ -187,8 +201,7 @@ profile_log parse_profile_log(std::string_view text) {
           if (v.is_number())
             log.profiler_time[k] += v.get<double>();
       } else if (type == "end") {
-        log.finished = true;
-        log.total_launches = j.value("launches", std::int64_t{0});
+        ended[pid] = j.value("launches", std::int64_t{0});
       } else {
         throw runtime_error(fmt::format("unknown record type '{}'", type));
       }
@@ -196,9 +209,19 @@ profile_log parse_profile_log(std::string_view text) {
       throw runtime_error(fmt::format("profile record line {}: {}", line_no, e.what()));
     }
   }
-  if (!log.finished) // no end record: at least the launches seen
-    for (const auto& l : log.launches)
-      log.total_launches = std::max(log.total_launches, l.index + 1);
+  // Finished when every process that wrote records ended; a process without its end record
+  // counts at least the launches it profiled.
+  log.finished = !ended.empty() || !launched.empty();
+  for (const auto& [pid, n] : launched)
+    log.finished = log.finished && ended.count(pid);
+  for (const auto& [pid, n] : seen)
+    log.finished = log.finished && ended.count(pid);
+  for (const auto& [pid, n] : ended)
+    log.total_launches += n;
+  for (const auto& [pid, n] : seen)
+    if (!ended.count(pid))
+      log.total_launches += n;
+  log.processes = static_cast<int>(launched.size());
   return log;
 }
 

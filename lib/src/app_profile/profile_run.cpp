@@ -240,6 +240,7 @@ std::string profile_run_json(const run& r, const profile_log& log, const profile
   opts["cache_control"] = in.options.cache_control;
   opts["clock_control"] = in.options.clock_control;
   p["options"] = opts;
+  p["processes"] = log.processes;
   p["total_launches"] = log.total_launches;
   p["profiled_launches"] = log.launches.size();
   double overhead = 0;
@@ -270,6 +271,7 @@ std::string profile_run_json(const run& r, const profile_log& log, const profile
   for (std::size_t i = 0; i < log.launches.size(); ++i) {
     json one = json::object();
     one["index"] = log.launches[i].index;
+    one["pid"] = log.launches[i].pid;
     one["mangled_name"] = log.launches[i].mangled_name;
     one["stream"] = log.launches[i].stream;
     one["thread"] = log.launches[i].thread;

@@ -534,6 +534,11 @@ void profiler_session::enable_range_profiler() {
                   {});
 }
 
+void profiler_session::release_range_profiler() {
+  ROOFKIT_CUDA_CHECK(cudaSetDevice(impl_->device));
+  impl_->release_range_profiler();
+}
+
 std::vector<std::uint8_t>
 profiler_session::impl::kept_passes(CUpti_ProfilerRange mode, std::size_t ranges,
                                     const std::string& what, const std::function<void()>& pass_body,
