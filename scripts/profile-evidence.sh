@@ -20,7 +20,8 @@
 #   compiled tests/apps/torch_compiled.py: torch.compile's Triton kernels (NVTX range "compiled")
 #            under profile, then under ncu with our metric names; then with mode
 #            "reduce-overhead", whose CUDA graph kernels must be listed as not profiled
-#   procs    tests/apps/two_processes.cu: two CUDA processes at once, under profile and ncu
+#   procs    tests/apps/two_processes.cu: two CUDA processes at once, under profile and ncu; then
+#            its parent alone (the same kernel in one process), under both
 #   bigmem   tests/apps/big_memory.cu holding 80% and 99.8% of the free device memory when its
 #            kernel is profiled (--kernel add_one_in_place --launch-count 1): the checkpoint
 #            goes to host memory; wall time and resident memory
@@ -212,6 +213,15 @@ if [[ " $stages " == *" procs "* ]]; then
       >"$R/two-processes-ncu-same-metrics.csv" 2>"$R/two-processes-ncu-same-metrics.err"
     step "procs: ncu with our metric names rc=$? wall $(since "$t1") s"
     ncu_dram two-processes "${PROCS[@]}"
+  fi
+  profile two-processes-alone 40 -- "${PROCS[@]}" alone
+  metrics=$(metric_names "$R/two-processes-alone.records.jsonl")
+  if [ -n "$metrics" ]; then
+    timeout 60 ncu --metrics "$metrics" --print-units base "${NCU_COMMON[@]}" "${PROCS[@]}" \
+      alone >"$R/two-processes-alone-ncu-same-metrics.csv" \
+      2>"$R/two-processes-alone-ncu-same-metrics.err"
+    step "procs alone: ncu with our metric names rc=$?"
+    ncu_dram two-processes-alone "${PROCS[@]}" alone
   fi
   pack
 fi

@@ -2,7 +2,8 @@
 // or a multi-process job has. The parent starts a copy of itself ("child" argument) and both
 // then use the GPU at the same time: each launches its own in-place kernel three times
 // (parent_scale, child_scale) on 64 MiB. Each checks its own results; the parent exits 0 when
-// both are correct, and prints "two_processes: ... results correct".
+// both are correct, and prints "two_processes: ... results correct". With "alone" the parent does
+// its work without starting the child (the same kernel in a single process, for comparison).
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -65,6 +66,12 @@ static bool work(bool child) {
 int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "child") == 0)
     return work(true) ? 0 : 1;
+  if (argc > 1 && std::strcmp(argv[1], "alone") == 0) {
+    const bool ok = work(false);
+    std::printf(APP_NAME ": parent alone %s: results %s\n", ok ? "ok" : "wrong",
+                ok ? "correct" : "WRONG");
+    return ok ? 0 : 1;
+  }
   char* child_argv[] = {argv[0], const_cast<char*>("child"), nullptr};
   pid_t pid = 0;
   if (posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, child_argv, environ) != 0) {
