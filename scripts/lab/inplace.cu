@@ -56,8 +56,7 @@ int main(int argc, char** argv) {
     CHECK(cudaMemcpy(&last, x + i, sizeof(float), cudaMemcpyDeviceToHost));
     const float want = ((float(i % 977) * 0.25f * 2 + 1) * 2 + 1) * 2 + 1;
     if (last != want) {
-      std::fprintf(stderr, APP_NAME ": %s MiB: x[%zu] = %g, expected %g\n", argv[a], i, last,
-                   want);
+      std::fprintf(stderr, APP_NAME ": %s MiB: x[%zu] = %g, expected %g\n", argv[a], i, last, want);
       return 1;
     }
     CHECK(cudaFree(x));
