@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # scripts/lab/inplace.cu under ncu (--cache-control all, the DRAM metrics alone, one pass; run
 # twice) and under roofline-cuda profile: DRAM writes of an in-place kernel per buffer size, from
-# well inside the L2 to well past it. Writes $OUT/inplace-sweep.json (scripts/lab/inplace_json.py).
+# well inside the L2 to well past it. Writes $OUT/summary/inplace-sweep.json
+# (scripts/lab/inplace_json.py).
 # Usage (GPU machine, after a build of build/gpu): OUT=dir scripts/lab/inplace-sweep.sh [MiB...]
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/cuda-env.sh
-OUT="${OUT:-out/inplace-sweep}"; mkdir -p "$OUT"
+OUT="${OUT:-out/inplace-sweep}"; mkdir -p "$OUT/summary"
 sizes=("${@:-8 24 40 56 64 80 96 128 256}")
 read -r -a sizes <<<"${sizes[*]}"
 nvcc -O2 -arch=sm_90 -o "$OUT/inplace" scripts/lab/inplace.cu || exit 1
@@ -19,8 +20,8 @@ done
 build/gpu/tools/roofline-cuda profile --kernel 'primer_sum|inplace' -o "$OUT/roofkit.json" \
   -- "$OUT/inplace" "${sizes[@]}" >"$OUT/roofkit.out" 2>"$OUT/roofkit.err"
 echo "roofkit rc=$?: $(tail -1 "$OUT/roofkit.out")"
-python3 scripts/lab/inplace_json.py "$OUT" "${sizes[@]}" >"$OUT/inplace-sweep.json"
+python3 scripts/lab/inplace_json.py "$OUT" "OUT=dir scripts/lab/inplace-sweep.sh ${sizes[*]}" \
+  "${sizes[@]}" >"$OUT/summary/inplace-sweep.json"
 python3 -c "
 import json
-for r in json.load(open('$OUT/inplace-sweep.json'))['launches']:
-    print(r['kernel'], r['mib'], r['launch'], 'write MB roofkit', r['roofkit_write_mb'], 'ncu', r['ncu_write_mb'])"
+for s in json.load(open('$OUT/summary/inplace-sweep.json'))['summary']: print(s)"

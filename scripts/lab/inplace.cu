@@ -1,7 +1,10 @@
 // An in-place kernel (x = 2x + 1) over buffers of several sizes, three launches each, after a
 // primer of two read sums over 256 MiB: the simplest kernel whose output may stay partly in the
 // L2 at its end. For comparing DRAM writes under ncu and roofline-cuda profile, size by size
-// (scripts/lab/inplace-sweep.sh). Arguments: buffer sizes in MiB.
+// (scripts/lab/inplace-sweep.sh). Arguments: buffer sizes in MiB. With INPLACE_FLUSH=1 in the
+// environment the application empties the L2 itself before every in-place launch: a read sweep
+// over 200 MiB of zeros, then discard.global.L2 of every line of it (as roofkit's l2_flusher);
+// with INPLACE_FLUSH=2 the read sweep alone, which leaves the L2 full of clean lines.
 #include <cstdio>
 #include <cstdlib>
 
@@ -19,6 +22,23 @@ __global__ void primer_sum(const float* x, std::size_t n, float* out) {
     *out = s;
 }
 
+__global__ void flush_read(const float4* buf, std::size_t n, float* out) {
+  float s = 0;
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x) {
+    const float4 v = buf[i];
+    s += v.x + v.y + v.z + v.w;
+  }
+  if (s == -1.0f) // the buffer is zeros
+    *out = s;
+}
+
+__global__ void flush_discard(char* buf, std::size_t lines) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < lines;
+       i += std::size_t(gridDim.x) * blockDim.x)
+    asm volatile("discard.global.L2 [%0], 128;" : : "l"(buf + i * 128) : "memory");
+}
+
 __global__ void fill(float* x, std::size_t n) {
   const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (i < n)
@@ -32,6 +52,14 @@ __global__ void inplace(float* x, std::size_t n) {
 }
 
 int main(int argc, char** argv) {
+  const char* mode = std::getenv("INPLACE_FLUSH");
+  const int flush = mode ? std::atoi(mode) : 0;
+  const std::size_t flush_bytes = std::size_t(200) << 20;
+  char* flush_buf = nullptr;
+  if (flush) {
+    CHECK(cudaMalloc(&flush_buf, flush_bytes));
+    CHECK(cudaMemset(flush_buf, 0, flush_bytes));
+  }
   const std::size_t primer_n = std::size_t(64) << 20;
   float* p = nullptr;
   float* out = nullptr;
@@ -48,8 +76,16 @@ int main(int argc, char** argv) {
     float* x = nullptr;
     CHECK(cudaMalloc(&x, n * sizeof(float)));
     fill<<<unsigned((n + 255) / 256), 256>>>(x, n);
-    for (int k = 0; k < 3; ++k)
+    for (int k = 0; k < 3; ++k) {
+      if (flush) {
+        flush_read<<<132 * 8, 256>>>(reinterpret_cast<const float4*>(flush_buf), flush_bytes / 16,
+                                     out);
+        if (flush == 1)
+          flush_discard<<<132 * 8, 256>>>(flush_buf, flush_bytes / 128);
+        CHECK(cudaDeviceSynchronize());
+      }
       inplace<<<unsigned((n + 255) / 256), 256>>>(x, n);
+    }
     CHECK(cudaGetLastError());
     float last = 0;
     const std::size_t i = n - 1;
