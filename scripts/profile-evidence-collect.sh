@@ -17,7 +17,8 @@ if [ -s "$R/torch-ops-roofline-raw.csv" ]; then
   cp "$R/torch-ops-roofline-raw.csv" tests/data/ncu/torch-ops-roofline-raw.csv
   echo "fixture: tests/data/ncu/torch-ops-roofline-raw.csv"
 fi
-for name in torch-ops bench launch-kinds torch-compiled two-processes two-processes-alone; do
+for name in torch-ops torch-ops-flushed bench launch-kinds torch-compiled two-processes \
+  two-processes-alone; do
   csv="$R/$name-ncu-same-metrics.csv"
   [ -s "$R/$name.json" ] && [ -s "$csv" ] || continue
   dram=()

@@ -8,6 +8,8 @@
 #            and clock control, for the launch-by-launch comparison (scripts/profile-compare.py);
 #            ncu also profiles the script's NVTX range "primer" first, which takes the DRAM
 #            writes ncu adds to its first profiled launch
+#   torchflush the same script with TORCH_OPS_FLUSH=1 (it empties the L2 itself before each op),
+#            under profile and ncu with our metric names, for the same comparison
 #   features tests/apps/app_features.cu: threads, streams, NVTX, capture, graph; then a crash
 #   many     tests/apps/many_kernels.cu, 10,000 launches: alone, --launch-count 100, no limit
 #   bench    the bundled kernels' executable (roofline-cuda bench --no-counters: kernels only)
@@ -45,7 +47,7 @@ now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
 step() { echo "evidence: $*" | tee -a "$R/steps.log"; }
 pack() { tar czf "$PACK" -C "$OUT" results; }
-stages="${*:-fixture torch features many bench cupti kinds compiled procs bigmem}"
+stages="${*:-fixture torch torchflush features many bench cupti kinds compiled procs bigmem}"
 NCU_COMMON=(--cache-control all --clock-control none --csv --page raw)
 TORCH=(python3 tests/apps/torch_ops.py)
 TIMEFMT="%e s wall, %M KiB max RSS"
@@ -123,6 +125,22 @@ if [[ " $stages " == *" torch "* ]]; then
     step "torch: ncu with our metric names rc=$? wall $(since "$t1") s"
     ncu_dram torch-ops --nvtx --nvtx-include "primer/" --nvtx-include "ops/" "${TORCH[@]}"
   fi
+  pack
+fi
+
+if [[ " $stages " == *" torchflush "* ]]; then
+  export TORCH_OPS_FLUSH=1
+  profile torch-ops-flushed 80 --nvtx ops -- "${TORCH[@]}"
+  metrics=$(metric_names "$R/torch-ops-flushed.records.jsonl")
+  if [ -n "$metrics" ]; then
+    t1=$(now)
+    timeout 60 ncu --metrics "$metrics" --print-units base "${NCU_COMMON[@]}" --nvtx \
+      --nvtx-include "primer/" --nvtx-include "ops/" "${TORCH[@]}" \
+      >"$R/torch-ops-flushed-ncu-same-metrics.csv" 2>"$R/torch-ops-flushed-ncu-same-metrics.err"
+    step "torchflush: ncu with our metric names rc=$? wall $(since "$t1") s"
+    ncu_dram torch-ops-flushed --nvtx --nvtx-include "primer/" --nvtx-include "ops/" "${TORCH[@]}"
+  fi
+  unset TORCH_OPS_FLUSH
   pack
 fi
 

@@ -1,19 +1,29 @@
 """A small PyTorch script for `roofline-cuda profile` and the Nsight Compute import fixture:
 a BF16 and an FP32 matmul, a softmax, a layer norm and a convolution, each run once after one
 warm-up pass (so cuBLAS/cuDNN choose their kernels first), inside an NVTX range "ops", after
-a primer (NVTX range "primer") that reference runs profile first."""
+a primer (NVTX range "primer") that reference runs profile first. With TORCH_OPS_FLUSH=1 in the
+environment the script empties the L2 itself before each op (a sum over 200 MB of zeros, outside
+the range "ops", which then encloses each op alone): Nsight Compute's cache control leaves some
+dirty lines of the work before a kernel in the L2 (docs/metrics.md), and this gives both tools
+a kernel that starts from an L2 without them."""
+import os
 import sys
 
 import torch
 
 
-def ops(a16, b16, a32, b32, x, ln, conv, img):
-    c16 = a16 @ b16
-    c32 = a32 @ b32
-    s = torch.softmax(x, dim=-1)
-    y = ln(x)
-    z = conv(img)
-    return c16, c32, s, y, z
+def ops(a16, b16, a32, b32, x, ln, conv, img, flush=None):
+    steps = [lambda: a16 @ b16, lambda: a32 @ b32, lambda: torch.softmax(x, dim=-1),
+             lambda: ln(x), lambda: conv(img)]
+    if flush is None:
+        return tuple(step() for step in steps)
+    out = []
+    for step in steps:
+        flush()
+        torch.cuda.nvtx.range_push("ops")
+        out.append(step())
+        torch.cuda.nvtx.range_pop()
+    return tuple(out)
 
 
 def main():
@@ -47,9 +57,13 @@ def main():
         del big
         torch.cuda.synchronize()
         torch.cuda.empty_cache()  # gives the 256 MiB back: a replaying profiler saves less
-        torch.cuda.nvtx.range_push("ops")
-        c16, c32, s, y, z = ops(a16, b16, a32, b32, x, ln, conv, img)
-        torch.cuda.nvtx.range_pop()
+        if os.environ.get("TORCH_OPS_FLUSH") == "1":
+            zeros = torch.zeros(50 << 20, device=dev)  # 200 MB, four times the H100's L2
+            c16, c32, s, y, z = ops(a16, b16, a32, b32, x, ln, conv, img, flush=zeros.sum)
+        else:
+            torch.cuda.nvtx.range_push("ops")
+            c16, c32, s, y, z = ops(a16, b16, a32, b32, x, ln, conv, img)
+            torch.cuda.nvtx.range_pop()
         torch.cuda.synchronize()
     # The results must not change under a profiler that replays launches.
     ref16 = (a16.float() @ b16.float())
