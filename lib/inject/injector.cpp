@@ -369,8 +369,10 @@ private:
         ++not_profiled_[{name, "profiler unavailable"}];
       else if (!take_turn())
         ++not_profiled_[{name, "profiler held by another process of the application"}];
-      else
+      else {
         profile(a, d, name, index);
+        yield_turn_if_wanted(); // between back-to-back profiled launches the watcher may not get in
+      }
     }
     lock.unlock();
     timer_.begin(d->context, a.stream, id);
@@ -464,18 +466,24 @@ private:
         continue;
       if (finished_)
         return;
-      if (!turn_->held() || !turn_->wanted())
-        continue;
-      for (auto& [ordinal, d] : devices_)
-        if (d.session) {
-          try {
-            d.session->release_range_profiler();
-          } catch (const std::exception& e) {
-            say(std::string("warning: ") + e.what());
-          }
-        }
-      turn_->give();
+      yield_turn_if_wanted();
     }
+  }
+
+  // Disables this process's profilers and gives the turn up if another process waits for it
+  // (the caller holds the mutex).
+  void yield_turn_if_wanted() {
+    if (!turn_->held() || !turn_->wanted())
+      return;
+    for (auto& [ordinal, d] : devices_)
+      if (d.session) {
+        try {
+          d.session->release_range_profiler();
+        } catch (const std::exception& e) {
+          say(std::string("warning: ") + e.what());
+        }
+      }
+    turn_->give();
   }
 
   /// The device's state with a working session, or null (profiling then stops for good).

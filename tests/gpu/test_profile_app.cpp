@@ -5,7 +5,8 @@
 // tests/apps/launch_kinds.cu: clusters, opt-in shared memory, cooperative launches, packed
 // driver-API arguments and a JIT-compiled module, each profiled with its results intact. On
 // tests/apps/big_memory.cu: an application that holds much of the device memory. On
-// tests/apps/two_processes.cu: two CUDA processes at once, which take turns with the profiler.
+// tests/apps/two_processes.cu: two CUDA processes at once, which take turns with the profiler. On
+// tests/apps/managed_memory.cu: in-place kernels on managed and mapped host memory.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -194,6 +195,24 @@ TEST(profile_app, two_processes_take_turns_and_both_are_profiled) {
   EXPECT_TRUE(prof["not_profiled"].empty()) << prof["not_profiled"].dump();
   EXPECT_TRUE(prof["errors"].empty()) << prof["errors"].dump();
   EXPECT_NE(p.err.find("in 2 processes"), std::string::npos) << p.err;
+}
+
+// The replay must undo each pass's writes to managed and mapped pinned host memory too (CUPTI's
+// checkpoint saves them): each kernel runs twice in place, and the application checks x + 2.
+TEST(profile_app, managed_and_mapped_memory_are_restored_between_passes) {
+  const auto p = profile("managed-memory", "", "", ROOFKIT_APP_MANAGED_MEMORY);
+  ASSERT_EQ(p.exit_code, 0) << p.err << p.out;
+  EXPECT_NE(p.out.find("managed ok, mapped ok"), std::string::npos) << p.out;
+  EXPECT_NE(p.out.find("results correct"), std::string::npos) << p.out;
+  std::map<std::string, int> launches;
+  for (const auto& l : p.run["profile"]["launches"]) {
+    const std::string name = l["name"].get<std::string>();
+    ++launches[name.substr(0, name.find('('))];
+    EXPECT_DOUBLE_EQ(l["flops"]["fp32"].get<double>(), double(1 << 22)) << l.dump(); // one FADD
+  }
+  EXPECT_EQ(launches["add_one_managed"], 2) << p.err;
+  EXPECT_EQ(launches["add_one_mapped"], 2) << p.err;
+  EXPECT_TRUE(p.run["profile"]["not_profiled"].empty()) << p.run["profile"]["not_profiled"].dump();
 }
 
 } // namespace
