@@ -9,7 +9,9 @@
 // before its first pass shows them as DRAM writes of the first sweep, which writes nothing.
 // Experiments: ROOFKIT_SUITE_PAD_MB=N first allocates N MiB that nothing touches, so that every
 // buffer lands elsewhere in device memory; ROOFKIT_SUITE_METRICS=a,b,... profiles those metrics
-// instead of the bench's set; ROOFKIT_SUITE_HOLD_FLUSHER and ROOFKIT_SUITE_FLUSH_BEFORE (plain).
+// instead of the bench's set; ROOFKIT_SUITE_HOLD_FLUSHER and ROOFKIT_SUITE_FLUSH_BEFORE (plain);
+// ROOFKIT_SUITE_CACHE_CONFIG=L1|shared sets the device's preferred cache configuration first
+// (cudaDeviceSetCacheConfig), for kernels that state none.
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -206,6 +208,14 @@ int profile(const std::string& cache, const std::string& out_path, const std::st
 int main(int argc, char** argv) {
   return roofkit::guarded_main("roofkit-suite", [&]() -> int {
     const std::string mode = argc > 1 ? argv[1] : "";
+    if (const char* c = std::getenv("ROOFKIT_SUITE_CACHE_CONFIG"); c && *c) {
+      const std::string config = c;
+      if (config != "L1" && config != "shared")
+        throw roofkit::usage_error("ROOFKIT_SUITE_CACHE_CONFIG='" + config +
+                                   "' (valid: L1, shared)");
+      ROOFKIT_CUDA_CHECK(cudaDeviceSetCacheConfig(config == "L1" ? cudaFuncCachePreferL1
+                                                                 : cudaFuncCachePreferShared));
+    }
     if (mode == "plain")
       return plain(argc > 2 ? argv[2] : "");
     // profile-each: one kernel per pass set, set up just before and freed just after, as in
