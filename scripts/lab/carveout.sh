@@ -5,7 +5,7 @@
 # set to prefer L1, and set to prefer shared memory (ROOFKIT_SUITE_CACHE_CONFIG): ncu's one-pass
 # DRAM collection and its launch statistics (shared-memory configuration) of the plain run, and
 # roofkit's profile-each with the DRAM metrics and the L2-to-SM cycles. Results under
-# $OUT/carveout, the summary in $OUT/carveout/summary.json.
+# $OUT/carveout, the table in $OUT/carveout/summary.json (scripts/lab/carveout_json.py).
 # Usage: OUT=dir [BUILD=build/gpu] scripts/lab/carveout.sh
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -26,32 +26,5 @@ for cfg in default L1 shared; do
     "$S" profile-each all "$OUT/ours-$cfg.json" "$REGEX" 2>"$OUT/ours-$cfg.err"
   echo "carveout: roofkit $cfg rc=$?"
 done
-python3 - "$OUT" >"$OUT/summary.json" <<'PY'
-import csv, io, json, os, sys
-out = sys.argv[1]
-def rows(path):
-    text = open(path, encoding="utf-8", errors="replace").read()
-    start = text.find('"ID","Process ID"')
-    if start < 0:
-        return []
-    r = list(csv.reader(io.StringIO(text[start:])))
-    return [dict(zip(r[0], x)) for x in r[1:] if len(x) == len(r[0]) and x[0].isdigit()]
-def num(t):
-    return float(str(t).replace(",", ""))
-summary = {}
-for cfg in ("default", "L1", "shared"):
-    ncu = [x for x in rows(os.path.join(out, f"ncu-{cfg}.csv"))
-           if "l2_read_sweep" not in x["Kernel Name"] and "discard" not in x["Kernel Name"]]
-    launch = {}
-    for x in rows(os.path.join(out, f"ncu-launch-{cfg}.csv")):
-        if x.get("Metric Name") == "Shared Memory Configuration Size":
-            launch.setdefault(x["Kernel Name"], x["Metric Value"])
-    ours = json.load(open(os.path.join(out, f"ours-{cfg}.json")))
-    kernels = [k for k in ours.get("launches", ours.get("kernels", []))]
-    summary[cfg] = {"ncu": [{"kernel": x["Kernel Name"][:60],
-                             "write_mb": round(num(x["dram__bytes_write.sum"]) / 1e6, 3),
-                             "smem_config": launch.get(x["Kernel Name"])} for x in ncu],
-                    "roofkit": kernels}
-print(json.dumps(summary, indent=1))
-PY
+python3 scripts/lab/carveout_json.py "$OUT" >"$OUT/summary.json"
 echo "carveout: summary rc=$?"
