@@ -89,13 +89,25 @@ for line in open('$1'):
         break" 2>/dev/null
 }
 
-# ncu with the two DRAM metrics alone: one pass, so its kernel replay restores no memory before
-# them (the reference for DRAM bytes; scripts/profile-compare.py --dram).
-ncu_dram() { # name, ncu filter options and command...
-  local name=$1 t1
-  shift
+
+# ncu with the counter names of NAME's run and the same cache and clock control, then with the
+# two DRAM metrics alone: the two exports scripts/profile-compare.py compares the run with. With
+# the DRAM metrics alone ncu takes one pass, so its kernel replay restores no memory before them
+# (the reference for DRAM bytes: scripts/profile-compare.py --dram).
+compare_with_ncu() { # name, time limit (s), ncu filter options and command...
+  local name=$1 limit=$2 metrics t1
+  shift 2
+  metrics=$(metric_names "$R/$name.records.jsonl")
+  if [ -z "$metrics" ]; then
+    step "$name: nothing profiled, no comparison with ncu"
+    return
+  fi
   t1=$(now)
-  timeout 60 ncu --metrics dram__bytes_read.sum,dram__bytes_write.sum --print-units base \
+  timeout "$limit" ncu --metrics "$metrics" --print-units base "${NCU_COMMON[@]}" "$@" \
+    >"$R/$name-ncu-same-metrics.csv" 2>"$R/$name-ncu-same-metrics.err"
+  step "$name: ncu with our metric names rc=$? wall $(since "$t1") s"
+  t1=$(now)
+  timeout "$limit" ncu --metrics dram__bytes_read.sum,dram__bytes_write.sum --print-units base \
     "${NCU_COMMON[@]}" "$@" >"$R/$name-ncu-dram.csv" 2>"$R/$name-ncu-dram.err"
   step "$name: ncu with the DRAM metrics alone rc=$? wall $(since "$t1") s"
 }
@@ -116,30 +128,15 @@ if [[ " $stages " == *" torch "* ]]; then
   t1=$(now)
   /usr/bin/time -f "$TIMEFMT" -o "$R/torch-plain.time" "${TORCH[@]}" >"$R/torch-plain.out" 2>&1
   step "torch: script alone rc=$? wall $(since "$t1") s"
-  metrics=$(metric_names "$R/torch-ops.records.jsonl")
-  if [ -n "$metrics" ]; then
-    t1=$(now)
-    timeout 60 ncu --metrics "$metrics" --print-units base "${NCU_COMMON[@]}" --nvtx \
-      --nvtx-include "primer/" --nvtx-include "ops/" "${TORCH[@]}" \
-      >"$R/torch-ops-ncu-same-metrics.csv" 2>"$R/torch-ops-ncu-same-metrics.err"
-    step "torch: ncu with our metric names rc=$? wall $(since "$t1") s"
-    ncu_dram torch-ops --nvtx --nvtx-include "primer/" --nvtx-include "ops/" "${TORCH[@]}"
-  fi
+  compare_with_ncu torch-ops 60 --nvtx --nvtx-include "primer/" --nvtx-include "ops/" "${TORCH[@]}"
   pack
 fi
 
 if [[ " $stages " == *" torchflush "* ]]; then
   export TORCH_OPS_FLUSH=1
   profile torch-ops-flushed 80 --nvtx ops -- "${TORCH[@]}"
-  metrics=$(metric_names "$R/torch-ops-flushed.records.jsonl")
-  if [ -n "$metrics" ]; then
-    t1=$(now)
-    timeout 60 ncu --metrics "$metrics" --print-units base "${NCU_COMMON[@]}" --nvtx \
-      --nvtx-include "primer/" --nvtx-include "ops/" "${TORCH[@]}" \
-      >"$R/torch-ops-flushed-ncu-same-metrics.csv" 2>"$R/torch-ops-flushed-ncu-same-metrics.err"
-    step "torchflush: ncu with our metric names rc=$? wall $(since "$t1") s"
-    ncu_dram torch-ops-flushed --nvtx --nvtx-include "primer/" --nvtx-include "ops/" "${TORCH[@]}"
-  fi
+  compare_with_ncu torch-ops-flushed 60 --nvtx --nvtx-include "primer/" --nvtx-include "ops/" \
+    "${TORCH[@]}"
   unset TORCH_OPS_FLUSH
   pack
 fi
@@ -169,15 +166,7 @@ if [[ " $stages " == *" bench "* ]]; then
   BENCH=("$RC" bench -q --no-counters --no-ceilings --reps 1 --warmup 0
          --kernel '^(global/coalesced|global/stride-32|gemm/tiled-32|transpose/padded)$')
   profile bench 50 --kernel "$regex" -- "${BENCH[@]}"
-  metrics=$(metric_names "$R/bench.records.jsonl")
-  if [ -n "$metrics" ]; then
-    t1=$(now)
-    timeout 50 ncu --metrics "$metrics" --print-units base "${NCU_COMMON[@]}" \
-      --kernel-name "regex:$regex|$primer" "${BENCH[@]}" >"$R/bench-ncu-same-metrics.csv" \
-      2>"$R/bench-ncu-same-metrics.err"
-    step "bench: ncu with our metric names rc=$? wall $(since "$t1") s"
-    ncu_dram bench --kernel-name "regex:$regex|$primer" "${BENCH[@]}"
-  fi
+  compare_with_ncu bench 50 --kernel-name "regex:$regex|$primer" "${BENCH[@]}"
   pack
 fi
 
@@ -189,14 +178,7 @@ fi
 if [[ " $stages " == *" kinds "* ]]; then
   KINDS=("$APPS/roofkit_app_launch_kinds")
   profile launch-kinds 40 --kernel '^(cluster|rotate|coop|packed|jit)' -- "${KINDS[@]}"
-  metrics=$(metric_names "$R/launch-kinds.records.jsonl")
-  if [ -n "$metrics" ]; then
-    t1=$(now)
-    timeout 60 ncu --metrics "$metrics" --print-units base "${NCU_COMMON[@]}" "${KINDS[@]}" \
-      >"$R/launch-kinds-ncu-same-metrics.csv" 2>"$R/launch-kinds-ncu-same-metrics.err"
-    step "kinds: ncu with our metric names rc=$? wall $(since "$t1") s"
-    ncu_dram launch-kinds "${KINDS[@]}"
-  fi
+  compare_with_ncu launch-kinds 60 "${KINDS[@]}"
   pack
 fi
 if [[ " $stages " == *" compiled "* ]]; then
@@ -206,16 +188,8 @@ if [[ " $stages " == *" compiled "* ]]; then
   /usr/bin/time -f "$TIMEFMT" -o "$R/torch-compiled-plain.time" "${COMPILED[@]}" \
     >"$R/torch-compiled-plain.out" 2>&1
   step "compiled: script alone rc=$? wall $(since "$t1") s: $(tail -1 "$R/torch-compiled-plain.out")"
-  metrics=$(metric_names "$R/torch-compiled.records.jsonl")
-  if [ -n "$metrics" ]; then
-    t1=$(now)
-    timeout 150 ncu --metrics "$metrics" --print-units base "${NCU_COMMON[@]}" --nvtx \
-      --nvtx-include "primer/" --nvtx-include "compiled/" "${COMPILED[@]}" \
-      >"$R/torch-compiled-ncu-same-metrics.csv" 2>"$R/torch-compiled-ncu-same-metrics.err"
-    step "compiled: ncu with our metric names rc=$? wall $(since "$t1") s"
-    ncu_dram torch-compiled --nvtx --nvtx-include "primer/" --nvtx-include "compiled/" \
-      "${COMPILED[@]}"
-  fi
+  compare_with_ncu torch-compiled 150 --nvtx --nvtx-include "primer/" \
+    --nvtx-include "compiled/" "${COMPILED[@]}"
   profile torch-graphed 150 --nvtx graphed -- "${COMPILED[@]}" graphs
   grep -c '"not_profiled"' "$R/torch-graphed.records.jsonl" | sed 's/^/    not_profiled records: /' |
     tee -a "$R/steps.log"
@@ -224,23 +198,9 @@ fi
 if [[ " $stages " == *" procs "* ]]; then
   PROCS=("$APPS/roofkit_app_two_processes")
   profile two-processes 40 -- "${PROCS[@]}"
-  metrics=$(metric_names "$R/two-processes.records.jsonl")
-  if [ -n "$metrics" ]; then
-    t1=$(now)
-    timeout 60 ncu --metrics "$metrics" --print-units base "${NCU_COMMON[@]}" "${PROCS[@]}" \
-      >"$R/two-processes-ncu-same-metrics.csv" 2>"$R/two-processes-ncu-same-metrics.err"
-    step "procs: ncu with our metric names rc=$? wall $(since "$t1") s"
-    ncu_dram two-processes "${PROCS[@]}"
-  fi
+  compare_with_ncu two-processes 60 "${PROCS[@]}"
   profile two-processes-alone 40 -- "${PROCS[@]}" alone
-  metrics=$(metric_names "$R/two-processes-alone.records.jsonl")
-  if [ -n "$metrics" ]; then
-    timeout 60 ncu --metrics "$metrics" --print-units base "${NCU_COMMON[@]}" "${PROCS[@]}" \
-      alone >"$R/two-processes-alone-ncu-same-metrics.csv" \
-      2>"$R/two-processes-alone-ncu-same-metrics.err"
-    step "procs alone: ncu with our metric names rc=$?"
-    ncu_dram two-processes-alone "${PROCS[@]}" alone
-  fi
+  compare_with_ncu two-processes-alone 60 "${PROCS[@]}" alone
   pack
 fi
 if [[ " $stages " == *" bigmem "* ]]; then

@@ -2,30 +2,21 @@
 """The table of scripts/lab/carveout.sh: per cache-configuration setting, the shared-memory
 configuration ncu reports and, per kernel, the DRAM writes under roofkit and ncu and roofkit's
 L2-to-SM cycles. Usage: carveout_json.py OUT_DIR > table.json"""
-import csv
-import io
 import json
 import os
 import sys
 
+from ncu_csv import num, rows
+
 NAMES = ["registers/31-regs", "registers/two-more-vars", "registers/maxnreg-32",
          "registers/maxnreg-33", "registers/spill", "cliff/fold-cap"]
-
-
-def rows(path):
-    text = open(path, encoding="utf-8", errors="replace").read()
-    start = text.find('"ID","Process ID"')
-    if start < 0:
-        return []
-    r = list(csv.reader(io.StringIO(text[start:])))
-    return [dict(zip(r[0], x)) for x in r[1:] if x and x[0].isdigit()]
 
 
 def main():
     out = sys.argv[1]
     table = {}
     for cfg in ("default", "L1", "shared"):
-        ncu = [float(x["Metric Value"].replace(",", "")) / 1e6
+        ncu = [num(x["Metric Value"]) / 1e6
                for x in rows(os.path.join(out, f"ncu-{cfg}.csv"))
                if x.get("Metric Name") == "dram__bytes_write.sum" and "sweep" not in x["Kernel Name"]]
         sizes = sorted({x["Metric Value"] for x in rows(os.path.join(out, f"ncu-launch-{cfg}.csv"))

@@ -3,32 +3,17 @@
 every run in OUT_DIR: ncu exports (*.csv, ncu --csv --page raw with the two DRAM metrics) and
 roofline-cuda profile runs (*.json), each labelled by its file name. Each run is compared with
 the run labelled "roofkit". Usage: inplace_json.py OUT_DIR "COMMAND" MIB... > out.json"""
-import csv
 import glob
-import io
 import json
 import os
 import sys
 
-
-def num(text):
-    return float(text.replace(",", ""))
+from ncu_csv import num, rows
 
 
 def ncu_launches(path):
-    text = open(path, encoding="utf-8", errors="replace").read()
-    start = text.find('"ID","Process ID"')
-    if start < 0:
-        return []
-    rows = list(csv.reader(io.StringIO(text[start:])))
-    header, out = rows[0], []
-    for r in rows[1:]:
-        if len(r) != len(header) or not r[0].isdigit():
-            continue
-        d = dict(zip(header, r))
-        out.append((d["Kernel Name"].split("(")[0], num(d["dram__bytes_read.sum"]),
-                    num(d["dram__bytes_write.sum"])))
-    return out
+    return [(d["Kernel Name"].split("(")[0], num(d["dram__bytes_read.sum"]),
+             num(d["dram__bytes_write.sum"])) for d in rows(path)]
 
 
 def roofkit_launches(run):

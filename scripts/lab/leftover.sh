@@ -21,14 +21,12 @@ build/gpu/tools/roofline-cuda profile --kernel probe -o "$OUT/roofkit.json" -- \
   "$OUT/leftover" "${sizes[@]}" >"$OUT/roofkit.out" 2>"$OUT/roofkit.err"
 echo "roofkit rc=$?: $(tail -1 "$OUT/roofkit.out")"
 python3 - "$OUT" "${sizes[@]}" >"$OUT/summary/leftover.json" <<'PY'
-import csv, io, json, os, sys
+import json, os, sys
+sys.path.insert(0, "scripts/lab")
+from ncu_csv import num, rows
 out, sizes = sys.argv[1], sys.argv[2:]
 def ncu(path):
-    text = open(path, encoding="utf-8", errors="replace").read()
-    rows = list(csv.reader(io.StringIO(text[text.find('"ID","Process ID"'):])))
-    h = rows[0]
-    return [float(dict(zip(h, r))["dram__bytes_write.sum"].replace(",", "")) for r in rows[1:]
-            if len(r) == len(h) and r[0].isdigit()]
+    return [num(d["dram__bytes_write.sum"]) for d in rows(path)]
 runs = {f"ncu_{k}": ncu(os.path.join(out, f"ncu-{k}.csv")) for k in ("all-1", "all-2", "none")}
 rk = json.load(open(os.path.join(out, "roofkit.json")))
 runs["roofkit_all"] = [l["counters"]["dram__bytes_write.sum"] for l in rk["profile"]["launches"]]

@@ -31,49 +31,42 @@ __global__ void add_one_pageable(float* x, int n) {
     x[i] += 1.0f;
 }
 
-static bool check(const char* kind, const float* x, int n) {
+// Fills host-visible `x`, runs `kernel` twice on `device_x` (the same memory as the device sees
+// it) and checks the result on the host; adds "KIND ok" or "KIND WRONG" to `line`.
+static bool run_kind(const char* kind, void (*kernel)(float*, int), float* x, float* device_x,
+                     int n, std::string& line) {
   for (int i = 0; i < n; ++i)
+    x[i] = float(i % 100);
+  for (int k = 0; k < 2; ++k)
+    kernel<<<(n + 255) / 256, 256>>>(device_x, n);
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
+  bool ok = true;
+  for (int i = 0; i < n && ok; ++i)
     if (x[i] != float(i % 100) + 2.0f) {
       std::fprintf(stderr, APP_NAME ": %s x[%d] = %g, expected %g\n", kind, i, x[i],
                    float(i % 100) + 2.0f);
-      return false;
+      ok = false;
     }
-  return true;
-}
-
-static void init(float* x, int n) {
-  for (int i = 0; i < n; ++i)
-    x[i] = float(i % 100);
+  line += std::string(line.empty() ? "" : ", ") + kind + (ok ? " ok" : " WRONG");
+  return ok;
 }
 
 int main() {
   const int n = 1 << 22;
-  const unsigned blocks = (n + 255) / 256;
   std::string line;
   bool ok = true;
 
   float* m = nullptr;
   CHECK(cudaMallocManaged(&m, n * sizeof(float)));
-  init(m, n);
-  for (int k = 0; k < 2; ++k)
-    add_one_managed<<<blocks, 256>>>(m, n);
-  CHECK(cudaDeviceSynchronize());
-  const bool managed_ok = check("managed", m, n);
-  line += std::string("managed ") + (managed_ok ? "ok" : "WRONG");
-  ok = ok && managed_ok;
+  ok = run_kind("managed", add_one_managed, m, m, n, line) && ok;
   CHECK(cudaFree(m));
 
   float* h = nullptr;
   float* d = nullptr;
   CHECK(cudaHostAlloc(&h, n * sizeof(float), cudaHostAllocMapped));
   CHECK(cudaHostGetDevicePointer(&d, h, 0));
-  init(h, n);
-  for (int k = 0; k < 2; ++k)
-    add_one_mapped<<<blocks, 256>>>(d, n);
-  CHECK(cudaDeviceSynchronize());
-  const bool mapped_ok = check("mapped", h, n);
-  line += std::string(", mapped ") + (mapped_ok ? "ok" : "WRONG");
-  ok = ok && mapped_ok;
+  ok = run_kind("mapped", add_one_mapped, h, d, n, line) && ok;
   CHECK(cudaFreeHost(h));
 
   int device = 0;
@@ -82,13 +75,7 @@ int main() {
   CHECK(cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, device));
   if (pageable) {
     auto* p = static_cast<float*>(std::malloc(n * sizeof(float)));
-    init(p, n);
-    for (int k = 0; k < 2; ++k)
-      add_one_pageable<<<blocks, 256>>>(p, n);
-    CHECK(cudaDeviceSynchronize());
-    const bool pageable_ok = check("pageable", p, n);
-    line += std::string(", pageable ") + (pageable_ok ? "ok" : "WRONG");
-    ok = ok && pageable_ok;
+    ok = run_kind("pageable", add_one_pageable, p, p, n, line) && ok;
     std::free(p);
   } else {
     line += ", pageable not accessible";

@@ -7,6 +7,7 @@ Results are checked against eager PyTorch."""
 import sys
 
 import torch
+from torch_primer import in_range, primer
 
 
 def fused(x, w, b):
@@ -26,21 +27,8 @@ def main():
     ref = fused(x, w, b)
     compiled = torch.compile(fused)
     compiled(x, w, b)  # compiles: Triton kernels built and loaded
-    # NVTX range "primer" (as in torch_ops.py): two sums over 256 MiB that a comparison profiles
-    # first, so that the DRAM writes ncu adds to its first profiled launch fall on them.
-    big = torch.ones(64 << 20, device="cuda")
-    torch.cuda.synchronize()
-    torch.cuda.nvtx.range_push("primer")
-    big.sum()
-    big.sum()
-    torch.cuda.nvtx.range_pop()
-    del big
-    torch.cuda.synchronize()
-    torch.cuda.empty_cache()
-    torch.cuda.nvtx.range_push("compiled")
-    out = compiled(x, w, b)
-    torch.cuda.nvtx.range_pop()
-    torch.cuda.synchronize()
+    primer()
+    out = in_range("compiled", lambda: compiled(x, w, b))
     err = (out - ref).abs().max().item()
     ok = err < 1e-3
     line = f"torch_compiled: default mode max abs err {err:.1e}"
@@ -48,11 +36,7 @@ def main():
         g = torch.compile(fused, mode="reduce-overhead")
         for _ in range(3):  # warm-up, capture, first replay
             g(x, w, b)
-        torch.cuda.synchronize()
-        torch.cuda.nvtx.range_push("graphed")
-        out2 = g(x, w, b)
-        torch.cuda.nvtx.range_pop()
-        torch.cuda.synchronize()
+        out2 = in_range("graphed", lambda: g(x, w, b))
         err2 = (out2 - ref).abs().max().item()
         ok = ok and err2 < 1e-3
         line += f" | reduce-overhead max abs err {err2:.1e}"

@@ -10,6 +10,7 @@ import os
 import sys
 
 import torch
+from torch_primer import primer
 
 
 def ops(a16, b16, a32, b32, x, ln, conv, img, flush=None):
@@ -45,18 +46,7 @@ def main():
     img = torch.randn(32, 64, 56, 56, device=dev)
     with torch.no_grad():
         ops(a16, b16, a32, b32, x, ln, conv, img)  # warm-up: library heuristics, module loads
-        # NVTX range "primer", which a comparison may profile first: two sums over 256 MiB, each
-        # reading five times the H100's L2 and writing 4 bytes. Dirty lines that a profiler
-        # leaves in the L2 before its first pass show up as the first sum's DRAM writes.
-        big = torch.ones(64 << 20, device=dev)
-        torch.cuda.synchronize()
-        torch.cuda.nvtx.range_push("primer")
-        big.sum()
-        big.sum()
-        torch.cuda.nvtx.range_pop()
-        del big
-        torch.cuda.synchronize()
-        torch.cuda.empty_cache()  # gives the 256 MiB back: a replaying profiler saves less
+        primer(dev)
         if os.environ.get("TORCH_OPS_FLUSH") == "1":
             zeros = torch.zeros(50 << 20, device=dev)  # 200 MB, four times the H100's L2
             c16, c32, s, y, z = ops(a16, b16, a32, b32, x, ln, conv, img, flush=zeros.sum)
