@@ -1,5 +1,6 @@
-// `profile` without a GPU: options and their environment, launch selection, the record log,
-// the per-kernel summary and the run built from a recorded log.
+// `profile` without a GPU: options and their environment, launch selection, the record log (of
+// one process or several), the profiler's turn-taking between processes, the per-kernel summary
+// and the run built from a recorded log.
 #include <gtest/gtest.h>
 #include <unistd.h>
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
+#include <set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -117,7 +118,7 @@ profile_log parse_profile_log(std::string_view text) {
   profile_log log;
   // Per process (several write to one log when the application starts others): whether it
   // launched kernels, its end record's launch count, the launches its profiled ones imply.
-  std::map<std::int64_t, bool> launched;
+  std::set<std::int64_t> launched;
   std::map<std::int64_t, std::int64_t> ended;
   std::map<std::int64_t, std::int64_t> seen;
   std::size_t pos = 0;
@@ -142,7 +143,7 @@ profile_log parse_profile_log(std::string_view text) {
       const std::string type = j.value("type", "");
       const std::int64_t pid = j.value("pid", std::int64_t{0});
       if (type == "start") {
-        launched[pid] = true;
+        launched.insert(pid);
         for (const auto& [k, v] : j.at("device").items())
           log.device[k] = v.get<std::string>();
         if (j.value("passes", 0) > 0) { // the first record names the device only
@@ -212,7 +213,7 @@ profile_log parse_profile_log(std::string_view text) {
   // Finished when every process that wrote records ended; a process without its end record
   // counts at least the launches it profiled.
   log.finished = !ended.empty() || !launched.empty();
-  for (const auto& [pid, n] : launched)
+  for (const auto pid : launched)
     log.finished = log.finished && ended.count(pid);
   for (const auto& [pid, n] : seen)
     log.finished = log.finished && ended.count(pid);
