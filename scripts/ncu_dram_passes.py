@@ -7,28 +7,13 @@ usage: ncu_dram_passes.py RAW.tgz PROFILER_COST.jsonl OUT.json --device TEXT --r
 RAW.tgz holds ours-{all,all-evict,each}.json (roofkit-suite) and ncu-dram-1pass{,-again}.csv,
 ncu-dram-2pass.csv (ncu with the DRAM metrics alone, and with one SASS counter beside them)."""
 import argparse
-import csv
 import datetime
-import io
 import json
 import tarfile
 
+from ncu_csv import launches_of_text
+
 W, R = "dram__bytes_write.sum", "dram__bytes_read.sum"
-
-
-def ncu_rows(text):
-    lines = [l for l in text.splitlines() if l.startswith('"')]
-    launches, order = {}, []
-    for r in csv.DictReader(io.StringIO("\n".join(lines))):
-        i = int(r["ID"])
-        if i not in launches:
-            launches[i] = {"kernel": r["Kernel Name"]}
-            order.append(i)
-        try:
-            launches[i][r["Metric Name"]] = float(r["Metric Value"].replace(",", ""))
-        except ValueError:
-            pass
-    return [launches[i] for i in order]
 
 
 def within(a, b):  # the comparisons' rule: 1% or 64 KiB, whichever is larger
@@ -56,7 +41,8 @@ def main():
         ours[mode] = [v for k in doc["kernels"] for v in k["launches"]]
     names = [k["name"] for k in json.loads(read("ours-all.json"))["kernels"]
              for _ in k["launches"]]
-    n1, n1b, n2 = (ncu_rows(read(f"ncu-dram-{x}.csv")) for x in ("1pass", "1pass-again", "2pass"))
+    n1, n1b, n2 = (launches_of_text(read(f"ncu-dram-{x}.csv"))
+                   for x in ("1pass", "1pass-again", "2pass"))
     rows = []
     for i, name in enumerate(names):
         row = {"kernel": name}

@@ -4,7 +4,9 @@ launches (scripts/ncu-suite-compare.sh runs both) and writes the validation JSON
 
 usage: ncu_suite_compare.py LOGDIR OUTDIR
 LOGDIR holds ours-{all,none}.json, ncu-{all,none}.csv, ncu-{all,none}.cmd, wall.json."""
-import csv, json, os, re, sys
+import json, os, re, sys
+
+from ncu_csv import launches
 
 log, out = sys.argv[1], sys.argv[2]
 KIB64 = 64 * 1024
@@ -27,36 +29,21 @@ def rule(metric):
     return "informational"
 
 
-def ncu_rows(path):
-    lines = [l for l in open(path) if l.startswith('"')]
-    launches, order = {}, []
-    for r in csv.DictReader(lines):
-        launch = int(r["ID"])
-        if launch not in launches:
-            launches[launch] = {"kernel": r["Kernel Name"]}
-            order.append(launch)
-        try:
-            launches[launch][r["Metric Name"]] = float(r["Metric Value"].replace(",", ""))
-        except ValueError:
-            pass
-    return [launches[i] for i in order]
-
-
 summary = {}
 for cache in ("all", "none"):
     try:
         ours = json.load(open(f"{log}/ours-{cache}.json"))
-        theirs = ncu_rows(f"{log}/ncu-{cache}.csv")
+        theirs = launches(f"{log}/ncu-{cache}.csv")
         try:
-            again = ncu_rows(f"{log}/ncu-{cache}-2.csv")
+            again = launches(f"{log}/ncu-{cache}-2.csv")
         except OSError:
             again = []
     except OSError as e:
         print(f"cache-control {cache}: missing input ({e})")
         continue
     try:
-        dram = ncu_rows(f"{log}/ncu-dram-{cache}-1.csv")
-        dram_again = ncu_rows(f"{log}/ncu-dram-{cache}-2.csv")
+        dram = launches(f"{log}/ncu-dram-{cache}-1.csv")
+        dram_again = launches(f"{log}/ncu-dram-{cache}-2.csv")
     except OSError:
         dram, dram_again = [], []
     flat = [(k["name"], i, v) for k in ours["kernels"] for i, v in enumerate(k["launches"])]
@@ -176,7 +163,7 @@ for cache in ("all", "none"):
 # DRAM bytes against ncu's application replay, which neither saves nor restores memory.
 try:
     ours = json.load(open(f"{log}/ours-all.json"))
-    app = ncu_rows(f"{log}/ncu-app-replay.csv")
+    app = launches(f"{log}/ncu-app-replay.csv")
     flat = [(k["name"], v) for k in ours["kernels"] for v in k["launches"]]
     rows, fails = [], 0
     for n, (name, values) in enumerate(flat):

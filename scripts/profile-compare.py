@@ -19,27 +19,17 @@ metrics alone, which it collects in one pass. With more passes its kernel replay
 device memory before each later pass, and the restore's dirty lines add about 2.2 MB of writes
 to the pass that holds the DRAM counters (scripts/ncu-dram-passes.sh); the multi-pass value is
 kept beside it. DRAM bytes pass within 1% or 64 KiB, whichever is larger."""
-import csv
-import io
 import json
 import sys
 
+from ncu_csv import rows_of_text
+
 
 def ncu_rows(path):
-    text = open(path, encoding="utf-8", errors="replace").read()
-    start = text.find('"ID","Process ID"')
-    if start < 0:
+    found = rows_of_text(open(path, encoding="utf-8", errors="replace").read())
+    if found is None:
         sys.exit(f"{path}: no ncu raw-page header")
-    rows = list(csv.reader(io.StringIO(text[start:])))
-    header, body = rows[0], rows[1:]
-    if body and body[0] and body[0][0] == "":
-        body = body[1:]  # units row
-    out = []
-    for r in body:
-        if len(r) != len(header) or r[0].startswith("=="):
-            continue
-        out.append(dict(zip(header, r)))
-    return out
+    return found
 
 
 def base_name(name):

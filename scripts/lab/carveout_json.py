@@ -6,7 +6,8 @@ import json
 import os
 import sys
 
-from ncu_csv import num, rows
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from ncu_csv import num, rows  # noqa: E402
 
 NAMES = ["registers/31-regs", "registers/two-more-vars", "registers/maxnreg-32",
          "registers/maxnreg-33", "registers/spill", "cliff/fold-cap"]

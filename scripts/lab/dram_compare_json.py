@@ -3,9 +3,12 @@
 roofkit-suite profile JSON files), side by side, and how often each pair of runs agrees within
 1% or 64 KiB (the primer's launches apart).
 Usage: dram_compare_json.py LABEL=FILE ... [--pairs A:B,C:D] > out.json"""
-import csv
 import json
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from ncu_csv import launches  # noqa: E402
 
 KIB64 = 65536
 WRITE = "dram__bytes_write.sum"
@@ -13,18 +16,7 @@ WRITE = "dram__bytes_write.sum"
 
 def load(path):
     if path.endswith(".csv"):
-        lines = [l for l in open(path) if l.startswith('"')]
-        launches, order = {}, []
-        for r in csv.DictReader(lines):
-            i = int(r["ID"])
-            if i not in launches:
-                launches[i] = {}
-                order.append(i)
-            try:
-                launches[i][r["Metric Name"]] = float(r["Metric Value"].replace(",", ""))
-            except ValueError:
-                pass
-        return None, [launches[i] for i in order]
+        return None, launches(path)
     doc = json.load(open(path))
     flat = [(k["name"], v) for k in doc["kernels"] for v in k["launches"]]
     return [n for n, _ in flat], [v for _, v in flat]

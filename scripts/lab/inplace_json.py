@@ -8,7 +8,8 @@ import json
 import os
 import sys
 
-from ncu_csv import num, rows
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from ncu_csv import num, rows  # noqa: E402
 
 
 def ncu_launches(path):

@@ -22,7 +22,7 @@ build/gpu/tools/roofline-cuda profile --kernel probe -o "$OUT/roofkit.json" -- \
 echo "roofkit rc=$?: $(tail -1 "$OUT/roofkit.out")"
 python3 - "$OUT" "${sizes[@]}" >"$OUT/summary/leftover.json" <<'PY'
 import json, os, sys
-sys.path.insert(0, "scripts/lab")
+sys.path.insert(0, "scripts")
 from ncu_csv import num, rows
 out, sizes = sys.argv[1], sys.argv[2:]
 def ncu(path):
