@@ -26,6 +26,8 @@ using NV::Cupti::Checkpoint::cuptiCheckpointSave;
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -35,6 +37,7 @@ using NV::Cupti::Checkpoint::cuptiCheckpointSave;
 
 #include "launch_args.hpp"
 #include "launch_timer.hpp"
+#include "replay_output.hpp"
 #include "roofkit/app_profile.hpp"
 #include "roofkit/bench.hpp"
 #include "roofkit/core.hpp"
@@ -62,6 +65,7 @@ struct device_state {
   bool failed = false;
   std::unique_ptr<profiler_session> session;
   CUcontext primary = nullptr;
+  bool heap_ready = false; ///< prepare_device_heap() ran
 };
 
 class injector {
@@ -124,10 +128,14 @@ public:
                                 CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams,
                                 CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz,
                                 CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
-                                CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz})
+                                CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
+                                CUPTI_DRIVER_TRACE_CBID_cuProfilerStart,
+                                CUPTI_DRIVER_TRACE_CBID_cuProfilerStop})
       cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, id);
     cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE,
                         CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
+    cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE,
+                        CUPTI_CBID_RESOURCE_MODULE_LOADED);
     if (!options_.nvtx_range.empty()) {
       // NVTX loads its tool on the first NVTX call: point it at the libcupti we are bound to
       // (the launcher's guess may differ when the application brought its own copy).
@@ -173,9 +181,14 @@ public:
 private:
   static void CUPTIAPI callback(void* self, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                                 const void* data) {
+    auto* me = static_cast<injector*>(self);
+    // Also for the modules that our own calls load (load_function).
+    if (domain == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED) {
+      me->on_module_loaded(static_cast<const CUpti_ResourceData*>(data));
+      return;
+    }
     if (in_tool)
       return;
-    auto* me = static_cast<injector*>(self);
     try {
       if (domain == CUPTI_CB_DOMAIN_DRIVER_API)
         me->on_driver(cbid, static_cast<const CUpti_CallbackData*>(data));
@@ -189,6 +202,18 @@ private:
     } catch (const std::exception& e) {
       say(std::string("internal error: ") + e.what());
     }
+  }
+
+  void on_module_loaded(const CUpti_ResourceData* d) {
+    const auto* m = static_cast<const CUpti_ModuleResourceData*>(d->resourceDescriptor);
+    if (!m || !m->pCubin)
+      return;
+    std::set<std::string> users = kernels_using_device_heap(m->pCubin, m->cubinSize);
+    if (users.empty())
+      return;
+    // Not mutex_: a thread that loads a module may hold driver locks that a profiling thread needs.
+    std::lock_guard lock(heap_mutex_);
+    heap_kernels_.merge(users);
   }
 
   static void on_nvtx(CUpti_CallbackId cbid, const CUpti_NvtxData* d) {
@@ -249,6 +274,13 @@ private:
     case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz:
       if (!enter && captures_ > 0)
         --captures_;
+      return;
+    case CUPTI_DRIVER_TRACE_CBID_cuProfilerStart:
+    case CUPTI_DRIVER_TRACE_CBID_cuProfilerStop:
+      if (enter && selector_) {
+        std::lock_guard lock(mutex_);
+        selector_->set_started(cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart);
+      }
       return;
     case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch:
     case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz:
@@ -550,8 +582,17 @@ private:
       saved = false;
     };
     std::string launch_error;
+    std::optional<replay_output> output;
     try {
+      timed("load_s", [&] { load_function(a.function); });
+      if (!s->heap_ready && uses_heap(rec.mangled_name)) {
+        timed("heap_setup_s", prepare_device_heap);
+        s->heap_ready = true;
+      }
+      // Also prints the device output of the application's earlier launches, before stdout is
+      // redirected for the replay.
       timed("sync_s", [&] { ROOFKIT_CU_CHECK(cuCtxSynchronize()); });
+      output.emplace();
       timed("checkpoint_save_s", [&] { ROOFKIT_CUPTI_CHECK(cuptiCheckpointSave(&cp)); });
       saved = true;
       auto work = [&] {
@@ -575,6 +616,7 @@ private:
       cuCtxSetCurrent(ctx);
       timed("checkpoint_restore_s", restore);
       free_checkpoint();
+      note_dropped_output(name, output->finish());
       if (!launch_error.empty())
         throw runtime_error("re-issued launch failed: " + launch_error);
       apply_counts(derive_roofline_counts(s->session->metrics(), values.values), values.values, k);
@@ -588,6 +630,8 @@ private:
         }
       }
       free_checkpoint();
+      if (output)
+        note_dropped_output(name, output->finish());
       const std::string why =
           launch_error.empty() ? e.what() : "re-issued launch failed: " + launch_error;
       k.status = "error";
@@ -599,6 +643,37 @@ private:
     rec.profile_overhead_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     write(launch_line(rec));
+  }
+
+  // With lazy loading (CUDA_MODULE_LOADING=LAZY, the default), a function is loaded inside its
+  // first launch, after this callback, so the replay's first pass would load it. Loading a module
+  // that uses the device heap, printf or device-side launches runs a kernel of the driver's, which
+  // the first pass would count as a second kernel, and whose effects the checkpoint would undo.
+  // The runtime may pass a CUkernel where a CUfunction is expected: that case is tried second.
+  static void load_function(CUfunction f) {
+    CUfunctionLoadingState state = CU_FUNCTION_LOADING_STATE_MAX;
+    if (cuFuncIsLoaded(&state, f) != CUDA_SUCCESS) {
+      CUfunction in_context = nullptr;
+      if (cuKernelGetFunction(&in_context, reinterpret_cast<CUkernel>(f)) != CUDA_SUCCESS ||
+          cuFuncIsLoaded(&state, in_context) != CUDA_SUCCESS)
+        return;
+      f = in_context;
+    }
+    if (state == CU_FUNCTION_LOADING_STATE_UNLOADED)
+      ROOFKIT_CU_CHECK(cuFuncLoad(f));
+  }
+
+  bool uses_heap(const std::string& mangled_name) {
+    std::lock_guard lock(heap_mutex_);
+    return heap_kernels_.count(mangled_name) > 0;
+  }
+
+  // Says once per kernel that the printf output of its replay passes was dropped.
+  void note_dropped_output(const std::string& name, long lines) {
+    if (lines > 0 && kernels_with_output_.insert(name).second)
+      say(fmt::format("{}: the device printf output of its replay passes ({} lines at its first "
+                      "profiled launch) is dropped; the application's own launch prints it",
+                      name, lines));
   }
 
   void fail(const std::string& message, const std::string& hint, int exit) {
@@ -635,6 +710,9 @@ private:
   std::vector<std::string> kernel_names_;
   std::map<std::pair<std::string, std::string>, std::int64_t> not_profiled_;
   std::unordered_map<CUgraphExec, std::vector<std::string>> graph_kernels_;
+  std::set<std::string> kernels_with_output_;
+  std::mutex heap_mutex_;
+  std::set<std::string> heap_kernels_; ///< mangled names of the loaded functions that use the heap
   launch_timer timer_;
 };
 

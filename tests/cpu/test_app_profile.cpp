@@ -48,6 +48,10 @@ TEST(app_profile_options, rejects_bad_values_naming_them) {
   app_profile_options o4;
   o4.launch_skip = -2;
   EXPECT_NE(message(o4).find("launch skip -2 is out of range"), std::string::npos);
+  app_profile_options o6;
+  o6.profile_from_start = "no";
+  EXPECT_NE(message(o6).find("profile from start 'no' is not valid (valid: on, off)"),
+            std::string::npos);
   app_profile_options o5;
   o5.kernel_regex = "gemm(";
   EXPECT_NE(message(o5).find("kernel regex 'gemm(' is not a valid regular expression"),
@@ -68,6 +72,7 @@ TEST(app_profile_options, survive_the_environment_round_trip) {
   o.launch_count = 7;
   o.cache_control = "none";
   o.clock_control = "base";
+  o.profile_from_start = "off";
   o.record_path = "/tmp/x.jsonl";
   fake_env = roofkit::to_environment(o);
   const auto back = roofkit::options_from_environment(fake_lookup);
@@ -77,6 +82,7 @@ TEST(app_profile_options, survive_the_environment_round_trip) {
   EXPECT_EQ(back.launch_count, 7);
   EXPECT_EQ(back.cache_control, "none");
   EXPECT_EQ(back.clock_control, "base");
+  EXPECT_EQ(back.profile_from_start, "off");
   EXPECT_EQ(back.record_path, "/tmp/x.jsonl");
   fake_env["ROOFKIT_PROFILE_LAUNCH_COUNT"] = "7x";
   EXPECT_THROW(roofkit::options_from_environment(fake_lookup), roofkit::error);
@@ -84,6 +90,7 @@ TEST(app_profile_options, survive_the_environment_round_trip) {
   const auto defaults = roofkit::options_from_environment(fake_lookup);
   EXPECT_EQ(defaults.launch_count, -1);
   EXPECT_EQ(defaults.cache_control, "all");
+  EXPECT_EQ(defaults.profile_from_start, "on");
 }
 
 TEST(app_profile_environment, sets_the_injection_and_nvtx_only_when_asked) {
@@ -125,6 +132,26 @@ TEST(launch_selector, nvtx_range_matches_any_enclosing_range) {
   EXPECT_TRUE(s.select("k", {"ops", "inner"}));
   EXPECT_TRUE(s.select("k", {"outer", "ops"}));
   EXPECT_FALSE(s.select("k", {"ops2"}));
+}
+
+TEST(launch_selector, profile_from_start_off_selects_only_between_start_and_stop) {
+  app_profile_options o;
+  o.profile_from_start = "off";
+  o.launch_skip = 1;
+  launch_selector s(o);
+  EXPECT_FALSE(s.select("k", {})); // before cudaProfilerStart: not even counted for the skip
+  s.set_started(true);
+  EXPECT_FALSE(s.select("k", {})); // the first launch inside is skipped
+  EXPECT_TRUE(s.select("k", {}));
+  s.set_started(false);
+  EXPECT_FALSE(s.select("k", {}));
+  s.set_started(true);
+  EXPECT_TRUE(s.select("k", {}));
+  EXPECT_EQ(s.matched(), 3);
+  // With "on" (the default) start and stop change nothing.
+  launch_selector always(app_profile_options{});
+  always.set_started(false);
+  EXPECT_TRUE(always.select("k", {}));
 }
 
 TEST(demangle, gives_readable_names_and_leaves_c_names_alone) {

@@ -6,7 +6,9 @@
 // driver-API arguments and a JIT-compiled module, each profiled with its results intact. On
 // tests/apps/big_memory.cu: an application that holds much of the device memory. On
 // tests/apps/two_processes.cu: two CUDA processes at once, which take turns with the profiler. On
-// tests/apps/managed_memory.cu: in-place kernels on managed and mapped host memory.
+// tests/apps/managed_memory.cu: in-place kernels on managed and mapped host memory. On
+// tests/apps/device_side.cu: device printf, the device heap, device-side launches and a
+// cudaProfilerStart/Stop region.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -213,6 +215,45 @@ TEST(profile_app, managed_and_mapped_memory_are_restored_between_passes) {
   EXPECT_EQ(launches["add_one_managed"], 2) << p.err;
   EXPECT_EQ(launches["add_one_mapped"], 2) << p.err;
   EXPECT_TRUE(p.run["profile"]["not_profiled"].empty()) << p.run["profile"]["not_profiled"].dump();
+}
+
+std::map<std::string, int> launches_by_kernel(const json& run) {
+  std::map<std::string, int> launches;
+  for (const auto& l : run["profile"]["launches"]) {
+    const std::string name = l["name"].get<std::string>();
+    ++launches[name.substr(0, name.find('('))];
+  }
+  return launches;
+}
+
+// Every kernel profiled at its first launch, the results intact and stdout as without the
+// profiler. Before: the device's printf line came once per replay pass; the first launch from a
+// lazily loaded module that uses the heap, printf or device-side launches failed ("2 or more
+// kernels a pass"); and a replay of the first heap-using kernel left the heap unusable.
+TEST(profile_app, device_printf_heap_and_device_launches) {
+  const auto p = profile("device-side", "", "", ROOFKIT_APP_DEVICE_SIDE);
+  ASSERT_EQ(p.exit_code, 0) << p.err << p.out;
+  EXPECT_EQ(p.out, "device_side: hello from block 0\ndevice_side: printf kernel done\n"
+                   "device_side: all results correct\n");
+  EXPECT_NE(p.err.find("the device printf output of its replay passes"), std::string::npos)
+      << p.err;
+  const std::map<std::string, int> want{{"say_hello", 1},     {"heap_user", 1},
+                                        {"parent_launch", 1}, {"before_region", 1},
+                                        {"region_kernel", 1}, {"after_region", 1}};
+  EXPECT_EQ(launches_by_kernel(p.run), want) << p.err;
+  EXPECT_TRUE(p.run["profile"]["not_profiled"].empty()) << p.run["profile"]["not_profiled"].dump();
+  EXPECT_TRUE(p.run["profile"]["errors"].empty()) << p.run["profile"]["errors"].dump();
+}
+
+// --profile-from-start off: only the launch between cudaProfilerStart and cudaProfilerStop.
+TEST(profile_app, profile_from_start_off_takes_the_application_region_only) {
+  const auto p =
+      profile("device-side-region", "--profile-from-start off", "", ROOFKIT_APP_DEVICE_SIDE);
+  ASSERT_EQ(p.exit_code, 0) << p.err << p.out;
+  EXPECT_NE(p.out.find("all results correct"), std::string::npos) << p.out;
+  EXPECT_EQ(launches_by_kernel(p.run), (std::map<std::string, int>{{"region_kernel", 1}}));
+  EXPECT_EQ(p.run["profile"]["total_launches"].get<int>(), 6);
+  EXPECT_EQ(p.run["profile"]["options"]["profile_from_start"], "off");
 }
 
 } // namespace

@@ -120,6 +120,9 @@ const roofkit::cli::registration reg{
                       "all: flush the L2 before every replay pass; none: leave it (default all)");
       cmd->add_option("--clock-control", o->options.clock_control,
                       "base or none (default none; see the help page)");
+      cmd->add_option("--profile-from-start", o->options.profile_from_start,
+                      "on, or off: only launches between the application's cudaProfilerStart "
+                      "and cudaProfilerStop (default on)");
       cmd->add_option("--ceilings", o->ceilings,
                       "Take the roofs from this machine file or run file");
       cmd->add_option("-o,--output", o->output, "Write the run (roofkit.run/1 JSON) to this file");

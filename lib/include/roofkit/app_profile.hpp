@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <regex>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,7 +32,10 @@ struct app_profile_options {
   std::int64_t launch_count = -1;     ///< selected launches to profile at most; -1 = no limit
   std::string cache_control = "all";  ///< "all" (flushed L2 before every pass) or "none"
   std::string clock_control = "none"; ///< "base" or "none" (see docs/profile.md)
-  std::string record_path;            ///< where the injected library writes its records
+  /// "on": launches are selectable from the start; "off": only between the application's
+  /// cudaProfilerStart and cudaProfilerStop (cuProfilerStart/Stop), as Nsight Compute's option.
+  std::string profile_from_start = "on";
+  std::string record_path; ///< where the injected library writes its records
 };
 
 /// Checks the options; throws usage_error naming the bad value and the valid choices.
@@ -57,6 +61,9 @@ public:
   std::int64_t selected() const { return selected_; }
   /// True once launch_count launches were selected: no later launch is profiled.
   bool exhausted() const;
+  /// The application called cudaProfilerStart (true) or cudaProfilerStop (false). With
+  /// profile_from_start "off", launches are selectable only while started.
+  void set_started(bool started) { started_ = started; }
 
 private:
   bool name_matches(const std::string& kernel_name);
@@ -66,6 +73,7 @@ private:
   std::map<std::string, bool> regex_matches_; ///< per kernel name: regexes are slow per launch
   std::int64_t matched_ = 0;
   std::int64_t selected_ = 0;
+  bool started_ = false;
 };
 
 /// One profiled launch as the injected library records it.
@@ -275,6 +283,19 @@ app_profile_result profile_application(const app_profile_request& request);
 
 /// Reads the "ceilings" array of a run file or machine file; usage_error when there is none.
 std::vector<ceiling> load_ceilings_file(const std::filesystem::path& path);
+
+/// The functions (mangled names) of a GPU module image that call the device heap (malloc, free),
+/// directly or through the functions they call, read from the symbols and the call graph of each
+/// cubin in `image` (a cubin, or a fat binary of uncompressed cubins). Every function of a cubin
+/// that names a heap function but has no call graph is listed. Empty for anything else.
+std::set<std::string> kernels_using_device_heap(const void* image, std::size_t size);
+
+/// Makes sure the device heap of the current context is set up: one thread of a kernel of
+/// roofkit's takes and frees a few bytes. Setting up the heap is part of the first heap call of
+/// a context and a replay would undo it (docs/profile.md), so the injected library calls this
+/// before saving memory for the first replay of a kernel that uses the heap. After it the
+/// application can no longer change the heap size, as after its own first heap-using kernel.
+void prepare_device_heap();
 
 /// The per-kernel summary as a table (id "profile"): kernel, launches, profiled, total and median
 /// time, share of GPU time, bound and % of roof of its first configuration.

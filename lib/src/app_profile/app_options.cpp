@@ -19,6 +19,7 @@ const char* env_skip = "ROOFKIT_PROFILE_LAUNCH_SKIP";
 const char* env_count = "ROOFKIT_PROFILE_LAUNCH_COUNT";
 const char* env_cache = "ROOFKIT_PROFILE_CACHE_CONTROL";
 const char* env_clock = "ROOFKIT_PROFILE_CLOCK_CONTROL";
+const char* env_from_start = "ROOFKIT_PROFILE_FROM_START";
 const char* env_record = "ROOFKIT_PROFILE_RECORD";
 
 std::int64_t parse_int(const char* name, const std::string& text) {
@@ -45,6 +46,9 @@ void validate(const app_profile_options& o) {
   if (o.clock_control != "base" && o.clock_control != "none")
     throw usage_error(
         fmt::format("clock control '{}' is not valid (valid: base, none)", o.clock_control));
+  if (o.profile_from_start != "on" && o.profile_from_start != "off")
+    throw usage_error(
+        fmt::format("profile from start '{}' is not valid (valid: on, off)", o.profile_from_start));
   if (!o.kernel_regex.empty())
     detail::compile_user_regex(o.kernel_regex, "kernel regex");
 }
@@ -57,6 +61,7 @@ std::map<std::string, std::string> to_environment(const app_profile_options& o) 
   env[env_count] = std::to_string(o.launch_count);
   env[env_cache] = o.cache_control;
   env[env_clock] = o.clock_control;
+  env[env_from_start] = o.profile_from_start;
   env[env_record] = o.record_path;
   return env;
 }
@@ -79,6 +84,8 @@ app_profile_options options_from_environment(const char* (*lookup)(const char*))
     o.cache_control = *v;
   if (auto v = get(env_clock))
     o.clock_control = *v;
+  if (auto v = get(env_from_start))
+    o.profile_from_start = *v;
   if (auto v = get(env_record))
     o.record_path = *v;
   validate(o);
@@ -105,7 +112,7 @@ bool launch_selector::name_matches(const std::string& kernel_name) {
 
 bool launch_selector::select(const std::string& kernel_name,
                              const std::vector<std::string>& nvtx_stack) {
-  if (!name_matches(kernel_name))
+  if ((options_.profile_from_start == "off" && !started_) || !name_matches(kernel_name))
     return false;
   if (!options_.nvtx_range.empty()) {
     bool inside = false;

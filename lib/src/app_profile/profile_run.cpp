@@ -239,6 +239,7 @@ std::string profile_run_json(const run& r, const profile_log& log, const profile
   opts["launch_count"] = in.options.launch_count;
   opts["cache_control"] = in.options.cache_control;
   opts["clock_control"] = in.options.clock_control;
+  opts["profile_from_start"] = in.options.profile_from_start;
   p["options"] = opts;
   p["processes"] = log.processes;
   p["total_launches"] = log.total_launches;

@@ -1,0 +1,132 @@
+// A test application for `roofline-cuda profile`: kernels with effects beyond their buffers, and
+// an application that marks its own region of interest.
+//   - printf from the device: the kernel prints one line ("device_side: hello from block 0");
+//     a profiler that replays it without care prints that line once per pass;
+//   - the device heap: every thread takes memory with malloc, uses it and frees it;
+//   - dynamic parallelism: a parent kernel launches a child kernel that changes the buffer in
+//   place;
+//   - cudaProfilerStart/cudaProfilerStop around one kernel (region_kernel), with one kernel before
+//     (before_region) and one after (after_region).
+// Arguments name the parts to run (printf, heap, cdp; default all; "heap-twice" launches the heap
+// kernel twice, "default-heap" leaves the heap size as it is); the region's three kernels always
+// run. Every kernel works in place and the results are checked on the host. Prints "device_side:
+// all results correct" and exits 0 when they match.
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include <cuda_profiler_api.h>
+#include <cuda_runtime.h>
+
+#define APP_NAME "device_side"
+#include "app_check.cuh"
+
+__global__ void say_hello(float* x, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i == 0)
+    printf("device_side: hello from block %d\n", blockIdx.x);
+  if (i < n)
+    x[i] += 1.0f;
+}
+
+__global__ void heap_user(float* x, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  float* scratch = static_cast<float*>(malloc(4 * sizeof(float)));
+  if (!scratch) {
+    x[i] = -1.0f; // seen by the host check
+    return;
+  }
+  for (int k = 0; k < 4; ++k)
+    scratch[k] = x[i] + float(k);
+  x[i] = scratch[3] - 1.0f; // x + 2
+  free(scratch);
+}
+
+__global__ void child_add(float* x, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    x[i] += 3.0f;
+}
+
+__global__ void parent_launch(float* x, int n) {
+  if (blockIdx.x == 0 && threadIdx.x == 0)
+    child_add<<<(n + 255) / 256, 256>>>(x, n);
+}
+
+__global__ void before_region(float* x, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    x[i] *= 2.0f;
+}
+
+__global__ void region_kernel(float* x, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    x[i] += 5.0f;
+}
+
+__global__ void after_region(float* x, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    x[i] -= 7.0f;
+}
+
+static bool has(int argc, char** argv, const char* part) {
+  if (argc < 2)
+    return true;
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], part) == 0)
+      return true;
+  return false;
+}
+
+int main(int argc, char** argv) {
+  const int n = 1 << 20;
+  const int blocks = n / 256;
+  std::vector<float> host(n);
+  for (int i = 0; i < n; ++i)
+    host[i] = float(i % 997);
+  float* x = nullptr;
+  CHECK(cudaMalloc(&x, n * sizeof(float)));
+  CHECK(cudaMemcpy(x, host.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+  const bool twice = argc > 1 && has(argc, argv, "heap-twice");
+  const bool heap = has(argc, argv, "heap") || twice;
+  if (heap && !has(argc, argv, "default-heap"))
+    CHECK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, std::size_t(64) << 20));
+
+  float add = 0;
+  if (has(argc, argv, "printf")) {
+    say_hello<<<blocks, 256>>>(x, n);
+    CHECK(cudaDeviceSynchronize()); // the device's line comes before the host's next one
+    std::printf("device_side: printf kernel done\n");
+    add += 1.0f;
+  }
+  for (int k = 0; k < (twice ? 2 : heap ? 1 : 0); ++k) {
+    heap_user<<<blocks, 256>>>(x, n);
+    add += 2.0f;
+  }
+  if (has(argc, argv, "cdp")) {
+    parent_launch<<<1, 32>>>(x, n);
+    add += 3.0f;
+  }
+  before_region<<<blocks, 256>>>(x, n);
+  CHECK(cudaProfilerStart());
+  region_kernel<<<blocks, 256>>>(x, n);
+  CHECK(cudaProfilerStop());
+  after_region<<<blocks, 256>>>(x, n);
+  CHECK(cudaGetLastError());
+
+  std::vector<float> out(n);
+  CHECK(cudaMemcpy(out.data(), x, n * sizeof(float), cudaMemcpyDeviceToHost));
+  CHECK(cudaFree(x));
+  int wrong = 0;
+  for (int i = 0; i < n; ++i) {
+    const float want = ((host[i] + add) * 2.0f + 5.0f) - 7.0f;
+    if (out[i] != want && wrong++ < 3)
+      std::fprintf(stderr, APP_NAME ": x[%d] = %g, expected %g\n", i, out[i], want);
+  }
+  std::printf("device_side: %s\n", wrong == 0 ? "all results correct" : "WRONG RESULTS");
+  return wrong == 0 ? 0 : 1;
+}
