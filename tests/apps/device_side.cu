@@ -2,7 +2,7 @@
 // an application that marks its own region of interest.
 //   - printf from the device: the kernel prints one line ("device_side: hello from block 0");
 //     a profiler that replays it without care prints that line once per pass;
-//   - the device heap: every thread takes memory with malloc, uses it and frees it;
+//   - the device heap: every block takes memory with malloc, uses it and frees it;
 //   - dynamic parallelism: a parent kernel launches a child kernel that changes the buffer in
 //   place;
 //   - cudaProfilerStart/cudaProfilerStop around one kernel (region_kernel), with one kernel before
@@ -30,18 +30,22 @@ __global__ void say_hello(float* x, int n) {
 }
 
 __global__ void heap_user(float* x, int n) {
+  __shared__ float* scratch; // one heap block per thread block
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n)
-    return;
-  float* scratch = static_cast<float*>(malloc(4 * sizeof(float)));
-  if (!scratch) {
-    x[i] = -1.0f; // seen by the host check
-    return;
+  if (threadIdx.x == 0)
+    scratch = static_cast<float*>(malloc(blockDim.x * sizeof(float)));
+  __syncthreads();
+  if (i < n) {
+    if (scratch) {
+      scratch[threadIdx.x] = x[i] + 2.0f;
+      x[i] = scratch[threadIdx.x];
+    } else {
+      x[i] = -1.0f; // seen by the host check
+    }
   }
-  for (int k = 0; k < 4; ++k)
-    scratch[k] = x[i] + float(k);
-  x[i] = scratch[3] - 1.0f; // x + 2
-  free(scratch);
+  __syncthreads();
+  if (threadIdx.x == 0)
+    free(scratch);
 }
 
 __global__ void child_add(float* x, int n) {

@@ -30,13 +30,13 @@ TEST(device_heap_users, cubin_lists_direct_and_indirect_callers_only) {
 
 TEST(device_heap_users, fat_binary_is_read_cubin_by_cubin) {
   const std::string image = roofkit::read_text_file(ROOFKIT_TEST_HEAP_FATBIN);
-  EXPECT_EQ(kernels_of(roofkit::kernels_using_device_heap(image.data(), image.size())),
-            heap_users);
+  EXPECT_EQ(kernels_of(roofkit::kernels_using_device_heap(image.data(), image.size())), heap_users);
 }
 
 TEST(device_heap_users, anything_else_gives_nothing) {
   EXPECT_TRUE(roofkit::kernels_using_device_heap(nullptr, 0).empty());
-  const std::string text = "\x7f" "ELF but not an image: malloc free";
+  const std::string text = "\x7f"
+                           "ELF but not an image: malloc free";
   EXPECT_TRUE(roofkit::kernels_using_device_heap(text.data(), text.size()).empty());
   // A cubin cut short anywhere is read without reading past its end (ASan checks).
   const std::string image = roofkit::read_text_file(ROOFKIT_TEST_HEAP_CUBIN);

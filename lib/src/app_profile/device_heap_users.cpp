@@ -16,14 +16,15 @@ namespace {
 
 // The undefined symbols that device malloc, free and __nv_aligned_device_malloc compile to.
 bool is_heap_function(const char* name) {
-  for (const char* heap : {"malloc", "free", "__cuda_syscall_aligned_malloc",
-                           "__nv_aligned_device_malloc"})
+  for (const char* heap :
+       {"malloc", "free", "__cuda_syscall_aligned_malloc", "__nv_aligned_device_malloc"})
     if (std::strcmp(name, heap) == 0)
       return true;
   return false;
 }
 
-template <class T> bool read_at(const unsigned char* base, std::size_t size, std::size_t at, T& out) {
+template <class T>
+bool read_at(const unsigned char* base, std::size_t size, std::size_t at, T& out) {
   if (at > size || size - at < sizeof(T))
     return false;
   std::memcpy(&out, base + at, sizeof(T));
