@@ -7,6 +7,9 @@ roofkit_cli_test(NAME profile.no_application COMMAND roofline-cuda profile
 roofkit_cli_test(NAME profile.bad_cache_control COMMAND roofline-cuda profile
   --cache-control some -- true
   EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "cache control 'some' is not valid \\(valid: all, none\\)")
+roofkit_cli_test(NAME profile.bad_profile_from_start COMMAND roofline-cuda profile
+  --profile-from-start no -- true
+  EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "profile from start 'no' is not valid \\(valid: on, off\\)")
 roofkit_cli_test(NAME profile.bad_launch_count COMMAND roofline-cuda profile --launch-count 0 -- true
   EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "launch count 0 is out of range")
 roofkit_cli_test(NAME profile.bad_regex COMMAND roofline-cuda profile --kernel "(" -- true
