@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# tests/apps/device_side.cu (device printf, the device heap, dynamic parallelism, and a
-# cudaProfilerStart/Stop region) run plain, under roofline-cuda profile and under ncu, one part
+# tests/apps/device_side.cu (device printf, the device heap, dynamic parallelism, module globals,
+# a CUDA array written through a surface, and a cudaProfilerStart/Stop region) run plain, under roofline-cuda profile and under ncu, one part
 # at a time: does the application's stdout stay as it is, are its results right, and which
 # kernels are profiled?
 # Usage (GPU machine, through the run tool): OUT=dir bash scripts/lab/device-side.sh
@@ -46,6 +46,8 @@ case_ heap-eager "CUDA_MODULE_LOADING=EAGER" heap
 NCU=1 case_ heap-twice "" heap-twice
 PROFILE_OPTS="--kernel heap_user --launch-skip 1" case_ heap-second "" heap-twice
 NCU=1 case_ cdp "" cdp
-NCU=1 case_ all "" printf heap cdp
-case_ all-eager "CUDA_MODULE_LOADING=EAGER" printf heap cdp
-PROFILE_OPTS="--profile-from-start off" NCU=1 NCU_OPTS="--profile-from-start off" case_ all-from-start-off "" printf heap cdp
+NCU=1 case_ globals "" globals
+NCU=1 case_ array "" array
+NCU=1 case_ all ""
+case_ all-eager "CUDA_MODULE_LOADING=EAGER"
+PROFILE_OPTS="--profile-from-start off" NCU=1 NCU_OPTS="--profile-from-start off" case_ all-from-start-off ""

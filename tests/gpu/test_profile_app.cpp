@@ -226,10 +226,11 @@ std::map<std::string, int> launches_by_kernel(const json& run) {
   return launches;
 }
 
-// Every kernel profiled at its first launch, the results intact and stdout as without the
-// profiler. Before: the device's printf line came once per replay pass; the first launch from a
-// lazily loaded module that uses the heap, printf or device-side launches failed ("2 or more
-// kernels a pass"); and a replay of the first heap-using kernel left the heap unusable.
+// Every kernel profiled at its first launch, the results intact (module globals and a CUDA
+// array included) and stdout as without the profiler. Before: the device's printf line came once
+// per replay pass; the first launch from a lazily loaded module that uses the heap, printf or
+// device-side launches failed ("2 or more kernels a pass"); and a replay of the first heap-using
+// kernel left the heap unusable.
 TEST(profile_app, device_printf_heap_and_device_launches) {
   const auto p = profile("device-side", "", "", ROOFKIT_APP_DEVICE_SIDE);
   ASSERT_EQ(p.exit_code, 0) << p.err << p.out;
@@ -237,9 +238,9 @@ TEST(profile_app, device_printf_heap_and_device_launches) {
                    "device_side: all results correct\n");
   EXPECT_NE(p.err.find("the device printf output of its replay passes"), std::string::npos)
       << p.err;
-  const std::map<std::string, int> want{{"say_hello", 1},     {"heap_user", 1},
-                                        {"parent_launch", 1}, {"before_region", 1},
-                                        {"region_kernel", 1}, {"after_region", 1}};
+  const std::map<std::string, int> want{
+      {"say_hello", 1},   {"heap_user", 1},     {"parent_launch", 1}, {"count_launch", 2},
+      {"surface_add", 2}, {"before_region", 1}, {"region_kernel", 1}, {"after_region", 1}};
   EXPECT_EQ(launches_by_kernel(p.run), want) << p.err;
   EXPECT_TRUE(p.run["profile"]["not_profiled"].empty()) << p.run["profile"]["not_profiled"].dump();
   EXPECT_TRUE(p.run["profile"]["errors"].empty()) << p.run["profile"]["errors"].dump();
@@ -252,7 +253,7 @@ TEST(profile_app, profile_from_start_off_takes_the_application_region_only) {
   ASSERT_EQ(p.exit_code, 0) << p.err << p.out;
   EXPECT_NE(p.out.find("all results correct"), std::string::npos) << p.out;
   EXPECT_EQ(launches_by_kernel(p.run), (std::map<std::string, int>{{"region_kernel", 1}}));
-  EXPECT_EQ(p.run["profile"]["total_launches"].get<int>(), 6);
+  EXPECT_EQ(p.run["profile"]["total_launches"].get<int>(), 10);
   EXPECT_EQ(p.run["profile"]["options"]["profile_from_start"], "off");
 }
 
