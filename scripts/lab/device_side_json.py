@@ -62,7 +62,8 @@ def main():
     print(json.dumps({
         "schema": "roofkit.validation/1",
         "what": "tests/apps/device_side.cu (device printf, the device heap, device-side launches, "
-                "a cudaProfilerStart/Stop region; every kernel in place, results checked) plain, "
+                "module globals, a CUDA array written through a surface, a cudaProfilerStart/Stop "
+                "region; every kernel in place, results checked) plain, "
                 "under roofline-cuda profile and under ncu --cache-control all, case by case; "
                 "cases named *-eager ran with CUDA_MODULE_LOADING=EAGER, the others lazy (the "
                 "default)",
