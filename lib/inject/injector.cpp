@@ -146,6 +146,41 @@ public:
     }
   }
 
+  // The profiler's own time, added to `fields` (the record log sums its profiler_time lines).
+  static void add_stats(const profiler_stats& t, std::map<std::string, double>& fields) {
+    const std::pair<const char*, double> totals[] = {
+        {"calls", t.calls},       {"passes", t.passes},     {"setup_s", t.setup_s},
+        {"passes_s", t.passes_s}, {"decode_s", t.decode_s}, {"before_s", t.before_s},
+        {"start_s", t.start_s},   {"body_s", t.body_s},     {"stop_s", t.stop_s}};
+    for (const auto& [name, value] : totals)
+      fields[name] += value;
+    for (std::size_t i = 0; i < t.start_s_by_pass.size(); ++i)
+      fields[fmt::format("start_pass{}_s", i)] += t.start_s_by_pass[i];
+    for (std::size_t i = 0; i < t.stop_s_by_pass.size(); ++i)
+      fields[fmt::format("stop_pass{}_s", i)] += t.stop_s_by_pass[i];
+  }
+
+  // The application destroys or resets (cudaDeviceReset) a context that a device's session works
+  // on: the session's buffers and profiler state go with it. Its statistics are written now and
+  // the state is dropped, so that a later launch starts a session on the new context. The session
+  // object is abandoned, not destroyed: its clean-up would call CUDA from inside the destruction.
+  void on_context_destroy(CUcontext ctx) {
+    std::lock_guard lock(mutex_);
+    for (auto it = devices_.begin(); it != devices_.end();) {
+      if (it->second.primary != ctx) {
+        ++it;
+        continue;
+      }
+      if (it->second.session) {
+        std::map<std::string, double> fields;
+        add_stats(it->second.session->stats(), fields);
+        write(profiler_time_line(fields));
+        (void)it->second.session.release(); // deliberately leaked (see above)
+      }
+      it = devices_.erase(it);
+    }
+  }
+
   void finish() {
     std::lock_guard lock(mutex_);
     if (finished_)
@@ -157,21 +192,12 @@ public:
       write(timing_line(t));
     for (const auto& [key, n] : not_profiled_)
       write(not_profiled_line({key.first, key.second, n}));
+    std::map<std::string, double> fields = phase_s_;
     for (const auto& [ordinal, d] : devices_)
-      if (d.session) {
-        const profiler_stats& t = d.session->stats();
-        std::map<std::string, double> fields{
-            {"calls", t.calls},       {"passes", t.passes},     {"setup_s", t.setup_s},
-            {"passes_s", t.passes_s}, {"decode_s", t.decode_s}, {"before_s", t.before_s},
-            {"start_s", t.start_s},   {"body_s", t.body_s},     {"stop_s", t.stop_s}};
-        for (std::size_t i = 0; i < t.start_s_by_pass.size(); ++i)
-          fields[fmt::format("start_pass{}_s", i)] = t.start_s_by_pass[i];
-        for (std::size_t i = 0; i < t.stop_s_by_pass.size(); ++i)
-          fields[fmt::format("stop_pass{}_s", i)] = t.stop_s_by_pass[i];
-        for (const auto& [phase, seconds] : phase_s_)
-          fields[phase] = seconds;
-        write(profiler_time_line(fields));
-      }
+      if (d.session)
+        add_stats(d.session->stats(), fields);
+    if (!fields.empty())
+      write(profiler_time_line(fields));
     write(end_line(launches_.load(), pid_));
     if (out_)
       std::fclose(out_);
@@ -197,7 +223,9 @@ private:
       else if (domain == CUPTI_CB_DOMAIN_RESOURCE &&
                cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
         tool_scope scope;
-        me->timer_.drain(static_cast<const CUpti_ResourceData*>(data)->context);
+        const CUcontext ctx = static_cast<const CUpti_ResourceData*>(data)->context;
+        me->timer_.drain(ctx);
+        me->on_context_destroy(ctx);
       }
     } catch (const std::exception& e) {
       say(std::string("internal error: ") + e.what());

@@ -48,6 +48,7 @@ PROFILE_OPTS="--kernel heap_user --launch-skip 1" case_ heap-second "" heap-twic
 NCU=1 case_ cdp "" cdp
 NCU=1 case_ globals "" globals
 NCU=1 case_ array "" array
+NCU=1 case_ reset-midway "" region reset-midway
 NCU=1 case_ all ""
 case_ all-eager "CUDA_MODULE_LOADING=EAGER"
 PROFILE_OPTS="--profile-from-start off" NCU=1 NCU_OPTS="--profile-from-start off" case_ all-from-start-off ""

@@ -9,7 +9,9 @@
 //     (a replay that does not restore them counts every pass);
 //   - a CUDA array written in place through a surface object;
 //   - cudaProfilerStart/cudaProfilerStop around one kernel (region_kernel), with one kernel before
-//     (before_region) and one after (after_region).
+//     (before_region) and one after (after_region);
+//   - with "reset-midway", cudaDeviceReset and then more work in the new context
+//     (after_reset); the application always ends with cudaDeviceReset, as the CUDA samples do.
 // Arguments name the parts to run (printf, heap, cdp, globals, array; default all; "heap-twice"
 // launches the heap kernel twice, "default-heap" leaves the heap size as it is); the region's three
 // kernels always run. Every kernel works in place and the results are checked on the host. Prints
@@ -211,6 +213,19 @@ int main(int argc, char** argv) {
     if (out[i] != want && wrong++ < 3)
       std::fprintf(stderr, APP_NAME ": x[%d] = %g, expected %g\n", i, out[i], want);
   }
+  if (argc > 1 && has(argc, argv, "reset-midway")) {
+    CHECK(cudaDeviceReset());
+    CHECK(cudaMalloc(&x, n * sizeof(float)));
+    CHECK(cudaMemcpy(x, host.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+    after_region<<<blocks, 256>>>(x, n); // x - 7
+    CHECK(cudaMemcpy(out.data(), x, n * sizeof(float), cudaMemcpyDeviceToHost));
+    CHECK(cudaFree(x));
+    for (int i = 0; i < n; ++i)
+      if (out[i] != host[i] - 7.0f && wrong++ < 3)
+        std::fprintf(stderr, APP_NAME ": after the reset x[%d] = %g, expected %g\n", i, out[i],
+                     host[i] - 7.0f);
+  }
+  CHECK(cudaDeviceReset());
   const bool right = wrong == 0 && others_right;
   std::printf("device_side: %s\n", right ? "all results correct" : "WRONG RESULTS");
   return right ? 0 : 1;

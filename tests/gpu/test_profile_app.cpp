@@ -257,4 +257,18 @@ TEST(profile_app, profile_from_start_off_takes_the_application_region_only) {
   EXPECT_EQ(p.run["profile"]["options"]["profile_from_start"], "off");
 }
 
+// cudaDeviceReset in the middle: the session of the old context is dropped and a new one profiles
+// the launch after it, on fresh memory.
+TEST(profile_app, device_reset_midway_starts_a_new_session) {
+  const auto p = profile("device-side-reset", "", "region reset-midway", ROOFKIT_APP_DEVICE_SIDE);
+  ASSERT_EQ(p.exit_code, 0) << p.err << p.out;
+  EXPECT_NE(p.out.find("all results correct"), std::string::npos) << p.out;
+  EXPECT_EQ(
+      launches_by_kernel(p.run),
+      (std::map<std::string, int>{{"before_region", 1}, {"region_kernel", 1}, {"after_region", 2}}))
+      << p.err;
+  EXPECT_TRUE(p.run["profile"]["not_profiled"].empty()) << p.run["profile"]["not_profiled"].dump();
+  EXPECT_TRUE(p.run["profile"]["errors"].empty()) << p.run["profile"]["errors"].dump();
+}
+
 } // namespace
