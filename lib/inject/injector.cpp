@@ -161,9 +161,10 @@ public:
   }
 
   // The application destroys or resets (cudaDeviceReset) a context that a device's session works
-  // on: the session's buffers and profiler state go with it. Its statistics are written now and
-  // the state is dropped, so that a later launch starts a session on the new context. The session
-  // object is abandoned, not destroyed: its clean-up would call CUDA from inside the destruction.
+  // on: the session's buffers go with it. The session disables its profiler (CUPTI keeps it
+  // enabled on the context otherwise, and refused a new session after the reset), its statistics
+  // are written, and the state is dropped, so that a later launch starts a session on the new
+  // context.
   void on_context_destroy(CUcontext ctx) {
     std::lock_guard lock(mutex_);
     for (auto it = devices_.begin(); it != devices_.end();) {
@@ -175,7 +176,13 @@ public:
         std::map<std::string, double> fields;
         add_stats(it->second.session->stats(), fields);
         write(profiler_time_line(fields));
-        (void)it->second.session.release(); // deliberately leaked (see above)
+        try {
+          it->second.session->context_lost();
+          it->second.session.reset();
+        } catch (const std::exception& e) {
+          say(std::string("warning: ") + e.what());
+          (void)it->second.session.release(); // half torn down: left as it is
+        }
       }
       it = devices_.erase(it);
     }

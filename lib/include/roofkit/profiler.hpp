@@ -313,6 +313,10 @@ public:
   /// Disables the range profiler that profile_range() and profile_launch() keep (another process
   /// may then enable its own); their next call enables it again.
   void release_range_profiler();
+  /// The session's context is being destroyed (cudaDeviceReset, cuCtxDestroy): disables the kept
+  /// range profiler with CUPTI calls only and abandons the device buffers, which go with the
+  /// context; no CUDA call is made. The session must not be used afterwards.
+  void context_lost();
 
 private:
   struct impl;

@@ -534,6 +534,11 @@ void profiler_session::enable_range_profiler() {
                   {});
 }
 
+void profiler_session::context_lost() {
+  impl_->release_range_profiler();
+  (void)impl_->flusher.release(); // its buffer went with the context: not freed (no CUDA call)
+}
+
 void profiler_session::release_range_profiler() {
   ROOFKIT_CUDA_CHECK(cudaSetDevice(impl_->device));
   impl_->release_range_profiler();
