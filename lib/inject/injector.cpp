@@ -217,7 +217,11 @@ private:
     auto* me = static_cast<injector*>(self);
     // Also for the modules that our own calls load (load_function).
     if (domain == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED) {
-      me->on_module_loaded(static_cast<const CUpti_ResourceData*>(data));
+      try {
+        me->on_module_loaded(static_cast<const CUpti_ResourceData*>(data));
+      } catch (const std::exception& e) {
+        say(std::string("internal error: ") + e.what());
+      }
       return;
     }
     if (in_tool)
