@@ -151,7 +151,8 @@ public:
     const std::pair<const char*, double> totals[] = {
         {"calls", t.calls},       {"passes", t.passes},     {"setup_s", t.setup_s},
         {"passes_s", t.passes_s}, {"decode_s", t.decode_s}, {"before_s", t.before_s},
-        {"start_s", t.start_s},   {"body_s", t.body_s},     {"stop_s", t.stop_s}};
+        {"start_s", t.start_s},   {"body_s", t.body_s},     {"stop_s", t.stop_s},
+        {"flush_s", t.flush_s}};
     for (const auto& [name, value] : totals)
       fields[name] += value;
     for (std::size_t i = 0; i < t.start_s_by_pass.size(); ++i)
@@ -463,6 +464,12 @@ private:
     // The bench's metric set and cache control: the session flushes the L2 after the
     // profiler has started each pass, in kernels whose ranges it drops (profile_launch).
     po.cache = parse_cache_control(options_.cache_control);
+    auto lab = [](const char* n) {
+      const char* v = std::getenv(n);
+      return v && *v == '1';
+    };
+    po.invalidate_l2 = !lab("ROOFKIT_LAB_EVICT_ONLY");
+    po.flush_in_own_context = lab("ROOFKIT_LAB_FLUSH_CONTEXT");
     try {
       s.session = std::make_unique<profiler_session>(ordinal, bench_metric_set(), po);
       // Enabled now, so that a missing permission or another attached profiler stops profiling

@@ -209,6 +209,11 @@ struct profiler_options {
   /// With cache_control::all, also invalidate the flush's own lines, so every pass starts from
   /// an L2 with no valid line (l2_flusher); false leaves them there, clean.
   bool invalidate_l2 = true;
+  /// With cache_control::all, flush from a context of the session's own on the same device: the
+  /// flush kernels are then no ranges of the profiled context, and their buffer lies outside its
+  /// memory (a CUPTI checkpoint of the context does not copy it). Falls back to the profiled
+  /// context when no context can be made (e.g. device memory is short).
+  bool flush_in_own_context = false;
   /// Kernel launches one profile() call is sized for; one more is kept, and a call that fills
   /// that too is warned about (launches beyond it are not profiled).
   std::size_t max_ranges = 64;
@@ -233,6 +238,7 @@ struct profiler_stats {
   double before_s = 0; ///< the caller's per-pass preparation (e.g. restoring memory)
   double start_s = 0;  ///< starting a pass (cuptiRangeProfilerStart)
   double body_s = 0;   ///< cache control and the work, up to its synchronisation
+  double flush_s = 0;  ///< of body_s: the cache control inside the passes, synchronised
   double stop_s = 0;   ///< ending a pass (cuptiRangeProfilerStop)
   /// start_s split by pass index (element i: every call's pass i), to tell the passes apart.
   std::vector<double> start_s_by_pass;
