@@ -464,12 +464,6 @@ private:
     // The bench's metric set and cache control: the session flushes the L2 after the
     // profiler has started each pass, in kernels whose ranges it drops (profile_launch).
     po.cache = parse_cache_control(options_.cache_control);
-    auto lab = [](const char* n) {
-      const char* v = std::getenv(n);
-      return v && *v == '1';
-    };
-    po.invalidate_l2 = !lab("ROOFKIT_LAB_EVICT_ONLY");
-    po.flush_in_own_context = lab("ROOFKIT_LAB_FLUSH_CONTEXT");
     try {
       s.session = std::make_unique<profiler_session>(ordinal, bench_metric_set(), po);
       // Enabled now, so that a missing permission or another attached profiler stops profiling

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # What the cache control costs a profiled launch, by where the flush runs: in the profiled
 # context with the invalidating sweep (the default), the read sweep alone, or in a context of
-# the profiler's own (ROOFKIT_LAB_FLUSH_CONTEXT=1, ROOFKIT_LAB_EVICT_ONLY=1: lab knobs of the
-# injector). roofline-cuda profile on every launch of tests/apps/torch_ops.py, the modes
+# the profiler's own. Needs revision a41aef0, whose injector read ROOFKIT_LAB_FLUSH_CONTEXT=1
+# and ROOFKIT_LAB_EVICT_ONLY=1 (removed after it); data/validation/profile-flush-modes-h100.json
+# has the result. roofline-cuda profile on every launch of tests/apps/torch_ops.py, the modes
 # interleaved, twice each; then 100 launches of many_kernels per mode; then the profile_app GPU
 # tests with the flush in its own context. Writes $OUT/flush-context.json and logs.
 # Usage (GPU machine): OUT=dir scripts/lab/flush-context.sh

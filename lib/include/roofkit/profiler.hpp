@@ -209,11 +209,6 @@ struct profiler_options {
   /// With cache_control::all, also invalidate the flush's own lines, so every pass starts from
   /// an L2 with no valid line (l2_flusher); false leaves them there, clean.
   bool invalidate_l2 = true;
-  /// With cache_control::all, flush from a context of the session's own on the same device: the
-  /// flush kernels are then no ranges of the profiled context, and their buffer lies outside its
-  /// memory (a CUPTI checkpoint of the context does not copy it). Falls back to the profiled
-  /// context when no context can be made (e.g. device memory is short).
-  bool flush_in_own_context = false;
   /// Kernel launches one profile() call is sized for; one more is kept, and a call that fills
   /// that too is warned about (launches beyond it are not profiled).
   std::size_t max_ranges = 64;

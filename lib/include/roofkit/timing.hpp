@@ -75,9 +75,7 @@ clock_reading observe_sm_clock(int device = 0, cudaStream_t stream = nullptr);
 /// kernel reads. Either way no dirty line and no line of anyone's data is left.
 class l2_flusher {
 public:
-  /// `in_current_context`: allocate and launch in the calling thread's current context (one the
-  /// caller made) rather than the device's primary context.
-  explicit l2_flusher(int device = 0, bool invalidate = true, bool in_current_context = false);
+  explicit l2_flusher(int device = 0, bool invalidate = true);
   ~l2_flusher();
   l2_flusher(const l2_flusher&) = delete;
   l2_flusher& operator=(const l2_flusher&) = delete;

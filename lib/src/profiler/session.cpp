@@ -213,41 +213,6 @@ private:
 
 void default_warning(const std::string& text) { std::cerr << "roofkit: warning: " << text << '\n'; }
 
-// A context of the session's own on the profiled device (profiler_options::flush_in_own_context).
-class own_context {
-public:
-  explicit own_context(int device) {
-    using create_fn = CUresult (*)(CUcontext*, unsigned, CUdevice); // cuCtxCreate of CUDA 12.0
-    auto create = reinterpret_cast<create_fn>(driver_symbol("cuCtxCreate"));
-    auto get_device = driver_function<decltype(&cuDeviceGet)>("cuDeviceGet");
-    push_ = driver_function<decltype(&cuCtxPushCurrent)>("cuCtxPushCurrent");
-    pop_ = driver_function<decltype(&cuCtxPopCurrent)>("cuCtxPopCurrent");
-    destroy_ = driver_function<decltype(&cuCtxDestroy)>("cuCtxDestroy");
-    if (!create || !get_device || !push_ || !pop_ || !destroy_)
-      throw runtime_error("the CUDA driver does not provide the context calls");
-    CUdevice dev = 0;
-    ROOFKIT_CU_CHECK(get_device(&dev, device));
-    ROOFKIT_CU_CHECK(create(&ctx_, 0, dev)); // and pushed: current until pop()
-  }
-  ~own_context() {
-    if (ctx_)
-      destroy_(ctx_);
-  }
-  own_context(const own_context&) = delete;
-  own_context& operator=(const own_context&) = delete;
-  void push() const { ROOFKIT_CU_CHECK(push_(ctx_)); }
-  void pop() const {
-    CUcontext popped = nullptr;
-    ROOFKIT_CU_CHECK(pop_(&popped));
-  }
-
-private:
-  CUcontext ctx_ = nullptr;
-  decltype(&cuCtxPushCurrent) push_ = nullptr;
-  decltype(&cuCtxPopCurrent) pop_ = nullptr;
-  decltype(&cuCtxDestroy) destroy_ = nullptr;
-};
-
 } // namespace
 
 std::string to_string(cache_control c) { return c == cache_control::all ? "all" : "none"; }
@@ -306,7 +271,6 @@ struct profiler_session::impl {
   std::unique_ptr<cupti_catalog> catalog;
   resolved_set set;
   std::vector<std::uint8_t> config;
-  std::unique_ptr<own_context> flush_context; // before `flusher`, whose buffer lives in it
   std::unique_ptr<l2_flusher> flusher;
   profiler_stats stats;
   // The profiler of profile_range() and profile_launch(), kept enabled between their calls
@@ -334,18 +298,7 @@ struct profiler_session::impl {
   void prepare_flusher();
   // Ranges that one flush adds to the profiled context's passes.
   std::size_t flush_ranges() const {
-    return flusher && !flush_context ? static_cast<std::size_t>(flusher->launches()) : 0;
-  }
-
-  ~impl() {
-    if (flush_context && flusher) { // freed in its own context
-      try {
-        flush_context->push();
-        flusher.reset();
-        flush_context->pop();
-      } catch (const std::exception&) {
-      }
-    }
+    return flusher ? static_cast<std::size_t>(flusher->launches()) : 0;
   }
 
   template <class T> void add_pass_times(int pass, T p0, T p1, T p2, T p3, T p4) {
@@ -499,47 +452,22 @@ std::vector<range_values> profiler_session::impl::user_replay(const std::functio
 
 // With cache control each work's flush runs inside the pass, after the profiler has started
 // (its own set-up writes device memory), as a launch of its own whose range is dropped. The
-// flusher is made before any pass: making it launches work of its own.
-// A flush in the session's own context is always synchronised (the profiled context's work does
-// not wait for another context's).
+// flusher is made before any pass: making it launches work of its own. A synchronised flush is
+// waited for and timed (profiler_stats::flush_s).
 void profiler_session::impl::flush_in_pass(bool synchronise) {
   const auto t0 = std::chrono::steady_clock::now();
-  if (flush_context) {
-    flush_context->push();
-    flusher->flush(nullptr);
-    ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
-    flush_context->pop();
-  } else {
-    flusher->flush(nullptr);
-    if (synchronise)
-      ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
-  }
-  if (synchronise || flush_context)
-    stats.flush_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  flusher->flush(nullptr);
+  if (!synchronise)
+    return;
+  ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+  stats.flush_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 void profiler_session::impl::prepare_flusher() {
-  if (options.cache != cache_control::all || flusher)
-    return;
-  ROOFKIT_CUDA_CHECK(cudaSetDevice(device));
-  if (options.flush_in_own_context) {
-    try {
-      flush_context = std::make_unique<own_context>(device);
-      flusher = std::make_unique<l2_flusher>(device, options.invalidate_l2, true);
-      flush_context->pop();
-      return;
-    } catch (const error& e) {
-      if (flush_context) {
-        flusher.reset();
-        flush_context->pop();
-        flush_context.reset();
-      }
-      ROOFKIT_CUDA_CHECK(cudaSetDevice(device));
-      warn(fmt::format("cache control runs in the profiled context: no context of its own ({})",
-                       e.what()));
-    }
+  if (options.cache == cache_control::all && !flusher) {
+    ROOFKIT_CUDA_CHECK(cudaSetDevice(device));
+    flusher = std::make_unique<l2_flusher>(device, options.invalidate_l2);
   }
-  flusher = std::make_unique<l2_flusher>(device, options.invalidate_l2);
 }
 
 std::vector<range_values>
@@ -613,8 +541,7 @@ void profiler_session::enable_range_profiler() {
 
 void profiler_session::context_lost() {
   impl_->release_range_profiler();
-  if (!impl_->flush_context) // its buffer went with the context: not freed (no CUDA call)
-    (void)impl_->flusher.release();
+  (void)impl_->flusher.release(); // its buffer went with the context: not freed (no CUDA call)
 }
 
 void profiler_session::release_range_profiler() {
@@ -704,8 +631,10 @@ range_values profiler_session::profile_launch(const std::function<void()>& work,
   const auto data = s.kept_passes(
       CUPTI_AutoRange, flush_ranges + 2, "the launch",
       [&] {
-        if (s.flusher)           // synchronised: the work may run on another stream
-          s.flush_in_pass(true); // in the profiled context, ranges of their own, dropped below
+        // The flush's kernels are ranges of their own, dropped below; it is waited for, as the
+        // work may run on another stream.
+        if (s.flusher)
+          s.flush_in_pass(true);
         work();
         ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
       },

@@ -75,10 +75,8 @@ timing summarize_samples(std::vector<double> samples) {
   return t;
 }
 
-l2_flusher::l2_flusher(int device, bool invalidate, bool in_current_context)
-    : invalidate_(invalidate) {
-  if (!in_current_context)
-    use_timing_device(device); // cudaSetDevice: makes the primary context current
+l2_flusher::l2_flusher(int device, bool invalidate) : invalidate_(invalidate) {
+  use_timing_device(device);
   int l2 = 0;
   ROOFKIT_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
   ROOFKIT_CUDA_CHECK(cudaDeviceGetAttribute(&blocks_, cudaDevAttrMultiProcessorCount, device));
