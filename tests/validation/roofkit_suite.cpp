@@ -203,6 +203,30 @@ int profile(const std::string& cache, const std::string& out_path, const std::st
   return 0;
 }
 
+// With ROOFKIT_SUITE_LMEM_LOG=1 (an experiment): the stack limit and the free device memory,
+// which drops when the driver grows the local memory it reserves.
+void local_memory_note(const char* when) {
+  if (!env_is_one("ROOFKIT_SUITE_LMEM_LOG"))
+    return;
+  std::size_t stack = 0, free_bytes = 0, total = 0;
+  ROOFKIT_CUDA_CHECK(cudaDeviceGetLimit(&stack, cudaLimitStackSize));
+  ROOFKIT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
+  std::cerr << "roofkit-suite: " << when << ": stack limit " << stack << " B, free " << free_bytes
+            << " B\n";
+}
+
+int run_mode(const std::string& mode, int argc, char** argv) {
+  if (mode == "plain")
+    return plain(argc > 2 ? argv[2] : "");
+  // profile-each: one kernel per pass set, set up just before and freed just after, as in
+  // plain (the same allocation sequence), instead of batches.
+  if ((mode == "profile" || mode == "profile-each") && argc > 3)
+    return profile(argv[2], argv[3], argc > 4 ? argv[4] : "", mode == "profile-each");
+  std::cerr << "usage: roofkit-suite plain [REGEX] | profile[-each] all|all-evict|none OUT.json "
+               "[REGEX]\n";
+  return 2;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -216,14 +240,13 @@ int main(int argc, char** argv) {
       ROOFKIT_CUDA_CHECK(cudaDeviceSetCacheConfig(config == "L1" ? cudaFuncCachePreferL1
                                                                  : cudaFuncCachePreferShared));
     }
-    if (mode == "plain")
-      return plain(argc > 2 ? argv[2] : "");
-    // profile-each: one kernel per pass set, set up just before and freed just after, as in
-    // plain (the same allocation sequence), instead of batches.
-    if ((mode == "profile" || mode == "profile-each") && argc > 3)
-      return profile(argv[2], argv[3], argc > 4 ? argv[4] : "", mode == "profile-each");
-    std::cerr << "usage: roofkit-suite plain [REGEX] | profile[-each] all|all-evict|none OUT.json "
-                 "[REGEX]\n";
-    return 2;
+    // ROOFKIT_SUITE_STACK_BYTES (an experiment): the per-thread stack limit, which sets the local
+    // memory the driver reserves per thread and so where each warp's spills land.
+    if (const char* b = std::getenv("ROOFKIT_SUITE_STACK_BYTES"); b && std::atol(b) > 0)
+      ROOFKIT_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitStackSize, std::size_t(std::atol(b))));
+    local_memory_note("start");
+    const int rc = run_mode(mode, argc, argv);
+    local_memory_note("end");
+    return rc;
   });
 }
