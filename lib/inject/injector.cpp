@@ -681,7 +681,7 @@ private:
       cuCtxSetCurrent(ctx);
       if (!launch_error.empty()) {
         if (open)
-          s->session->finish_launch(); // ends the pass set; throws: no kernel in the last pass
+          s->session->finish_launch(false); // ends the pass set and throws
         throw runtime_error("re-issued launch failed: " + launch_error);
       }
       // The replays' printf output is dropped; the application's own launch prints its own.
@@ -730,7 +730,7 @@ private:
     kernel_result& k = o->rec.kernel;
     profiler_session& session = *o->state->session;
     try {
-      const range_values values = session.finish_launch();
+      const range_values values = session.finish_launch(launched);
       apply_counts(derive_roofline_counts(session.metrics(), values.values), values.values, k);
     } catch (const std::exception& e) {
       free_checkpoint(o->checkpoint);

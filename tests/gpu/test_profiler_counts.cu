@@ -289,8 +289,9 @@ TEST_F(profiler_counts, launch_by_launch_is_the_kernel_alone) {
 }
 
 // begin_launch/finish_launch, as roofline-cuda profile uses them: the work replays every pass but
-// the last, whose kernel is the caller's own launch; a last pass without a kernel is refused after
-// the pass set ends, and a cancelled launch leaves nothing begun; the session goes on either way.
+// the last, whose kernel is the caller's own launch; a launch the caller did not make is refused
+// after the pass set ends, and a cancelled one leaves nothing begun; the session goes on either
+// way.
 TEST_F(profiler_counts, the_callers_own_launch_is_the_last_pass) {
   roofkit::profiler_session s(0, "roofline");
   const auto cases = rv::workload::cases();
@@ -307,7 +308,7 @@ TEST_F(profiler_counts, the_callers_own_launch_is_the_last_pass) {
   EXPECT_GT(value(s, r, "time"), 0);
 
   ASSERT_TRUE(s.begin_launch(replay));
-  EXPECT_THROW(s.finish_launch(), roofkit::error); // no kernel in the last pass
+  EXPECT_THROW(s.finish_launch(false), roofkit::error); // the caller's launch was not made
   ASSERT_TRUE(s.begin_launch(replay));
   EXPECT_THROW(s.begin_launch(replay), roofkit::error); // one at a time
   s.cancel_launch();

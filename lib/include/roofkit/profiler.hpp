@@ -314,8 +314,10 @@ public:
   bool begin_launch(const std::function<void()>& work,
                     const std::function<void()>& before_pass = {});
   /// Ends what begin_launch() began: waits for the caller's kernel, ends the last pass and
-  /// returns the kernel's values; throws when a pass held another number of kernels than one.
-  range_values finish_launch();
+  /// returns the kernel's values; throws when a replayed pass held another number of kernels
+  /// than one. `launched` says whether the caller's launch was made: CUPTI does not tell a last
+  /// pass without the kernel apart, so false ends the passes and throws.
+  range_values finish_launch(bool launched = true);
   /// Abandons what begin_launch() began (the caller's launch failed or was not made): ends an
   /// open pass and drops the counters. Never throws.
   void cancel_launch() noexcept;

@@ -723,7 +723,7 @@ bool profiler_session::begin_launch(const std::function<void()>& work,
   return open;
 }
 
-range_values profiler_session::finish_launch() {
+range_values profiler_session::finish_launch(bool launched) {
   auto& s = *impl_;
   if (!s.launch)
     throw runtime_error("no profiled launch was begun");
@@ -746,6 +746,9 @@ range_values profiler_session::finish_launch() {
     s.abandon_kept(l.open);
     throw;
   }
+  // Without the caller's kernel the image still names the ranges of the earlier passes.
+  if (!launched)
+    throw runtime_error("the launch of the last pass was not made");
   const auto t0 = std::chrono::steady_clock::now();
   const std::size_t flush_ranges = s.flush_ranges();
   const auto names = cupti_catalog::range_names(l.data);
