@@ -87,7 +87,8 @@ struct launch_record {
   double profile_overhead_s = 0; ///< wall time spent profiling this launch
 };
 
-/// Launches of one kernel as the application ran them (timed with events, not replayed).
+/// Launches of one kernel as the application ran them (timed with events; a profiled launch with
+/// its profiled duration).
 struct kernel_timing {
   std::string name;
   std::int64_t launches = 0;

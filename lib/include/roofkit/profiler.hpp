@@ -233,7 +233,7 @@ struct profiler_stats {
   double before_s = 0; ///< the caller's per-pass preparation (e.g. restoring memory)
   double start_s = 0;  ///< starting a pass (cuptiRangeProfilerStart)
   double body_s = 0;   ///< cache control and the work, up to its synchronisation
-  double flush_s = 0;  ///< of body_s: the cache control inside the passes, synchronised
+  double flush_s = 0;  ///< synchronised cache control (inside body_s for the user-replay modes)
   double stop_s = 0;   ///< ending a pass (cuptiRangeProfilerStop)
   /// start_s split by pass index (element i: every call's pass i), to tell the passes apart.
   std::vector<double> start_s_by_pass;
