@@ -31,9 +31,10 @@ add_test(NAME cli.first_hour.report_wide
   COMMAND sh -c "'$<TARGET_FILE:roofline-cuda>' report '${fh_run}' --wide | awk 'length > 200 { n++ } END { print (n > 0) }'")
 set_tests_properties(cli.first_hour.report_wide PROPERTIES LABELS "cpu;cli"
                      PASS_REGULAR_EXPRESSION "^1\n$")
-# Without package-manager access set-up skips the optional packages at once, in one line.
+# Without package-manager access set-up skips the optional packages at once, in one line (other
+# optional packages this machine lacks may be named there too).
 add_test(NAME cli.first_hour.setup_skips_optional_fast
-  COMMAND sh -c "start=$(date +%s); ROOFKIT_SETUP_ASSUME_MISSING='chromium librsvg2-bin' ROOFKIT_SETUP_MIRROR=http://192.0.2.1 '${PROJECT_SOURCE_DIR}/scripts/setup.sh' 2>&1 | grep -c '^setup: skipped optional librsvg2-bin .*, chromium .* [[]' ; echo took $(( $(date +%s) - start ))"
+  COMMAND sh -c "start=$(date +%s); ROOFKIT_SETUP_ASSUME_MISSING='chromium librsvg2-bin' ROOFKIT_SETUP_MIRROR=http://192.0.2.1 '${PROJECT_SOURCE_DIR}/scripts/setup.sh' 2>&1 | grep -c '^setup: skipped optional \\(.*, \\)\\?librsvg2-bin .*, chromium .* [[]' ; echo took $(( $(date +%s) - start ))"
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(cli.first_hour.setup_skips_optional_fast PROPERTIES LABELS "cpu;cli"
                      PASS_REGULAR_EXPRESSION "^1\ntook [0-5]\n$")
