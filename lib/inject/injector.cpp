@@ -677,6 +677,23 @@ private:
       };
       // One auto range per kernel: its duration and counters are the kernel's alone (a user
       // range around the launch added about 17 us of launch overhead to every kernel's time).
+      if (std::getenv("ROOFKIT_LAB_REPLAY_ALL")) { // lab: every pass replayed, a final restore
+        const range_values values = s->session->profile_launch(work, before_pass);
+        cuCtxSetCurrent(ctx);
+        timed("checkpoint_restore_s", restore);
+        free_checkpoint(cp);
+        saved = false;
+        note_dropped_output(name, output->finish());
+        output.reset();
+        if (!launch_error.empty())
+          throw runtime_error("re-issued launch failed: " + launch_error);
+        apply_counts(derive_roofline_counts(s->session->metrics(), values.values), values.values,
+                     k);
+        rec.profile_overhead_s =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        write(launch_line(rec));
+        return false;
+      }
       const bool open = s->session->begin_launch(work, before_pass);
       cuCtxSetCurrent(ctx);
       if (!launch_error.empty()) {

@@ -7,6 +7,8 @@
 #include <cupti_target.h>
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <chrono>
 #include <iostream>
 #include <mutex>
@@ -693,6 +695,8 @@ bool profiler_session::begin_launch(const std::function<void()>& work,
   auto cache_control = [&] {
     if (s.flusher)
       s.flush_in_pass(true);
+    if (const char* gap = std::getenv("ROOFKIT_LAB_GAP_US")) // lab
+      usleep(static_cast<unsigned>(std::atoi(gap)));
   };
   const auto t0 = std::chrono::steady_clock::now();
   impl::begun_launch l;
