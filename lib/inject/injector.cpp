@@ -1,13 +1,11 @@
 // The injected library of `profile`: loaded by the CUDA driver through CUDA_INJECTION64_PATH,
 // it subscribes to kernel launches and profiles the selected ones.
 //
-// A selected launch is profiled in its callback: at the entry, synchronise the context, save
-// device memory with a CUPTI checkpoint, then for every replay pass but the last restore the
-// checkpoint (not before the first), flush the L2 (cache control "all") and re-issue the same
-// launch (same function, dimensions and parameters) as a range of its own; restore the
-// checkpoint once more, start the last pass and flush, and let the application's own launch be
-// that pass's kernel; at the exit, end the last pass. Every pass sees the same memory, and the
-// application keeps what its own launch computed.
+// A selected launch is profiled in its callback, before the application's own launch runs:
+// synchronise the context, save device memory with a CUPTI checkpoint, then for every replay pass
+// restore the checkpoint, flush the L2 (cache control "all") and re-issue the same launch (same
+// function, dimensions and parameters) as a range of its own; finally restore the checkpoint once
+// more and let the application's launch go. Every pass and the application see the same memory.
 #include <cuda.h>
 #include <cupti.h>
 #include <cupti_checkpoint.h>
@@ -297,10 +295,8 @@ private:
         on_launch(cbid, d);
       else {
         tool_scope scope;
-        if (open_)
-          finish_open_launch(succeeded(d));
-        else
-          timer_.end(succeeded(d));
+        timer_.end(d->functionReturnValue &&
+                   *static_cast<const CUresult*>(d->functionReturnValue) == CUDA_SUCCESS);
       }
       return;
     }
@@ -445,10 +441,10 @@ private:
         ++not_profiled_[{name, "profiler unavailable"}];
       else if (!take_turn())
         ++not_profiled_[{name, "profiler held by another process of the application"}];
-      else if (profile(a, d, name, index, id, lock))
-        return; // the lock stays held until the launch's exit (finish_open_launch)
-      else
+      else {
+        profile(a, d, name, index);
         yield_turn_if_wanted(); // between back-to-back profiled launches the watcher may not get in
+      }
     }
     lock.unlock();
     timer_.begin(d->context, a.stream, id);
@@ -574,53 +570,21 @@ private:
     return s;
   }
 
-  // A profiled launch whose last pass is the application's own launch, from the launch
-  // callback's entry to its exit on the launching thread, which holds the mutex meanwhile.
-  struct open_launch {
-    std::unique_lock<std::recursive_mutex> lock;
-    device_state* state = nullptr;
-    launch_record rec;
-    CUpti_Checkpoint checkpoint{CUpti_Checkpoint_STRUCT_SIZE};
-    std::chrono::steady_clock::time_point t0;
-    int kernel_id = 0;
-  };
-  static thread_local std::unique_ptr<open_launch> open_;
-
-  void timed(const char* phase, const std::function<void()>& call) {
-    const auto begin = std::chrono::steady_clock::now();
-    call();
-    phase_s_[phase] +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-  }
-
-  void free_checkpoint(CUpti_Checkpoint& cp) {
-    timed("checkpoint_free_s", [&] { cuptiCheckpointFree(&cp); });
-  }
-
-  // Profiles a selected launch at its callback's entry: synchronises, saves device memory, runs
-  // every replay pass but the last with a re-issued launch (the checkpoint restored before each
-  // but the first), then restores it once more and starts the last pass, whose kernel is the
-  // application's own launch. Returns true when that pass is open: the launch is then finished at
-  // the callback's exit (finish_open_launch), and `lock` has moved into open_.
-  bool profile(const launch_args& a, const CUpti_CallbackData* d, const std::string& name,
-               std::int64_t index, int kernel_id, std::unique_lock<std::recursive_mutex>& lock) {
+  void profile(const launch_args& a, const CUpti_CallbackData* d, const std::string& name,
+               std::int64_t index) {
     const auto t0 = std::chrono::steady_clock::now();
     CUcontext ctx = d->context;
     int ordinal = 0;
     device_state* s = session_for(ctx, ordinal);
     if (!s) {
       ++not_profiled_[{name, "profiler unavailable"}];
-      return false;
+      return;
     }
     if (ctx != s->primary) {
       ++not_profiled_[{name, "not the device's primary context"}];
-      return false;
+      return;
     }
-    auto o = std::make_unique<open_launch>();
-    o->state = s;
-    o->t0 = t0;
-    o->kernel_id = kernel_id;
-    launch_record& rec = o->rec;
+    launch_record rec;
     rec.index = index;
     rec.pid = pid_;
     rec.mangled_name = d->symbolName ? d->symbolName : "";
@@ -638,13 +602,24 @@ private:
     rec.stream = reinterpret_cast<std::uintptr_t>(a.stream);
     rec.thread = static_cast<std::uint64_t>(syscall(SYS_gettid));
 
-    CUpti_Checkpoint& cp = o->checkpoint;
+    CUpti_Checkpoint cp{CUpti_Checkpoint_STRUCT_SIZE};
     cp.ctx = ctx;
     cp.allowOverwrite = 1;
+    auto timed = [this](const char* phase, auto&& call) {
+      const auto begin = std::chrono::steady_clock::now();
+      call();
+      phase_s_[phase] +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    };
     bool saved = false;
     auto restore = [&] {
       ROOFKIT_CUPTI_CHECK(cuptiCheckpointRestore(&cp));
       ROOFKIT_CU_CHECK(cuCtxSynchronize());
+    };
+    auto free_checkpoint = [&] {
+      if (saved)
+        timed("checkpoint_free_s", [&] { cuptiCheckpointFree(&cp); });
+      saved = false;
     };
     std::string launch_error;
     std::optional<replay_output> output;
@@ -677,43 +652,13 @@ private:
       };
       // One auto range per kernel: its duration and counters are the kernel's alone (a user
       // range around the launch added about 17 us of launch overhead to every kernel's time).
-      if (std::getenv("ROOFKIT_LAB_REPLAY_ALL")) { // lab: every pass replayed, a final restore
-        const range_values values = s->session->profile_launch(work, before_pass);
-        cuCtxSetCurrent(ctx);
-        timed("checkpoint_restore_s", restore);
-        free_checkpoint(cp);
-        saved = false;
-        note_dropped_output(name, output->finish());
-        output.reset();
-        if (!launch_error.empty())
-          throw runtime_error("re-issued launch failed: " + launch_error);
-        apply_counts(derive_roofline_counts(s->session->metrics(), values.values), values.values,
-                     k);
-        rec.profile_overhead_s =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        write(launch_line(rec));
-        return false;
-      }
-      const bool open = s->session->begin_launch(work, before_pass);
+      const range_values values = s->session->profile_launch(work, before_pass);
       cuCtxSetCurrent(ctx);
-      if (!launch_error.empty()) {
-        if (open)
-          s->session->finish_launch(false); // ends the pass set and throws
-        throw runtime_error("re-issued launch failed: " + launch_error);
-      }
-      // The replays' printf output is dropped; the application's own launch prints its own.
-      note_dropped_output(name, output->finish());
-      output.reset();
-      if (open) {
-        o->lock = std::move(lock);
-        open_ = std::move(o);
-        return true;
-      }
-      // CUPTI needed no pass beyond the replays: the application's launch runs unprofiled.
-      const range_values values = s->session->finish_launch();
       timed("checkpoint_restore_s", restore);
-      free_checkpoint(cp);
-      saved = false;
+      free_checkpoint();
+      note_dropped_output(name, output->finish());
+      if (!launch_error.empty())
+        throw runtime_error("re-issued launch failed: " + launch_error);
       apply_counts(derive_roofline_counts(s->session->metrics(), values.values), values.values, k);
     } catch (const std::exception& e) {
       cuCtxSetCurrent(ctx);
@@ -723,49 +668,21 @@ private:
           restore();
         } catch (const std::exception&) {
         }
-        free_checkpoint(cp);
       }
+      free_checkpoint();
       if (output)
         note_dropped_output(name, output->finish());
       const std::string why =
           launch_error.empty() ? e.what() : "re-issued launch failed: " + launch_error;
-      record_error(name, why);
-      return false;
+      k.status = "error";
+      k.message = why;
+      say(fmt::format("{}: not profiled: {}", name, why));
+      ++not_profiled_[{name, "profiling error"}];
+      return;
     }
     rec.profile_overhead_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     write(launch_line(rec));
-    return false;
-  }
-
-  // The callback's exit of a launch whose last pass was open: the application's launch has been
-  // issued (`launched`: successfully). Ends the pass set and writes the launch; the device memory
-  // is the application's own result, so nothing is restored. Its time joins the launch timings
-  // as the profiled duration (the events would time the last pass, whose code may be patched).
-  void finish_open_launch(bool launched) {
-    std::unique_ptr<open_launch> o = std::move(open_);
-    kernel_result& k = o->rec.kernel;
-    profiler_session& session = *o->state->session;
-    try {
-      const range_values values = session.finish_launch(launched);
-      apply_counts(derive_roofline_counts(session.metrics(), values.values), values.values, k);
-    } catch (const std::exception& e) {
-      free_checkpoint(o->checkpoint);
-      record_error(k.name, launched ? e.what() : "the application's launch failed");
-      return;
-    }
-    free_checkpoint(o->checkpoint);
-    if (k.gpu_time_s)
-      timer_.add(o->kernel_id, *k.gpu_time_s);
-    o->rec.profile_overhead_s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - o->t0).count();
-    write(launch_line(o->rec));
-    yield_turn_if_wanted();
-  }
-
-  void record_error(const std::string& name, const std::string& why) {
-    say(fmt::format("{}: not profiled: {}", name, why));
-    ++not_profiled_[{name, "profiling error"}];
   }
 
   // With lazy loading (CUDA_MODULE_LOADING=LAZY, the default), a function is loaded inside its
@@ -838,8 +755,6 @@ private:
   std::set<std::string> heap_kernels_; ///< mangled names of the loaded functions that use the heap
   launch_timer timer_;
 };
-
-thread_local std::unique_ptr<injector::open_launch> injector::open_;
 
 } // namespace
 

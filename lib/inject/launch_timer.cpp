@@ -59,11 +59,6 @@ void launch_timer::end(bool launched) {
   collect(false, nullptr);
 }
 
-void launch_timer::add(int kernel_id, double seconds) {
-  std::lock_guard lock(mutex_);
-  times_ms_[kernel_id].push_back(static_cast<float>(seconds * 1e3));
-}
-
 void launch_timer::retire(const pair& p) {
   float ms = 0;
   if (cuEventElapsedTime(&ms, p.start, p.stop) == CUDA_SUCCESS)

@@ -1,8 +1,7 @@
 #pragma once
 // Times every kernel launch of the application with a pair of events on its stream, so that each
-// kernel's share of the GPU time is known whether it was profiled or not (a profiled launch is
-// added with its profiled duration). Completed pairs are collected as later launches arrive; at
-// most `max_pending` pairs wait, so memory stays flat.
+// kernel's share of the GPU time is known whether it was profiled or not. Completed pairs are
+// collected as later launches arrive; at most `max_pending` pairs wait, so memory stays flat.
 #include <cuda.h>
 
 #include <deque>
@@ -21,8 +20,6 @@ public:
   bool begin(CUcontext ctx, CUstream stream, int kernel_id);
   /// Records the stop event after the launch (callback exit) on the same thread.
   void end(bool launched);
-  /// Adds a launch timed otherwise (a profiled launch: its profiled duration).
-  void add(int kernel_id, double seconds);
   /// Waits for the pending pairs of `ctx` (all contexts when null) and collects them.
   void drain(CUcontext ctx = nullptr);
   /// Per kernel id: launches and times so far (after drain()).

@@ -288,34 +288,6 @@ TEST_F(profiler_counts, launch_by_launch_is_the_kernel_alone) {
                roofkit::error);
 }
 
-// begin_launch/finish_launch, as roofline-cuda profile uses them: the work replays every pass but
-// the last, whose kernel is the caller's own launch; a launch the caller did not make is refused
-// after the pass set ends, and a cancelled one leaves nothing begun; the session goes on either
-// way.
-TEST_F(profiler_counts, the_callers_own_launch_is_the_last_pass) {
-  roofkit::profiler_session s(0, "roofline");
-  const auto cases = rv::workload::cases();
-  int replays = 0;
-  const auto replay = [&] {
-    work->launch(4);
-    ++replays;
-  };
-  ASSERT_TRUE(s.begin_launch(replay));
-  EXPECT_EQ(replays, s.passes() - 1);
-  work->launch(4);
-  const auto r = s.finish_launch();
-  EXPECT_EQ(value(s, r, "ffma"), cases[4].ffma);
-  EXPECT_GT(value(s, r, "time"), 0);
-
-  ASSERT_TRUE(s.begin_launch(replay));
-  EXPECT_THROW(s.finish_launch(false), roofkit::error); // the caller's launch was not made
-  ASSERT_TRUE(s.begin_launch(replay));
-  EXPECT_THROW(s.begin_launch(replay), roofkit::error); // one at a time
-  s.cancel_launch();
-  EXPECT_THROW(s.finish_launch(), roofkit::error); // nothing begun
-  EXPECT_EQ(value(s, s.profile_launch(replay), "ffma"), cases[4].ffma);
-}
-
 // More launches than the counter image holds: the extra ranges are dropped with a warning.
 TEST_F(profiler_counts, dropped_ranges_are_reported) {
   std::vector<std::string> warnings;

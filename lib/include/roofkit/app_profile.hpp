@@ -87,8 +87,7 @@ struct launch_record {
   double profile_overhead_s = 0; ///< wall time spent profiling this launch
 };
 
-/// Launches of one kernel as the application ran them (timed with events; a profiled launch with
-/// its profiled duration).
+/// Launches of one kernel as the application ran them (timed with events, not replayed).
 struct kernel_timing {
   std::string name;
   std::int64_t launches = 0;

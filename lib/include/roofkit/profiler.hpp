@@ -304,23 +304,6 @@ public:
   /// profile_range() does; throws when `work` launched another number of kernels.
   range_values profile_launch(const std::function<void()>& work,
                               const std::function<void()>& before_pass = {});
-  /// profile_launch() for a launch that the caller issues itself, once, as the last pass (an
-  /// application's own launch, which then needs no replay of its own): runs every pass but the
-  /// last with `work`, each after `before_pass` and cache control; then runs `before_pass`,
-  /// starts the last pass, applies cache control and returns true. The caller then launches its
-  /// kernel and calls finish_launch(). Returns false when CUPTI needed no further pass: the
-  /// caller's kernel is then outside the passes, and finish_launch() returns the values.
-  /// On a throw, nothing is left begun.
-  bool begin_launch(const std::function<void()>& work,
-                    const std::function<void()>& before_pass = {});
-  /// Ends what begin_launch() began: waits for the caller's kernel, ends the last pass and
-  /// returns the kernel's values; throws when a replayed pass held another number of kernels
-  /// than one. `launched` says whether the caller's launch was made: CUPTI does not tell a last
-  /// pass without the kernel apart, so false ends the passes and throws.
-  range_values finish_launch(bool launched = true);
-  /// Abandons what begin_launch() began (the caller's launch failed or was not made): ends an
-  /// open pass and drops the counters. Never throws.
-  void cancel_launch() noexcept;
   /// Enables the range profiler that profile_range() and profile_launch() keep, ahead of the
   /// first call: a missing counter permission or another profiler attached to the context
   /// throws here (roofkit::error with its exit code), as check_profiler() reports it. With cache

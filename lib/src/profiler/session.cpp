@@ -7,8 +7,6 @@
 #include <cupti_target.h>
 #include <fmt/format.h>
 
-#include <unistd.h>
-
 #include <chrono>
 #include <iostream>
 #include <mutex>
@@ -285,7 +283,6 @@ struct profiler_session::impl {
   void release_range_profiler() {
     range_profiler.reset();
     range_mode.reset();
-    launch.reset();
   }
 
   // Passes of `pass_body` under the kept profiler, configured for `mode` and `ranges` ranges a
@@ -294,29 +291,6 @@ struct profiler_session::impl {
                                         const std::string& what,
                                         const std::function<void()>& pass_body,
                                         const std::function<void()>& before_pass);
-
-  // The kept profiler configured for `mode` and `ranges` ranges a pass (enabled if it is not);
-  // returns the fresh counter-data image that its passes fill.
-  std::vector<std::uint8_t> configure_kept(CUpti_ProfilerRange mode, std::size_t ranges);
-  // Runs `before_pass`, waits for the device and starts a pass of the kept profiler.
-  void start_kept_pass(const std::function<void()>& before_pass);
-  // Ends pass `pass` of the kept profiler; true when CUPTI has every pass.
-  bool stop_kept_pass(int pass);
-  // After a failure amid a set of passes: ends an open pass and disables the kept profiler, so
-  // that the next call starts from a clean one. Never throws.
-  void abandon_kept(bool pass_open) noexcept;
-  // When the pass in progress began its preparation, its start and its work (add_pass_times).
-  std::chrono::steady_clock::time_point pass_t0, pass_t1, pass_t2;
-
-  // What begin_launch() began: the image, the passes run, whether the last is open, and when
-  // the passes began.
-  struct begun_launch {
-    std::vector<std::uint8_t> data;
-    int passes = 0;
-    bool open = false;
-    std::chrono::steady_clock::time_point t1;
-  };
-  std::optional<begun_launch> launch;
 
   std::vector<range_values> user_replay(const std::function<void()>& body,
                                         const std::function<void()>& before, std::size_t capacity);
@@ -575,10 +549,13 @@ void profiler_session::release_range_profiler() {
   impl_->release_range_profiler();
 }
 
-std::vector<std::uint8_t> profiler_session::impl::configure_kept(CUpti_ProfilerRange mode,
-                                                                 std::size_t ranges) {
+std::vector<std::uint8_t>
+profiler_session::impl::kept_passes(CUpti_ProfilerRange mode, std::size_t ranges,
+                                    const std::string& what, const std::function<void()>& pass_body,
+                                    const std::function<void()>& before_pass) {
   ROOFKIT_CUDA_CHECK(cudaSetDevice(device));
   ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+  const auto t0 = std::chrono::steady_clock::now();
   // Enabling the range profiler is what makes a pass set expensive (the first pass after it
   // took 150-200 ms on the H200, a later one 0-7 ms for a one-pass set: roofkit-profiler-cost),
   // so it stays enabled between calls; each call configures a fresh image. CUPTI keeps the first
@@ -587,56 +564,30 @@ std::vector<std::uint8_t> profiler_session::impl::configure_kept(CUpti_ProfilerR
     release_range_profiler();
   if (!range_profiler)
     range_profiler = std::make_unique<enabled_profiler>(ctx);
-  auto data = range_profiler->counter_data(set.names(), ranges);
-  range_profiler->set_config(config, data, mode, CUPTI_UserReplay, ranges);
+  const enabled_profiler& rp = *range_profiler;
+  auto data = rp.counter_data(set.names(), ranges);
+  rp.set_config(config, data, mode, CUPTI_UserReplay, ranges);
   range_mode = mode;
-  return data;
-}
-
-void profiler_session::impl::start_kept_pass(const std::function<void()>& before_pass) {
-  pass_t0 = std::chrono::steady_clock::now();
-  if (before_pass)
-    before_pass();
-  ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
-  pass_t1 = std::chrono::steady_clock::now();
-  range_profiler->start();
-  pass_t2 = std::chrono::steady_clock::now();
-}
-
-bool profiler_session::impl::stop_kept_pass(int pass) {
-  const auto p3 = std::chrono::steady_clock::now();
-  const bool done = range_profiler->stop();
-  add_pass_times(pass, pass_t0, pass_t1, pass_t2, p3, std::chrono::steady_clock::now());
-  return done;
-}
-
-void profiler_session::impl::abandon_kept(bool pass_open) noexcept {
-  try {
-    if (pass_open && range_profiler)
-      range_profiler->stop();
-  } catch (const std::exception&) {
-  }
-  release_range_profiler();
-}
-
-std::vector<std::uint8_t>
-profiler_session::impl::kept_passes(CUpti_ProfilerRange mode, std::size_t ranges,
-                                    const std::string& what, const std::function<void()>& pass_body,
-                                    const std::function<void()>& before_pass) {
-  const auto t0 = std::chrono::steady_clock::now();
-  auto data = configure_kept(mode, ranges);
   const auto t1 = std::chrono::steady_clock::now();
   bool done = false;
   int pass = 0;
   for (; !done; ++pass) {
     if (pass > set.passes + 1)
       throw runtime_error(fmt::format("{} did not complete in {} passes", what, pass));
-    start_kept_pass(before_pass);
+    const auto p0 = std::chrono::steady_clock::now();
+    if (before_pass)
+      before_pass();
+    ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+    const auto p1 = std::chrono::steady_clock::now();
+    rp.start();
+    const auto p2 = std::chrono::steady_clock::now();
     pass_body();
-    done = stop_kept_pass(pass);
+    const auto p3 = std::chrono::steady_clock::now();
+    done = rp.stop();
+    add_pass_times(pass, p0, p1, p2, p3, std::chrono::steady_clock::now());
   }
   const auto t2 = std::chrono::steady_clock::now();
-  range_profiler->decode();
+  rp.decode();
   auto seconds = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
   stats.calls += 1;
   stats.passes += pass;
@@ -673,106 +624,31 @@ range_values profiler_session::profile_range(const std::string& name,
 
 range_values profiler_session::profile_launch(const std::function<void()>& work,
                                               const std::function<void()>& before_pass) {
-  if (begin_launch(work, before_pass)) {
-    try {
-      work();
-    } catch (...) {
-      cancel_launch();
-      throw;
-    }
-  }
-  return finish_launch();
-}
-
-bool profiler_session::begin_launch(const std::function<void()>& work,
-                                    const std::function<void()>& before_pass) {
   auto& s = *impl_;
-  if (s.launch)
-    throw runtime_error("a profiled launch was begun and not finished");
   s.prepare_flusher();
-  // The flush's kernels are ranges of their own, dropped in finish_launch(); it is waited for,
-  // as the work may run on another stream.
-  auto cache_control = [&] {
-    if (s.flusher)
-      s.flush_in_pass(true);
-    if (const char* gap = std::getenv("ROOFKIT_LAB_GAP_US")) // lab
-      usleep(static_cast<unsigned>(std::atoi(gap)));
-  };
-  const auto t0 = std::chrono::steady_clock::now();
-  impl::begun_launch l;
-  // One range more than expected, to see a work that launches more than one kernel.
-  l.data = s.configure_kept(CUPTI_AutoRange, s.flush_ranges() + 2);
-  l.t1 = std::chrono::steady_clock::now();
-  s.stats.setup_s += std::chrono::duration<double>(l.t1 - t0).count();
-  try {
-    bool done = false;
-    for (; !done && l.passes + 1 < s.set.passes; ++l.passes) {
-      s.start_kept_pass(before_pass);
-      cache_control();
-      work();
-      ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
-      done = s.stop_kept_pass(l.passes);
-    }
-    if (!done) {
-      s.start_kept_pass(before_pass);
-      l.open = true;
-      cache_control();
-    }
-  } catch (...) {
-    s.abandon_kept(l.open);
-    throw;
-  }
-  const bool open = l.open;
-  s.launch = std::move(l);
-  return open;
-}
-
-range_values profiler_session::finish_launch(bool launched) {
-  auto& s = *impl_;
-  if (!s.launch)
-    throw runtime_error("no profiled launch was begun");
-  impl::begun_launch l = std::move(*s.launch);
-  s.launch.reset();
-  try {
-    if (l.open) {
-      ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
-      const bool done = s.stop_kept_pass(l.passes++);
-      l.open = false;
-      if (!done)
-        throw runtime_error(fmt::format("the launch did not complete in {} passes", l.passes));
-    }
-    const auto t2 = std::chrono::steady_clock::now();
-    s.range_profiler->decode();
-    s.stats.calls += 1;
-    s.stats.passes += l.passes;
-    s.stats.passes_s += std::chrono::duration<double>(t2 - l.t1).count();
-  } catch (...) {
-    s.abandon_kept(l.open);
-    throw;
-  }
-  // Without the caller's kernel the image still names the ranges of the earlier passes.
-  if (!launched)
-    throw runtime_error("the launch of the last pass was not made");
-  const auto t0 = std::chrono::steady_clock::now();
   const std::size_t flush_ranges = s.flush_ranges();
-  const auto names = cupti_catalog::range_names(l.data);
+  // One range more than expected, to see a work that launches more than one kernel.
+  const auto data = s.kept_passes(
+      CUPTI_AutoRange, flush_ranges + 2, "the launch",
+      [&] {
+        // The flush's kernels are ranges of their own, dropped below; it is waited for, as the
+        // work may run on another stream.
+        if (s.flusher)
+          s.flush_in_pass(true);
+        work();
+        ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+      },
+      before_pass);
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto names = cupti_catalog::range_names(data);
   if (names.size() != flush_ranges + 1) {
     const std::size_t kernels = names.size() < flush_ranges ? 0 : names.size() - flush_ranges;
     throw runtime_error(fmt::format("the profiled work launched {} kernels a pass, 1 expected",
                                     kernels > 1 ? "2 or more" : std::to_string(kernels)));
   }
-  auto out = s.to_values(names.back(), s.evaluate(l.data, flush_ranges));
+  auto out = s.to_values(names.back(), s.evaluate(data, flush_ranges));
   s.stats.decode_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;
-}
-
-void profiler_session::cancel_launch() noexcept {
-  auto& s = *impl_;
-  if (!s.launch)
-    return;
-  const bool open = s.launch->open;
-  s.launch.reset();
-  s.abandon_kept(open);
 }
 
 } // namespace roofkit
