@@ -73,6 +73,8 @@ clock_reading observe_sm_clock(int device = 0, cudaStream_t stream = nullptr);
 /// (discard.global.L2), so the L2 holds no valid line at all, as after Nsight Compute's cache
 /// control. Without it the L2 is left holding clean lines of the buffer, which no measured
 /// kernel reads. Either way no dirty line and no line of anyone's data is left.
+/// With invalidation, the two sweeps are one cooperative kernel launch where the device allows
+/// it (a grid-wide barrier between them), else two launches.
 class l2_flusher {
 public:
   explicit l2_flusher(int device = 0, bool invalidate = true);
@@ -81,8 +83,8 @@ public:
   l2_flusher& operator=(const l2_flusher&) = delete;
   /// Enqueues the flush on `stream`: launches() kernel launches.
   void flush(cudaStream_t stream = nullptr);
-  /// Kernel launches one flush() enqueues (2 with invalidation, else 1).
-  int launches() const { return invalidate_ ? 2 : 1; }
+  /// Kernel launches one flush() enqueues: 1, or 2 for an invalidation without cooperative launch.
+  int launches() const { return invalidate_ && cooperative_blocks_ == 0 ? 2 : 1; }
   /// Size of the buffer (4 x L2).
   std::size_t bytes() const { return bytes_; }
 
@@ -91,6 +93,7 @@ private:
   unsigned* sink_ = nullptr;
   std::size_t bytes_ = 0;
   int blocks_ = 0;
+  int cooperative_blocks_ = 0; ///< > 0: both sweeps in one cooperative launch of this many blocks
   unsigned value_ = 0;
   bool invalidate_ = true;
 };

@@ -1,6 +1,7 @@
 // The timing harness: events around each launch, median/min/max, L2 flush, SM clock.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <memory>
 
 #include <cuda_runtime_api.h>
@@ -81,6 +82,8 @@ l2_flusher::l2_flusher(int device, bool invalidate) : invalidate_(invalidate) {
   ROOFKIT_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
   ROOFKIT_CUDA_CHECK(cudaDeviceGetAttribute(&blocks_, cudaDevAttrMultiProcessorCount, device));
   blocks_ *= 4;
+  if (invalidate_ && std::getenv("ROOFKIT_LAB_FLUSH_TWO_KERNELS") == nullptr)
+    cooperative_blocks_ = detail::l2_read_discard_blocks(device, 2);
   // A whole number of 128-byte lines (the discard's unit); cudaMalloc aligns to 256 bytes.
   bytes_ = 4 * static_cast<std::size_t>(std::max(l2, 1 << 20)) / 128 * 128;
   ROOFKIT_CUDA_CHECK(cudaMalloc(&buffer_, bytes_ + 64));
@@ -95,6 +98,11 @@ l2_flusher::~l2_flusher() { cudaFree(buffer_); }
 
 void l2_flusher::flush(cudaStream_t stream) {
   value_ = value_ * 1664525u + 1013904223u;
+  if (cooperative_blocks_ > 0) {
+    detail::launch_l2_read_discard_sweep(buffer_, bytes_, value_, sink_, cooperative_blocks_,
+                                         stream);
+    return;
+  }
   detail::launch_l2_read_sweep(buffer_, bytes_, value_, sink_, blocks_, stream);
   ROOFKIT_CUDA_CHECK(cudaGetLastError());
   if (invalidate_) {
