@@ -160,9 +160,10 @@ fi
 
 if [[ " $stages " == *" bench "* ]]; then
   regex='coalesced_kernel|strided_kernel|gemm_tiled_kernel|shared_kernel'
-  # ncu also profiles the read sweeps of the bench's cold timing: the first one, launched
-  # before any kernel, is its first profiled launch (a primer: tests/apps/torch_ops.py says why).
-  primer='l2_read_sweep'
+  # ncu also profiles the flushes of the bench's cold timing: the first one, launched before any
+  # kernel, is its first profiled launch (a primer: tests/apps/torch_ops.py says why). One
+  # kernel where the device has cooperative launch, else a read sweep and a discard.
+  primer='l2_read_discard_sweep|l2_read_sweep'
   BENCH=("$RC" bench -q --no-counters --no-ceilings --reps 1 --warmup 0
          --kernel '^(global/coalesced|global/stride-32|gemm/tiled-32|transpose/padded)$')
   profile bench 50 --kernel "$regex" -- "${BENCH[@]}"

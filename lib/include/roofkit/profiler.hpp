@@ -308,7 +308,7 @@ public:
   /// first call: a missing counter permission or another profiler attached to the context
   /// throws here (roofkit::error with its exit code), as check_profiler() reports it. With cache
   /// control "all" it also makes the flush buffer (4 x L2 of device memory) and runs one set of
-  /// passes on the flush kernels, so that CUPTI takes its device memory now, while memory is
+  /// passes on the flush alone, so that CUPTI takes its device memory now, while memory is
   /// free: an application that fills device memory later still has its launches profiled.
   void enable_range_profiler();
   /// Disables the range profiler that profile_range() and profile_launch() keep (another process

@@ -533,7 +533,7 @@ void profiler_session::enable_range_profiler() {
   s.prepare_flusher();
   // CUPTI takes device memory of its own when a pass first starts (with 160 MB of the H100
   // free, cuptiRangeProfilerStart failed with CUPTI_ERROR_UNKNOWN): start the passes once now,
-  // on the flush kernels alone, in the mode and with the set of profile_launch().
+  // on the flush alone, in the mode and with the set of profile_launch().
   if (s.flusher)
     s.kept_passes(CUPTI_AutoRange, s.flush_ranges() + 1, "the warm-up",
                   [&] { s.flush_in_pass(true); }, {});
@@ -631,7 +631,7 @@ range_values profiler_session::profile_launch(const std::function<void()>& work,
   const auto data = s.kept_passes(
       CUPTI_AutoRange, flush_ranges + 2, "the launch",
       [&] {
-        // The flush's kernels are ranges of their own, dropped below; it is waited for, as the
+        // The flush's kernel(s) are ranges of their own, dropped below; it is waited for, as the
         // work may run on another stream.
         if (s.flusher)
           s.flush_in_pass(true);

@@ -65,8 +65,8 @@ int l2_read_discard_blocks(int device, int wanted) {
   if (!cooperative || major < 8)
     return 0;
   int per_sm = 0;
-  ROOFKIT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &per_sm, l2_read_discard_sweep, sweep_threads, 0));
+  ROOFKIT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, l2_read_discard_sweep,
+                                                                   sweep_threads, 0));
   int sms = 0;
   ROOFKIT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   return std::min(wanted, per_sm) * sms;
@@ -90,7 +90,7 @@ void launch_l2_discard_sweep(void* buffer, std::size_t bytes, int blocks, cudaSt
 void launch_l2_read_sweep(const void* buffer, std::size_t bytes, unsigned salt, unsigned* sink,
                           int blocks, cudaStream_t stream) {
   l2_read_sweep<<<blocks, sweep_threads, 0, stream>>>(static_cast<const uint4*>(buffer), bytes / 16,
-                                            salt | 1u, sink);
+                                                      salt | 1u, sink);
 }
 
 } // namespace roofkit::detail

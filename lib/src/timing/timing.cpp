@@ -1,7 +1,6 @@
 // The timing harness: events around each launch, median/min/max, L2 flush, SM clock.
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <memory>
 
 #include <cuda_runtime_api.h>
@@ -82,7 +81,7 @@ l2_flusher::l2_flusher(int device, bool invalidate) : invalidate_(invalidate) {
   ROOFKIT_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
   ROOFKIT_CUDA_CHECK(cudaDeviceGetAttribute(&blocks_, cudaDevAttrMultiProcessorCount, device));
   blocks_ *= 4;
-  if (invalidate_ && std::getenv("ROOFKIT_LAB_FLUSH_TWO_KERNELS") == nullptr)
+  if (invalidate_)
     cooperative_blocks_ = detail::l2_read_discard_blocks(device, 2);
   // A whole number of 128-byte lines (the discard's unit); cudaMalloc aligns to 256 bytes.
   bytes_ = 4 * static_cast<std::size_t>(std::max(l2, 1 << 20)) / 128 * 128;
