@@ -26,8 +26,9 @@ void launch_l2_discard_sweep(void* buffer, std::size_t bytes, int blocks, cudaSt
 int l2_read_discard_blocks(int device, int per_sm);
 
 /// The read sweep and then the discard sweep of `buffer` (as above) in one cooperative launch of
-/// `blocks` blocks, which must all be resident at once (l2_read_discard_blocks()).
-void launch_l2_read_discard_sweep(void* buffer, std::size_t bytes, unsigned salt, unsigned* sink,
-                                  int blocks, cudaStream_t stream);
+/// `blocks` blocks, which must all be resident at once (l2_read_discard_blocks()); returns the
+/// launch's error, unchecked.
+cudaError_t launch_l2_read_discard_sweep(void* buffer, std::size_t bytes, unsigned salt,
+                                         unsigned* sink, int blocks, cudaStream_t stream);
 
 } // namespace roofkit::detail

@@ -57,30 +57,29 @@ __global__ void l2_read_discard_sweep(uint4* data, std::size_t count, unsigned s
 }
 } // namespace
 
-int l2_read_discard_blocks(int device, int wanted) {
+int l2_read_discard_blocks(int device, int per_sm) {
   int cooperative = 0;
   ROOFKIT_CUDA_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
   int major = 0;
   ROOFKIT_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
   if (!cooperative || major < 8)
     return 0;
-  int per_sm = 0;
-  ROOFKIT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, l2_read_discard_sweep,
+  int resident = 0;
+  ROOFKIT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, l2_read_discard_sweep,
                                                                    sweep_threads, 0));
   int sms = 0;
   ROOFKIT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  return std::min(wanted, per_sm) * sms;
+  return std::min(per_sm, resident) * sms;
 }
 
-void launch_l2_read_discard_sweep(void* buffer, std::size_t bytes, unsigned salt, unsigned* sink,
-                                  int blocks, cudaStream_t stream) {
+cudaError_t launch_l2_read_discard_sweep(void* buffer, std::size_t bytes, unsigned salt,
+                                         unsigned* sink, int blocks, cudaStream_t stream) {
   auto* data = static_cast<uint4*>(buffer);
   std::size_t count = bytes / 16;
   unsigned odd_salt = salt | 1u;
   void* args[] = {&data, &count, &odd_salt, &sink};
-  ROOFKIT_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(l2_read_discard_sweep),
-                                                 dim3(blocks), dim3(sweep_threads), args, 0,
-                                                 stream));
+  return cudaLaunchCooperativeKernel(reinterpret_cast<void*>(l2_read_discard_sweep), dim3(blocks),
+                                     dim3(sweep_threads), args, 0, stream);
 }
 
 void launch_l2_discard_sweep(void* buffer, std::size_t bytes, int blocks, cudaStream_t stream) {

@@ -89,6 +89,14 @@ l2_flusher::l2_flusher(int device, bool invalidate) : invalidate_(invalidate) {
   sink_ = static_cast<unsigned*>(buffer_) + bytes_ / sizeof(unsigned);
   // Zeros, once; the memset leaves dirty lines, which the first sweep writes back.
   ROOFKIT_CUDA_CHECK(cudaMemset(buffer_, 0, bytes_ + 64));
+  // A first cooperative launch, to know it is accepted (a process given fewer SMs than the
+  // device has, under MPS, may not fit the grid): where it is not, every flush is two launches.
+  if (cooperative_blocks_ > 0 &&
+      detail::launch_l2_read_discard_sweep(buffer_, bytes_, 1u, sink_, cooperative_blocks_,
+                                           nullptr) != cudaSuccess) {
+    (void)cudaGetLastError();
+    cooperative_blocks_ = 0;
+  }
   flush(nullptr);
   ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
 }
@@ -98,8 +106,8 @@ l2_flusher::~l2_flusher() { cudaFree(buffer_); }
 void l2_flusher::flush(cudaStream_t stream) {
   value_ = value_ * 1664525u + 1013904223u;
   if (cooperative_blocks_ > 0) {
-    detail::launch_l2_read_discard_sweep(buffer_, bytes_, value_, sink_, cooperative_blocks_,
-                                         stream);
+    ROOFKIT_CUDA_CHECK(detail::launch_l2_read_discard_sweep(buffer_, bytes_, value_, sink_,
+                                                            cooperative_blocks_, stream));
     return;
   }
   detail::launch_l2_read_sweep(buffer_, bytes_, value_, sink_, blocks_, stream);
