@@ -5,7 +5,9 @@ a primer (NVTX range "primer") that reference runs profile first. With TORCH_OPS
 environment the script empties the L2 itself before each op (a sum over 200 MB of zeros, outside
 the range "ops", which then encloses each op alone): Nsight Compute's cache control leaves some
 dirty lines of the work before a kernel in the L2 (docs/metrics.md), and this gives both tools
-a kernel that starts from an L2 without them."""
+a kernel that starts from an L2 without them. With TORCH_OPS_PAD_MB=N the script first allocates
+N MiB that it never touches, which moves every later buffer in device memory
+(scripts/lab/torch-placement.sh)."""
 import os
 import sys
 
@@ -35,6 +37,8 @@ def main():
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
     dev = "cuda"
+    pad = torch.empty(int(os.environ.get("TORCH_OPS_PAD_MB", "0")) << 20, dtype=torch.uint8,
+                      device=dev)
     n = 4096
     a16 = torch.randn(n, n, device=dev, dtype=torch.bfloat16)
     b16 = torch.randn(n, n, device=dev, dtype=torch.bfloat16)
