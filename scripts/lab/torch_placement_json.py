@@ -16,7 +16,15 @@ METRICS = ("dram__bytes_read.sum", "dram__bytes_write.sum")
 
 
 def short(name):
-    return name.replace("(anonymous namespace)", "anon").split("(")[0].replace("void ", "")[:90]
+    """The kernel's own identifier, without scope, template arguments or parameters (the two
+    tools write anonymous namespaces differently)."""
+    text, out, depth = name.replace("(anonymous namespace)", "anon").split("(")[0], "", 0
+    for ch in text:
+        depth += ch == "<"
+        if depth == 0:
+            out += ch
+        depth -= ch == ">" and depth > 0
+    return out.split("::")[-1].split(" ")[-1].strip()
 
 
 def ncu_launches(path):
