@@ -32,3 +32,10 @@ roofkit_cli_test(NAME profile.from_records_and_application COMMAND roofline-cuda
 roofkit_cli_test(NAME profile.output_folder_missing COMMAND roofline-cuda profile
   -o no-such-folder/run.json -- true
   EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "folder 'no-such-folder' does not exist")
+# Clock control 'base' with no GPU visible (CUDA_VISIBLE_DEVICES=-1 also on a GPU machine, whose
+# clocks this test must not lock): refused before the application starts, with the reason.
+roofkit_cli_test(NAME profile.clock_base_without_gpu COMMAND roofline-cuda profile
+  --clock-control base -o clock-base-run.json -- sh -c "echo the-app-ran"
+  EXIT_CODE 3 STDOUT_EMPTY STDERR "clock control 'base': no CUDA GPU visible to lock")
+set_tests_properties(cli.profile.clock_base_without_gpu PROPERTIES ENVIRONMENT
+                     "CUDA_VISIBLE_DEVICES=-1")

@@ -348,6 +348,29 @@ TEST(profile_run, one_kernel_per_name_and_configuration_with_mean_work) {
   EXPECT_EQ(r.context.extra.at("app_status"), "exited with 0");
 }
 
+// The launcher's clock record comes first in the log and sets the run's clock control; a log
+// without it (written before it existed, like the fixture) had clocks not locked.
+TEST(profile_run, clock_control_comes_from_the_launchers_clock_record) {
+  roofkit::profile_run_inputs in;
+  const auto unlocked = roofkit::build_profile_run(fixture_log(), in);
+  EXPECT_EQ(unlocked.context.clock_control, "none");
+  EXPECT_NE(unlocked.context.extra.at("clock_control").find("not locked"), std::string::npos);
+
+  const std::string note = "SM clock locked at the base clock, 1755 MHz";
+  const auto log = roofkit::parse_profile_log(roofkit::clock_line("base", note) +
+                                              roofkit::read_text_file(log_path));
+  EXPECT_EQ(log.clock_control, "base");
+  EXPECT_EQ(log.clock_note, note);
+  EXPECT_EQ(log.launches.size(), fixture_log().launches.size());
+  in.options.clock_control = "none"; // a rebuild from records takes the log's, not the option's
+  const auto locked = roofkit::build_profile_run(log, in);
+  EXPECT_EQ(locked.context.clock_control, "base");
+  EXPECT_EQ(locked.context.extra.at("clock_control"), note);
+  const auto j = nlohmann::json::parse(roofkit::profile_run_json(locked, log, in));
+  EXPECT_EQ(j["profile"]["options"]["clock_control"], "base");
+  EXPECT_EQ(j["context"]["clock_control"], "base");
+}
+
 TEST(profile_run, json_carries_app_summary_launches_and_what_was_not_profiled) {
   const auto log = fixture_log();
   roofkit::profile_run_inputs in;

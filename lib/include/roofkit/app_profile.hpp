@@ -109,6 +109,8 @@ struct profile_log {
   std::map<std::string, std::string> device; ///< name, cc, sms, chip, ordinal, driver, runtime
   std::string metric_set;
   int passes = 0;
+  std::string clock_control; ///< "base" or "none", from the launcher's clock record; "" = none
+  std::string clock_note;    ///< what the clock control did (the locked clock, or none locked)
   std::vector<launch_record> launches;
   std::vector<kernel_timing> timings;
   std::vector<not_profiled> skipped;
@@ -133,6 +135,8 @@ std::string timing_line(const kernel_timing& t);
 std::string not_profiled_line(const not_profiled& n);
 std::string error_line(const std::string& message, const std::string& hint, int exit);
 std::string end_line(std::int64_t total_launches, std::int64_t pid = 0);
+/// The launcher's first line: the clock control it applied before starting the application.
+std::string clock_line(const std::string& clock_control, const std::string& note);
 /// The profiler's time breakdown: `fields` are profiler_stats' members by name.
 std::string profiler_time_line(const std::map<std::string, double>& fields);
 

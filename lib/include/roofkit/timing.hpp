@@ -119,4 +119,16 @@ private:
   std::string message_;
 };
 
+/// A run's clock control in force: the locks it holds ("base") and what it did, for the run.
+struct clock_control_state {
+  std::vector<std::unique_ptr<clock_lock>> locks; ///< released (clocks unlocked) on destruction
+  std::string note; ///< the locked clock of each device, or that nothing is locked
+};
+
+/// Applies clock control `mode` to `devices`: "base" locks each device's SM clock to its base
+/// clock (clock_lock), "none" locks nothing. Throws usage_error for another mode and
+/// no_device_error, naming the device and the reason, when a lock is refused (nothing stays
+/// locked then).
+clock_control_state apply_clock_control(const std::string& mode, const std::vector<int>& devices);
+
 } // namespace roofkit

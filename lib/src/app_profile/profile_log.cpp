@@ -107,6 +107,10 @@ std::string end_line(std::int64_t total_launches, std::int64_t pid) {
   return line_of(json{{"type", "end"}, {"pid", pid}, {"launches", total_launches}});
 }
 
+std::string clock_line(const std::string& clock_control, const std::string& note) {
+  return line_of(json{{"type", "clock"}, {"clock_control", clock_control}, {"note", note}});
+}
+
 std::string profiler_time_line(const std::map<std::string, double>& fields) {
   json j = {{"type", "profiler_time"}};
   for (const auto& [k, v] : fields)
@@ -201,6 +205,9 @@ profile_log parse_profile_log(std::string_view text) {
         for (const auto& [k, v] : j.items())
           if (v.is_number())
             log.profiler_time[k] += v.get<double>();
+      } else if (type == "clock") {
+        log.clock_control = j.at("clock_control").get<std::string>();
+        log.clock_note = j.value("note", "");
       } else if (type == "end") {
         ended[pid] = j.value("launches", std::int64_t{0});
       } else {

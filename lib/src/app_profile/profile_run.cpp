@@ -12,6 +12,7 @@
 #include "roofkit/core.hpp"
 #include "roofkit/occupancy.hpp"
 #include "roofkit/results.hpp"
+#include "roofkit/timing.hpp"
 
 namespace roofkit {
 
@@ -121,11 +122,10 @@ run build_profile_run(const profile_log& log, const profile_run_inputs& in) {
   c.driver_version = dev("driver");
   c.runtime_version = dev("runtime");
   c.cache_control = in.options.cache_control;
-  c.clock_control = "none";
-  if (in.options.clock_control == "base")
-    c.extra["clock_control_note"] =
-        "base was asked for; CUPTI 13.0 cannot lock clocks, so kernels ran at their own clocks "
-        "(recorded per kernel)";
+  // Record logs written before the launcher's clock record existed had no clock control.
+  c.clock_control = log.clock_control.empty() ? "none" : log.clock_control;
+  c.extra["clock_control"] =
+      !log.clock_note.empty() ? log.clock_note : apply_clock_control("none", {}).note;
   c.extra["metric_set"] = log.metric_set;
   c.extra["replay_passes"] = std::to_string(log.passes);
   c.extra["replay"] = "user range + user replay of a re-issued launch, device memory restored "
@@ -238,7 +238,7 @@ std::string profile_run_json(const run& r, const profile_log& log, const profile
   opts["launch_skip"] = in.options.launch_skip;
   opts["launch_count"] = in.options.launch_count;
   opts["cache_control"] = in.options.cache_control;
-  opts["clock_control"] = in.options.clock_control;
+  opts["clock_control"] = r.context.clock_control; // from the log: also right when rebuilt
   opts["profile_from_start"] = in.options.profile_from_start;
   p["options"] = opts;
   p["processes"] = log.processes;

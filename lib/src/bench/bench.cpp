@@ -183,24 +183,6 @@ void add_ceilings(bench_outcome& out, const bench_options& options, const device
   }
 }
 
-/// Clock control: the lock held for the bench ("base"), or none; says what it did in the outcome.
-std::unique_ptr<clock_lock> control_clock(bench_outcome& out, const bench_options& options) {
-  std::unique_ptr<clock_lock> lock;
-  if (options.clock_control == "base") {
-    lock = std::make_unique<clock_lock>(options.device);
-    out.clock_note = lock->message();
-    if (!lock->locked())
-      throw no_device_error(out.clock_note, "use clock control 'none' (each kernel's roofs at the "
-                                            "clock it ran at) where clocks cannot be locked");
-  } else if (options.clock_control != "none") {
-    throw usage_error(
-        fmt::format("unknown clock control '{}' (valid: base, none)", options.clock_control));
-  } else {
-    out.clock_note = "clocks not locked: each kernel's roofs are taken at its own SM clock";
-  }
-  return lock;
-}
-
 /// The counter session, or none (counters off, or unavailable: then why, in the outcome).
 std::unique_ptr<profiler_session>
 open_session(bench_outcome& out, const bench_options& options,
@@ -411,7 +393,8 @@ bench_outcome run_bench(const bench_options& options) {
   bench_outcome out;
   run& r = out.result;
   add_ceilings(out, options, model, kernels.size());
-  const std::unique_ptr<clock_lock> lock = control_clock(out, options);
+  const clock_control_state clocks = apply_clock_control(options.clock_control, {options.device});
+  out.clock_note = clocks.note;
   const std::unique_ptr<profiler_session> session = open_session(out, options, warn);
 
   stream_guard guard;

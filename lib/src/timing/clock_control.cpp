@@ -86,6 +86,28 @@ clock_lock::clock_lock(int device) : state_(std::make_unique<state>()) {
   message_ = fmt::format("SM clock locked at the base clock, {} MHz", mhz);
 }
 
+clock_control_state apply_clock_control(const std::string& mode, const std::vector<int>& devices) {
+  clock_control_state out;
+  if (mode == "none") {
+    out.note = "clocks not locked: each kernel's roofs are taken at its own SM clock";
+    return out;
+  }
+  if (mode != "base")
+    throw usage_error(fmt::format("unknown clock control '{}' (valid: base, none)", mode));
+  for (const int device : devices) {
+    auto lock = std::make_unique<clock_lock>(device);
+    const std::string said = devices.size() > 1
+                                 ? fmt::format("device {}: {}", device, lock->message())
+                                 : lock->message();
+    if (!lock->locked())
+      throw no_device_error(said, "use clock control 'none' (each kernel's roofs at the clock it "
+                                  "ran at) where clocks cannot be locked");
+    out.note += (out.note.empty() ? "" : "; ") + said;
+    out.locks.push_back(std::move(lock));
+  }
+  return out;
+}
+
 clock_lock::~clock_lock() {
   auto& s = *state_;
   if (locked_)
