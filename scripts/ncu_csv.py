@@ -1,6 +1,7 @@
 """Reading Nsight Compute's CSV exports (`ncu --csv`), for the comparison and lab scripts: the
 raw page (`--page raw`: one row per launch, a column per metric) and the details page (one row
-per launch and metric, "Metric Name" and "Metric Value")."""
+per launch and metric, "Metric Name" and "Metric Value"); and the kernel name by which a launch
+of ncu's export and one of roofkit's are matched (base_name)."""
 import csv
 import io
 
@@ -45,3 +46,17 @@ def launches_of_text(text):
 def launches(path):
     """launches_of_text() of the file at `path`."""
     return launches_of_text(open(path, encoding="utf-8", errors="replace").read())
+
+
+def base_name(name):
+    """The kernel's own identifier, the same in our demangling and ncu's: no return type, scope,
+    template arguments or parameters ('void a::(anonymous namespace)::k<32>(float*)' -> 'k')."""
+    text = name.replace("(anonymous namespace)", "anon")
+    text = text.split("(")[0]
+    out, depth = "", 0
+    for ch in text:
+        depth += ch == "<"
+        if depth == 0:
+            out += ch
+        depth -= ch == ">" and depth > 0
+    return out.split("::")[-1].split(" ")[-1].strip()

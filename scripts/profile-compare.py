@@ -22,7 +22,7 @@ kept beside it. DRAM bytes pass within 1% or 64 KiB, whichever is larger."""
 import json
 import sys
 
-from ncu_csv import rows_of_text
+from ncu_csv import base_name, rows_of_text
 
 
 def ncu_rows(path):
@@ -30,20 +30,6 @@ def ncu_rows(path):
     if found is None:
         sys.exit(f"{path}: no ncu raw-page header")
     return found
-
-
-def base_name(name):
-    """The kernel's own identifier, the same in our demangling and ncu's: no return type, scope,
-    template arguments or parameters ('void a::(anonymous namespace)::k<32>(float*)' -> 'k')."""
-    text = name.replace("(anonymous namespace)", "anon")
-    text = text.split("(")[0]
-    out, depth = "", 0
-    for ch in text:
-        depth += ch == "<"
-        if depth == 0:
-            out += ch
-        depth -= ch == ">" and depth > 0
-    return out.split("::")[-1].split(" ")[-1].strip()
 
 
 def number(text):

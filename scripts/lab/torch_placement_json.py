@@ -10,21 +10,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from ncu_csv import num, rows  # noqa: E402
+from ncu_csv import base_name, num, rows  # noqa: E402
 
 METRICS = ("dram__bytes_read.sum", "dram__bytes_write.sum")
-
-
-def short(name):
-    """The kernel's own identifier, without scope, template arguments or parameters (the two
-    tools write anonymous namespaces differently)."""
-    text, out, depth = name.replace("(anonymous namespace)", "anon").split("(")[0], "", 0
-    for ch in text:
-        depth += ch == "<"
-        if depth == 0:
-            out += ch
-        depth -= ch == ">" and depth > 0
-    return out.split("::")[-1].split(" ")[-1].strip()
 
 
 def ncu_launches(path):
@@ -59,9 +47,9 @@ def main():
     rows_out = []
     for i, l in enumerate(ref):
         for m in METRICS:
-            row = {"launch": i, "kernel": short(l["kernel"]), "metric": m}
+            row = {"launch": i, "kernel": base_name(l["kernel"]), "metric": m}
             for k, v in data.items():
-                row[k] = v[i][m] if i < len(v) and short(v[i]["kernel"]) == short(l["kernel"]) else None
+                row[k] = v[i][m] if i < len(v) and base_name(v[i]["kernel"]) == base_name(l["kernel"]) else None
             rows_out.append(row)
 
     def count(a, b):
