@@ -26,7 +26,7 @@ for run in 1 2; do
   echo "spill-time: under ncu, nothing profiled, run $run rc=$?"
 done
 "${NCU[@]}" --metrics gpu__time_duration.sum,lts__lts2xbar_cycles_active.sum,dram__bytes_write.sum \
-  --kernel-name regex:'spill|fold' "$RC" "${B[@]}" --no-counters --reps 3 --warmup 0 \
+  --kernel-name regex:'k26_cap24|k2[24]_free' "$RC" "${B[@]}" --no-counters --reps 3 --warmup 0 \
   -o "$OUT/ncu-profiled.json" >"$OUT/ncu-profiled.csv" 2>"$OUT/ncu-profiled.err"
 echo "spill-time: ncu profiling them in the bench process rc=$?"
 python3 - "$OUT" <<'PY'
@@ -43,4 +43,4 @@ for f in sorted(glob.glob(f"{d}/*.json")):
               f"  min {t.get('min', 0) * 1e6:9.2f}  gpu {((k.get('gpu_time_s') or 0) * 1e6):9.2f}"
               f"  L2 cycles {k.get('counters', {}).get('lts__lts2xbar_cycles_active.sum', 0):12.0f}")
 PY
-grep -v "^==" "$OUT/ncu-profiled.csv" | grep -i "spill\|fold\|Metric Name" | cut -c1-400 | head -20
+grep -v "^==" "$OUT/ncu-profiled.csv" | grep -i "cap24\|_free\|Metric Name" | cut -c1-400 | head -20
