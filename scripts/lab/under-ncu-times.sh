@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Which bundled kernels does Nsight Compute's mere presence slow down? roofline-cuda bench
 # --no-counters (event timing only, cold, the median of 20) over every bundled kernel, alone and
-# under ncu with a kernel filter that matches nothing, alone again; then each kernel's median under
-# ncu against the slower of its two runs alone. Results under $OUT/under-ncu-times.
+# under ncu with a kernel filter that matches nothing (RUNS_ALONE=2 adds a second run alone, for
+# the spread); then each kernel's median under ncu against its slower run alone. Results under
+# $OUT/under-ncu-times.
 # Usage: OUT=dir [BUILD=build/gpu] scripts/lab/under-ncu-times.sh
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -17,8 +18,12 @@ echo "under-ncu-times: alone rc=$?"
 ncu --kernel-name regex:no_kernel_has_this_name "$RC" "${B[@]}" -o "$OUT/under-ncu.json" \
   >"$OUT/under-ncu.log" 2>&1
 echo "under-ncu-times: under ncu (nothing profiled) rc=$?"
-"$RC" "${B[@]}" -o "$OUT/alone-2.json" >/dev/null 2>"$OUT/alone-2.err"
-echo "under-ncu-times: alone again rc=$?"
+if [ "${RUNS_ALONE:-1}" -ge 2 ]; then
+  "$RC" "${B[@]}" -o "$OUT/alone-2.json" >/dev/null 2>"$OUT/alone-2.err"
+  echo "under-ncu-times: alone again rc=$?"
+else
+  cp "$OUT/alone-1.json" "$OUT/alone-2.json"
+fi
 python3 - "$OUT" <<'PY'
 import json, sys
 d = sys.argv[1]
