@@ -3,11 +3,16 @@
 // SASS-patched and hardware halves) and for the three ways a session profiles (user range per
 // launch, auto range with user replay over many launches, auto range with CUPTI's kernel
 // replay). One JSON object per line on stdout.
-//   roofkit-profiler-cost [LAUNCHES] [each [NAME...] | without NAME,... ... | order NAME,... ...]
+//   roofkit-profiler-cost [LAUNCHES] [each [NAME...] | without NAME,... ... | order NAME,... ...
+//                                    | launch [NAME...]]
 // each: every counter alone (those named, else the bench's); without: the bench's set less each
-// group of counters; order: the bench's counters in other orders.
+// group of counters; order: the bench's counters in other orders; launch: the bench's set (or
+// each named counter alone) one auto range per launch, as roofline-cuda profile does.
+// ROOFKIT_LAB_SCHED=spin|yield|blocking sets the device's scheduling flag before its context is
+// made: does the way the host waits for the GPU change what a pass costs?
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -72,13 +77,14 @@ template <class Keep> roofkit::metric_set_def filtered(roofkit::metric_set_def d
 }
 
 const std::vector<std::string> all_modes{"user_range_per_launch", "auto_range_user_replay",
-                                         "auto_range_kernel_replay"};
+                                         "auto_range_kernel_replay", "auto_range_per_launch"};
 
 void measure(const std::string& label, const roofkit::metric_set_def& def, int launches,
              const std::vector<std::string>& modes = all_modes) {
   const arrays a;
   for (const std::string& mode : modes) {
     const bool per_launch = mode == "user_range_per_launch";
+    const bool auto_per_launch = mode == "auto_range_per_launch";
     roofkit::profiler_session s(0, def);
     // One call first: the first start of a session pays one-time costs, reported apart.
     try {
@@ -92,6 +98,14 @@ void measure(const std::string& label, const roofkit::metric_set_def& def, int l
       if (per_launch) {
         for (int i = 0; i < launches; ++i) {
           const auto r = s.profile_range("launch", [&] { a.launch(); });
+          ranges += r.values.empty() ? 0 : 1;
+          auto it = r.values.find("dram__bytes_read.sum");
+          if (it != r.values.end())
+            dram_read.push_back(it->second);
+        }
+      } else if (auto_per_launch) {
+        for (int i = 0; i < launches; ++i) {
+          const auto r = s.profile_launch([&] { a.launch(); });
           ranges += r.values.empty() ? 0 : 1;
           auto it = r.values.find("dram__bytes_read.sum");
           if (it != r.values.end())
@@ -134,6 +148,20 @@ void measure(const std::string& label, const roofkit::metric_set_def& def, int l
 int main(int argc, char** argv) {
   return roofkit::guarded_main("roofkit-profiler-cost", [&]() -> int {
     const int launches = argc > 1 ? std::stoi(argv[1]) : 10;
+    if (const char* sched = std::getenv("ROOFKIT_LAB_SCHED")) {
+      const std::string v = sched;
+      const unsigned flag = v == "spin"    ? cudaDeviceScheduleSpin
+                            : v == "yield" ? cudaDeviceScheduleYield
+                                           : cudaDeviceScheduleBlockingSync;
+      ROOFKIT_CUDA_CHECK(cudaSetDeviceFlags(flag));
+    }
+    if (argc > 2 && std::string(argv[2]) == "launch") {
+      if (argc == 3)
+        measure("bench", roofkit::bench_metric_set(), launches, {all_modes.back()});
+      for (int i = 3; i < argc; ++i)
+        measure(argv[i], roofkit::custom_metric_set({argv[i]}), launches, {all_modes.back()});
+      return 0;
+    }
     if (argc > 2 && std::string(argv[2]) == "without") {
       // The bench's set without the counters of each argument (comma-separated names), one range
       // per launch: what leaving counters out would save.
