@@ -4,6 +4,7 @@ flag, and which host calls (timed by syscall_time.so) that time is spent in, per
 launches less 1) and over the PyTorch script under roofline-cuda profile.
 Usage: host_waits_json.py DIR REVISION > out.json"""
 import json
+import os
 import sys
 
 REG_OPS = 0xB0CC010A  # NVB0CC_CTRL_CMD_EXEC_REG_OPS: the profiler object's register operations
@@ -102,7 +103,8 @@ def main():
                        "profiler over 20 launches (the warm-up call uses a user range, the "
                        "launches auto ranges), the same for every flag"),
         "by_sched_flag": sched,
-        "device": open(f"{d}/device.txt").read().strip().splitlines(),
+        "device": (open(f"{d}/device.txt").read().strip().splitlines()
+                   if os.path.exists(f"{d}/device.txt") else None),
         "by_set": sets,
         "bench_reg_ops": ops,
         "torch_ops_profile": torch,
