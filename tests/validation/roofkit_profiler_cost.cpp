@@ -95,17 +95,10 @@ void measure(const std::string& label, const roofkit::metric_set_def& def, int l
       const auto t0 = std::chrono::steady_clock::now();
       std::size_t ranges = 0;
       std::vector<double> dram_read;
-      if (per_launch) {
+      if (per_launch || auto_per_launch) {
         for (int i = 0; i < launches; ++i) {
-          const auto r = s.profile_range("launch", [&] { a.launch(); });
-          ranges += r.values.empty() ? 0 : 1;
-          auto it = r.values.find("dram__bytes_read.sum");
-          if (it != r.values.end())
-            dram_read.push_back(it->second);
-        }
-      } else if (auto_per_launch) {
-        for (int i = 0; i < launches; ++i) {
-          const auto r = s.profile_launch([&] { a.launch(); });
+          const auto r = per_launch ? s.profile_range("launch", [&] { a.launch(); })
+                                    : s.profile_launch([&] { a.launch(); });
           ranges += r.values.empty() ? 0 : 1;
           auto it = r.values.find("dram__bytes_read.sum");
           if (it != r.values.end())
@@ -150,6 +143,8 @@ int main(int argc, char** argv) {
     const int launches = argc > 1 ? std::stoi(argv[1]) : 10;
     if (const char* sched = std::getenv("ROOFKIT_LAB_SCHED")) {
       const std::string v = sched;
+      if (v != "spin" && v != "yield" && v != "blocking")
+        throw roofkit::usage_error("ROOFKIT_LAB_SCHED='" + v + "' (valid: spin, yield, blocking)");
       const unsigned flag = v == "spin"    ? cudaDeviceScheduleSpin
                             : v == "yield" ? cudaDeviceScheduleYield
                                            : cudaDeviceScheduleBlockingSync;
