@@ -19,7 +19,7 @@ for f in 0.007 0.02 0.05 0.1 0.2; do
   grep '"profiler_time"' "$OUT/records-$f.jsonl" | python3 -c '
 import json, sys
 t = json.loads(sys.stdin.read())
-n = t["calls"] - 1  # the session's warm-up call profiles no launch
+n = t["calls"] - 1  # the session warm-up call profiles no launch
 print("  per launch (ms): save %.2f, restores before passes %.2f, final restore %.2f, free %.2f" % tuple(
     t[k] * 1e3 / n for k in ("checkpoint_save_s", "before_s", "checkpoint_restore_s", "checkpoint_free_s")))'
 done
