@@ -3,7 +3,8 @@
 # how much memory the application holds: tests/apps/big_memory.cu holding 0.7% to 20% of the free
 # device memory (0.5 to 16 GB), its in-place kernel's two launches profiled; the save, the
 # restores before passes 1-3 and the final restore, per launch, from the profiler's time
-# breakdown. Results under $OUT/checkpoint-cost.
+# breakdown. Then a PyTorch process with a tiny tensor, and with 2 GiB more. Results under
+# $OUT/checkpoint-cost.
 # Usage: OUT=dir [BUILD=build/gpu] scripts/lab/checkpoint-cost.sh
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -11,15 +12,33 @@ BUILD="${BUILD:-build/gpu}"
 OUT="${OUT:-out}/checkpoint-cost"
 mkdir -p "$OUT"
 source scripts/lab/build-targets.sh roofline-cuda roofkit_inject roofkit_app_big_memory
-APP="$(find "$BUILD" -name roofkit_app_big_memory -type f | head -1)"
-for f in 0.007 0.02 0.05 0.1 0.2; do
-  "$BUILD/tools/roofline-cuda" profile --kernel add_one_in_place --records "$OUT/records-$f.jsonl" \
-    -o "$OUT/run-$f.json" -- "$APP" $f >"$OUT/out-$f.txt" 2>&1
-  echo "checkpoint-cost: fraction $f rc=$? $(grep -o 'big_memory: [^|]*held' "$OUT/out-$f.txt")"
-  grep '"profiler_time"' "$OUT/records-$f.jsonl" | python3 -c '
+PER_LAUNCH='
 import json, sys
 t = json.loads(sys.stdin.read())
 n = t["calls"] - 1  # the session warm-up call profiles no launch
 print("  per launch (ms): save %.2f, restores before passes %.2f, final restore %.2f, free %.2f" % tuple(
     t[k] * 1e3 / n for k in ("checkpoint_save_s", "before_s", "checkpoint_restore_s", "checkpoint_free_s")))'
+APP="$(find "$BUILD" -name roofkit_app_big_memory -type f | head -1)"
+for f in 0.007 0.02 0.05 0.1 0.2; do
+  "$BUILD/tools/roofline-cuda" profile --kernel add_one_in_place --records "$OUT/records-$f.jsonl" \
+    -o "$OUT/run-$f.json" -- "$APP" $f >"$OUT/out-$f.txt" 2>&1
+  echo "checkpoint-cost: fraction $f rc=$? $(grep -o 'big_memory: [^|]*held' "$OUT/out-$f.txt")"
+  grep '"profiler_time"' "$OUT/records-$f.jsonl" | python3 -c "$PER_LAUNCH"
+done
+# PyTorch: a tiny tensor doubled, then the same after 2 GiB more allocated: what the checkpoint
+# costs in a PyTorch process, against the same bytes in a plain CUDA application.
+for extra in 0 2048; do
+  "$BUILD/tools/roofline-cuda" profile --records "$OUT/records-torch-$extra.jsonl" \
+    -o "$OUT/run-torch-$extra.json" -- python3 -c "
+import torch
+pad = torch.empty($extra << 20, dtype=torch.uint8, device='cuda')
+x = torch.ones(1 << 20, device='cuda')
+for _ in range(4):
+    x = x * 2
+torch.cuda.synchronize()
+print('torch tiny: reserved', torch.cuda.memory_reserved() >> 20, 'MiB, free/total',
+      [b >> 20 for b in torch.cuda.mem_get_info()])
+" >"$OUT/out-torch-$extra.txt" 2>&1
+  echo "checkpoint-cost: torch, $extra MiB more rc=$? $(grep 'torch tiny' "$OUT/out-torch-$extra.txt")"
+  grep '"profiler_time"' "$OUT/records-torch-$extra.jsonl" | python3 -c "$PER_LAUNCH"
 done
