@@ -3,8 +3,8 @@
 # how much memory the application holds: tests/apps/big_memory.cu holding 0.7% to 20% of the free
 # device memory (0.5 to 16 GB), its in-place kernel's two launches profiled; the save, the
 # restores before passes 1-3 and the final restore, per launch, from the profiler's time
-# breakdown. Then a PyTorch process with a tiny tensor, and with 2 GiB more. Results under
-# $OUT/checkpoint-cost.
+# breakdown. Then a PyTorch process with a tiny tensor, and with 2 GiB more in one or 100
+# allocations. Results under $OUT/checkpoint-cost.
 # Usage: OUT=dir [BUILD=build/gpu] scripts/lab/checkpoint-cost.sh
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -25,20 +25,24 @@ for f in 0.007 0.02 0.05 0.1 0.2; do
   echo "checkpoint-cost: fraction $f rc=$? $(grep -o 'big_memory: [^|]*held' "$OUT/out-$f.txt")"
   grep '"profiler_time"' "$OUT/records-$f.jsonl" | python3 -c "$PER_LAUNCH"
 done
-# PyTorch: a tiny tensor doubled, then the same after 2 GiB more allocated: what the checkpoint
-# costs in a PyTorch process, against the same bytes in a plain CUDA application.
-for extra in 0 2048; do
-  "$BUILD/tools/roofline-cuda" profile --records "$OUT/records-torch-$extra.jsonl" \
-    -o "$OUT/run-torch-$extra.json" -- python3 -c "
+# PyTorch: a tiny tensor doubled, then the same after 2 GiB more allocated as one tensor and as
+# 100 tensors (PyTorch's allocator gives each its own segment): what the checkpoint costs in a
+# PyTorch process, by bytes and by allocations, against the plain CUDA application above.
+for pad in "0 1" "2048 1" "2048 100"; do
+  set -- $pad
+  tag="$1x$2"
+  "$BUILD/tools/roofline-cuda" profile --records "$OUT/records-torch-$tag.jsonl" \
+    -o "$OUT/run-torch-$tag.json" -- python3 -c "
 import torch
-pad = torch.empty($extra << 20, dtype=torch.uint8, device='cuda')
+pad = [torch.empty(($1 << 20) // $2, dtype=torch.uint8, device='cuda') for _ in range($2)]
 x = torch.ones(1 << 20, device='cuda')
 for _ in range(4):
     x = x * 2
 torch.cuda.synchronize()
-print('torch tiny: reserved', torch.cuda.memory_reserved() >> 20, 'MiB, free/total',
+print('torch tiny: reserved', torch.cuda.memory_reserved() >> 20, 'MiB in',
+      torch.cuda.memory_stats()['segment.all.current'], 'segments, free/total',
       [b >> 20 for b in torch.cuda.mem_get_info()])
-" >"$OUT/out-torch-$extra.txt" 2>&1
-  echo "checkpoint-cost: torch, $extra MiB more rc=$? $(grep 'torch tiny' "$OUT/out-torch-$extra.txt")"
-  grep '"profiler_time"' "$OUT/records-torch-$extra.jsonl" | python3 -c "$PER_LAUNCH"
+" >"$OUT/out-torch-$tag.txt" 2>&1
+  echo "checkpoint-cost: torch, $1 MiB more in $2 rc=$? $(grep 'torch tiny' "$OUT/out-torch-$tag.txt")"
+  grep '"profiler_time"' "$OUT/records-torch-$tag.jsonl" | python3 -c "$PER_LAUNCH"
 done
