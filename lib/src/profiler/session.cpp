@@ -290,7 +290,8 @@ struct profiler_session::impl {
   std::vector<std::uint8_t> kept_passes(CUpti_ProfilerRange mode, std::size_t ranges,
                                         const std::string& what,
                                         const std::function<void()>& pass_body,
-                                        const std::function<void()>& before_pass);
+                                        const std::function<void()>& before_pass,
+                                        const first_start_hooks& first_start = {});
 
   std::vector<range_values> user_replay(const std::function<void()>& body,
                                         const std::function<void()>& before, std::size_t capacity);
@@ -552,7 +553,8 @@ void profiler_session::release_range_profiler() {
 std::vector<std::uint8_t>
 profiler_session::impl::kept_passes(CUpti_ProfilerRange mode, std::size_t ranges,
                                     const std::string& what, const std::function<void()>& pass_body,
-                                    const std::function<void()>& before_pass) {
+                                    const std::function<void()>& before_pass,
+                                    const first_start_hooks& first_start) {
   ROOFKIT_CUDA_CHECK(cudaSetDevice(device));
   ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
   const auto t0 = std::chrono::steady_clock::now();
@@ -570,21 +572,41 @@ profiler_session::impl::kept_passes(CUpti_ProfilerRange mode, std::size_t ranges
   range_mode = mode;
   const auto t1 = std::chrono::steady_clock::now();
   bool done = false;
+  bool started = false;
   int pass = 0;
-  for (; !done; ++pass) {
-    if (pass > set.passes + 1)
-      throw runtime_error(fmt::format("{} did not complete in {} passes", what, pass));
-    const auto p0 = std::chrono::steady_clock::now();
-    if (before_pass)
-      before_pass();
-    ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
-    const auto p1 = std::chrono::steady_clock::now();
-    rp.start();
-    const auto p2 = std::chrono::steady_clock::now();
-    pass_body();
-    const auto p3 = std::chrono::steady_clock::now();
-    done = rp.stop();
-    add_pass_times(pass, p0, p1, p2, p3, std::chrono::steady_clock::now());
+  try {
+    for (; !done; ++pass) {
+      if (pass > set.passes + 1)
+        throw runtime_error(fmt::format("{} did not complete in {} passes", what, pass));
+      const auto p0 = std::chrono::steady_clock::now();
+      if (before_pass)
+        before_pass();
+      ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+      if (pass == 0 && first_start.before)
+        first_start.before();
+      const auto p1 = std::chrono::steady_clock::now();
+      rp.start();
+      started = true;
+      const auto p2 = std::chrono::steady_clock::now();
+      if (pass == 0 && first_start.after)
+        first_start.after();
+      pass_body();
+      const auto p3 = std::chrono::steady_clock::now();
+      started = false;
+      done = rp.stop();
+      add_pass_times(pass, p0, p1, p2, p3, std::chrono::steady_clock::now());
+    }
+  } catch (...) {
+    // A call that fails part-way leaves the profiler inside a set of passes: end the pass it
+    // started, and enable the profiler anew at the next call.
+    if (started) {
+      try {
+        rp.stop();
+      } catch (const std::exception&) {
+      }
+    }
+    release_range_profiler();
+    throw;
   }
   const auto t2 = std::chrono::steady_clock::now();
   rp.decode();
@@ -623,7 +645,8 @@ range_values profiler_session::profile_range(const std::string& name,
 }
 
 range_values profiler_session::profile_launch(const std::function<void()>& work,
-                                              const std::function<void()>& before_pass) {
+                                              const std::function<void()>& before_pass,
+                                              const first_start_hooks& first_start) {
   auto& s = *impl_;
   s.prepare_flusher();
   const std::size_t flush_ranges = s.flush_ranges();
@@ -638,7 +661,7 @@ range_values profiler_session::profile_launch(const std::function<void()>& work,
         work();
         ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
       },
-      before_pass);
+      before_pass, first_start);
   const auto t0 = std::chrono::steady_clock::now();
   const auto names = cupti_catalog::range_names(data);
   if (names.size() != flush_ranges + 1) {
