@@ -44,7 +44,6 @@ using NV::Cupti::Checkpoint::cuptiCheckpointSave;
 #include "roofkit/occupancy.hpp"
 #include "roofkit/profiler.hpp"
 #include "roofkit/timing.hpp"
-#include "side_call.hpp"
 
 namespace roofkit::inject {
 
@@ -613,7 +612,6 @@ private:
           std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     };
     bool saved = false;
-    std::unique_ptr<side_call> pending_save;
     auto restore = [&] {
       ROOFKIT_CUPTI_CHECK(cuptiCheckpointRestore(&cp));
       ROOFKIT_CU_CHECK(cuCtxSynchronize());
@@ -635,24 +633,8 @@ private:
       // redirected for the replay.
       timed("sync_s", [&] { ROOFKIT_CU_CHECK(cuCtxSynchronize()); });
       output.emplace();
-      // The checkpoint's copies run on a side thread while the profiler starts the first pass
-      // (driver calls with the GPU idle); the save is complete before that pass's cache control
-      // and kernel. Its time is the side thread's; the wait for it is checkpoint_save_wait_s.
-      double save_s = 0;
-      first_start_hooks save_during_start;
-      save_during_start.before = [&] {
-        pending_save = std::make_unique<side_call>(ctx, [&] {
-          const auto begin = std::chrono::steady_clock::now();
-          ROOFKIT_CUPTI_CHECK(cuptiCheckpointSave(&cp));
-          save_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-        });
-      };
-      save_during_start.after = [&] {
-        timed("checkpoint_save_wait_s", [&] { pending_save->join(); });
-        pending_save.reset();
-        phase_s_["checkpoint_save_s"] += save_s;
-        saved = true;
-      };
+      timed("checkpoint_save_s", [&] { ROOFKIT_CUPTI_CHECK(cuptiCheckpointSave(&cp)); });
+      saved = true;
       auto work = [&] {
         const CUresult r = relaunch(a);
         if (r != CUDA_SUCCESS && launch_error.empty()) {
@@ -670,7 +652,7 @@ private:
       };
       // One auto range per kernel: its duration and counters are the kernel's alone (a user
       // range around the launch added about 17 us of launch overhead to every kernel's time).
-      const range_values values = s->session->profile_launch(work, before_pass, save_during_start);
+      const range_values values = s->session->profile_launch(work, before_pass);
       cuCtxSetCurrent(ctx);
       timed("checkpoint_restore_s", restore);
       free_checkpoint();
@@ -680,15 +662,6 @@ private:
       apply_counts(derive_roofline_counts(s->session->metrics(), values.values), values.values, k);
     } catch (const std::exception& e) {
       cuCtxSetCurrent(ctx);
-      // A save still under way ends first; no kernel has run since it began.
-      if (pending_save) {
-        try {
-          pending_save->join();
-          saved = true;
-        } catch (const std::exception&) {
-        }
-        pending_save.reset();
-      }
       // Passes may have run: give the application back the memory it had, as far as possible.
       if (saved) {
         try {

@@ -222,16 +222,6 @@ struct batch_work {
   std::size_t launches = 1;
 };
 
-/// Host work to overlap with the start of a call's first pass, which the driver spends
-/// programming the performance monitors while the GPU is idle (tens of milliseconds for the
-/// bench's set; docs/metrics.md, "What a pass costs"). `before` runs after the pass's
-/// preparation and synchronisation, right before the start; `after` right after the start,
-/// before cache control and the work: it must leave no work of `before` in flight.
-struct first_start_hooks {
-  std::function<void()> before;
-  std::function<void()> after;
-};
-
 /// Where a session's wall time went (profile_launches calls), for overhead reports.
 struct profiler_stats {
   int calls = 0;       ///< calls of every mode but profile() (kernel replay)
@@ -311,11 +301,9 @@ public:
   /// kernel) passes() times, each after `before_pass` and cache control, and returns that
   /// kernel's values; its range is the kernel alone, so its duration is the kernel's, without the
   /// launch overhead a user range holds. Keeps the profiler enabled between calls, as
-  /// profile_range() does; throws when `work` launched another number of kernels. `first_start`
-  /// runs around the first pass's start (see first_start_hooks).
+  /// profile_range() does; throws when `work` launched another number of kernels.
   range_values profile_launch(const std::function<void()>& work,
-                              const std::function<void()>& before_pass = {},
-                              const first_start_hooks& first_start = {});
+                              const std::function<void()>& before_pass = {});
   /// Enables the range profiler that profile_range() and profile_launch() keep, ahead of the
   /// first call: a missing counter permission or another profiler attached to the context
   /// throws here (roofkit::error with its exit code), as check_profiler() reports it. With cache

@@ -290,8 +290,7 @@ struct profiler_session::impl {
   std::vector<std::uint8_t> kept_passes(CUpti_ProfilerRange mode, std::size_t ranges,
                                         const std::string& what,
                                         const std::function<void()>& pass_body,
-                                        const std::function<void()>& before_pass,
-                                        const first_start_hooks& first_start = {});
+                                        const std::function<void()>& before_pass);
 
   std::vector<range_values> user_replay(const std::function<void()>& body,
                                         const std::function<void()>& before, std::size_t capacity);
@@ -553,8 +552,7 @@ void profiler_session::release_range_profiler() {
 std::vector<std::uint8_t>
 profiler_session::impl::kept_passes(CUpti_ProfilerRange mode, std::size_t ranges,
                                     const std::string& what, const std::function<void()>& pass_body,
-                                    const std::function<void()>& before_pass,
-                                    const first_start_hooks& first_start) {
+                                    const std::function<void()>& before_pass) {
   ROOFKIT_CUDA_CHECK(cudaSetDevice(device));
   ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
   const auto t0 = std::chrono::steady_clock::now();
@@ -582,14 +580,10 @@ profiler_session::impl::kept_passes(CUpti_ProfilerRange mode, std::size_t ranges
       if (before_pass)
         before_pass();
       ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
-      if (pass == 0 && first_start.before)
-        first_start.before();
       const auto p1 = std::chrono::steady_clock::now();
       rp.start();
       started = true;
       const auto p2 = std::chrono::steady_clock::now();
-      if (pass == 0 && first_start.after)
-        first_start.after();
       pass_body();
       const auto p3 = std::chrono::steady_clock::now();
       started = false;
@@ -645,8 +639,7 @@ range_values profiler_session::profile_range(const std::string& name,
 }
 
 range_values profiler_session::profile_launch(const std::function<void()>& work,
-                                              const std::function<void()>& before_pass,
-                                              const first_start_hooks& first_start) {
+                                              const std::function<void()>& before_pass) {
   auto& s = *impl_;
   s.prepare_flusher();
   const std::size_t flush_ranges = s.flush_ranges();
@@ -661,7 +654,7 @@ range_values profiler_session::profile_launch(const std::function<void()>& work,
         work();
         ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
       },
-      before_pass, first_start);
+      before_pass);
   const auto t0 = std::chrono::steady_clock::now();
   const auto names = cupti_catalog::range_names(data);
   if (names.size() != flush_ranges + 1) {
