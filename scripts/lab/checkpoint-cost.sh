@@ -48,22 +48,8 @@ print('torch tiny: reserved', torch.cuda.memory_reserved() >> 20, 'MiB in',
 done
 # The PyTorch script of the walltime comparison, its device memory read at its end, plain and
 # under roofline-cuda profile (whose checkpoint saves whatever the process holds then).
-cat >"$OUT/torch_ops_memory.py" <<'PY'
-import runpy, sys
-import torch
-sys.argv = ["torch_ops.py"]
-sys.path.insert(0, "tests/apps")
-try:
-    runpy.run_path("tests/apps/torch_ops.py", run_name="__main__")
-except SystemExit:
-    pass
-free, total = torch.cuda.mem_get_info()
-print("torch_ops memory: reserved", torch.cuda.memory_reserved() >> 20, "MiB in",
-      torch.cuda.memory_stats()["segment.all.current"], "segments; device used",
-      (total - free) >> 20, "MiB")
-PY
-python3 "$OUT/torch_ops_memory.py" 2>&1 | grep "torch_ops memory" | sed 's/^/checkpoint-cost: plain: /'
+python3 scripts/lab/torch_ops_memory.py 2>&1 | grep "torch_ops memory" | sed 's/^/checkpoint-cost: plain: /'
 "$BUILD/tools/roofline-cuda" profile --records "$OUT/records-torch-ops.jsonl" \
-  -o "$OUT/run-torch-ops.json" -- python3 "$OUT/torch_ops_memory.py" >"$OUT/out-torch-ops.txt" 2>&1
+  -o "$OUT/run-torch-ops.json" -- python3 scripts/lab/torch_ops_memory.py >"$OUT/out-torch-ops.txt" 2>&1
 echo "checkpoint-cost: torch_ops under profile rc=$? $(grep 'torch_ops memory' "$OUT/out-torch-ops.txt")"
 grep '"profiler_time"' "$OUT/records-torch-ops.jsonl" | python3 -c "$PER_LAUNCH"

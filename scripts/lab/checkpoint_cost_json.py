@@ -37,9 +37,14 @@ def main():
                      **per_launch(f"{d}/records-torch-{tag}.jsonl")})
     text = open(f"{d}/out-torch-ops.txt").read()
     m = re.search(r"reserved (\d+) MiB in (\d+) segments; device used (\d+) MiB", text)
-    rows.append({"app": "tests/apps/torch_ops.py", "torch_reserved_mib": int(m.group(1)),
-                 "device_used_mib_at_end": int(m.group(3)),
-                 **per_launch(f"{d}/records-torch-ops.jsonl")})
+    if m:  # the text line of revision 3a915bc
+        reserved, used = int(m.group(1)), int(m.group(3))
+    else:  # scripts/lab/torch_ops_memory.py's JSON line
+        line = next(l for l in text.splitlines() if l.startswith("torch_ops memory: "))
+        mem = json.loads(line[len("torch_ops memory: "):])
+        reserved, used = mem["reserved_bytes"] >> 20, mem["device_used_bytes"] >> 20
+    rows.append({"app": "tests/apps/torch_ops.py", "torch_reserved_mib": reserved,
+                 "device_used_mib_at_end": used, **per_launch(f"{d}/records-torch-ops.jsonl")})
     # Copy rate from the plain application: bytes held (plus the 200 MB flush buffer) over the
     # final restore's time, for the two largest sizes.
     for r in rows[3:5]:

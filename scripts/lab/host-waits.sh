@@ -46,19 +46,5 @@ for run in plain preload; do
     -o "$OUT/torch-$run.json" -- python3 tests/apps/torch_ops.py >"$OUT/torch-$run.out" 2>&1
   echo "host-waits: torch $run rc=$? wall $(awk -v a="$a" -v b="$(date +%s.%N)" 'BEGIN{print b-a}')"
 done
-python3 - >"$OUT/torch-memory.json" 2>&1 <<'PY'
-import json, runpy, sys
-import torch
-sys.argv = ["torch_ops.py"]
-sys.path.insert(0, "tests/apps")
-try:
-    runpy.run_path("tests/apps/torch_ops.py", run_name="__main__")
-except SystemExit:
-    pass
-s = torch.cuda.memory_stats()
-print(json.dumps({"reserved_bytes": torch.cuda.memory_reserved(),
-                  "allocated_bytes": torch.cuda.memory_allocated(),
-                  "segments": s.get("segment.all.current"),
-                  "free_and_total": torch.cuda.mem_get_info()}))
-PY
+python3 scripts/lab/torch_ops_memory.py 2>&1 | grep "torch_ops memory" >"$OUT/torch-memory.json"
 cat "$OUT/torch-memory.json"

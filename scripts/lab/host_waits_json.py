@@ -87,7 +87,9 @@ def main():
         if call in ("reg_ops_count", "reg_ops_first_type"):
             field = "ops_per_call" if call == "reg_ops_count" else "first_op_type"
             ops[field][str(key)] = {"calls": count, "ms_each": round(seconds / count * 1e3, 3)}
-    torch["memory_at_end"] = json.loads(open(f"{d}/torch-memory.json").read().splitlines()[-1])
+    # One JSON line, after a "torch_ops memory: " prefix since torch_ops_memory.py.
+    last = open(f"{d}/torch-memory.json").read().splitlines()[-1]
+    torch["memory_at_end"] = json.loads(last.split("torch_ops memory: ")[-1])
     print(json.dumps({
         "schema": "roofkit.validation/1",
         "what": ("where the host time of a profiled launch's replay passes goes: "
