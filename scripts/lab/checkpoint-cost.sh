@@ -53,3 +53,31 @@ python3 scripts/lab/torch_ops_memory.py 2>&1 | grep "torch_ops memory" | sed 's/
   -o "$OUT/run-torch-ops.json" -- python3 scripts/lab/torch_ops_memory.py >"$OUT/out-torch-ops.txt" 2>&1
 echo "checkpoint-cost: torch_ops under profile rc=$? $(grep 'torch_ops memory' "$OUT/out-torch-ops.txt")"
 grep '"profiler_time"' "$OUT/records-torch-ops.jsonl" | python3 -c "$PER_LAUNCH"
+# What else a PyTorch process's checkpoint copies: the tiny loop (NVTX range "tiny", the only
+# launches profiled) after 2 GiB allocated, alone, after a cuBLAS matmul, after a cuDNN
+# convolution, and after both (the libraries' modules loaded, their workspaces allocated).
+for libs in none cublas cudnn both; do
+  "$BUILD/tools/roofline-cuda" profile --nvtx tiny --records "$OUT/records-libs-$libs.jsonl" \
+    -o "$OUT/run-libs-$libs.json" -- python3 -c "
+import torch
+pad = torch.empty(2048 << 20, dtype=torch.uint8, device='cuda')
+if '$libs' in ('cublas', 'both'):
+    a = torch.randn(4096, 4096, device='cuda', dtype=torch.bfloat16)
+    (a @ a).sum().item()
+if '$libs' in ('cudnn', 'both'):
+    conv = torch.nn.Conv2d(64, 128, 3, padding=1, device='cuda')
+    conv(torch.randn(32, 64, 56, 56, device='cuda')).sum().item()
+x = torch.ones(1 << 20, device='cuda')
+torch.cuda.synchronize()
+torch.cuda.nvtx.range_push('tiny')
+for _ in range(4):
+    x = x * 2
+torch.cuda.nvtx.range_pop()
+torch.cuda.synchronize()
+free, total = torch.cuda.mem_get_info()
+print('torch libs: reserved', torch.cuda.memory_reserved() >> 20, 'MiB; device used',
+      (total - free) >> 20, 'MiB')
+" >"$OUT/out-libs-$libs.txt" 2>&1
+  echo "checkpoint-cost: torch after $libs rc=$? $(grep 'torch libs' "$OUT/out-libs-$libs.txt")"
+  grep '"profiler_time"' "$OUT/records-libs-$libs.jsonl" | python3 -c "$PER_LAUNCH"
+done
