@@ -45,6 +45,16 @@ def main():
         reserved, used = mem["reserved_bytes"] >> 20, mem["device_used_bytes"] >> 20
     rows.append({"app": "tests/apps/torch_ops.py", "torch_reserved_mib": reserved,
                  "device_used_mib_at_end": used, **per_launch(f"{d}/records-torch-ops.jsonl")})
+    for libs in ("none", "cublas", "cudnn", "both"):
+        try:
+            text = open(f"{d}/out-libs-{libs}.txt").read()
+        except FileNotFoundError:  # before revision c258569
+            break
+        m = re.search(r"reserved (\d+) MiB; device used (\d+) MiB", text)
+        rows.append({"app": f"torch tiny after 2 GiB, libraries used first: {libs}",
+                     "torch_reserved_mib": int(m.group(1)),
+                     "device_used_mib_at_end": int(m.group(2)),
+                     **per_launch(f"{d}/records-libs-{libs}.jsonl")})
     # Copy rate from the plain application: bytes held (plus the 200 MB flush buffer) over the
     # final restore's time, for the two largest sizes.
     for r in rows[3:5]:
@@ -56,8 +66,10 @@ def main():
                  "profile (save, the restores before passes 1-3 together, the final restore, "
                  "free) by the memory the application holds: tests/apps/big_memory.cu with 0.5 to "
                  "15.7 GiB, a PyTorch process with a tiny tensor and with 2 GiB more in one or in "
-                 "100 allocations, and the PyTorch script of the walltime comparison with its "
-                 "device memory read at its end under profile"),
+                 "100 allocations, the PyTorch script of the walltime comparison with its "
+                 "device memory read at its end under profile, and a tiny PyTorch loop (NVTX "
+                 "range 'tiny', the only launches profiled) after 2 GiB allocated and after a "
+                 "cuBLAS matmul, a cuDNN convolution or both had run"),
         "device": "NVIDIA H100 80GB HBM3, driver 580.159.04 (nvidia-h100-x1)",
         "date": "2026-11-26",
         "git_revision": revision,
