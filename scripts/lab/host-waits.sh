@@ -2,7 +2,7 @@
 # Where the host time of a profiled launch's passes goes: roofkit-profiler-cost with one auto
 # range per launch (as roofline-cuda profile), for the SASS-only, DRAM-only, HGMMA-FP16-only and
 # the bench's set, (1) with the device's scheduling flag spin, yield or blocking sync, and (2)
-# with syscall_time.so preloaded, which times every ioctl, sleep, yield, poll and futex call;
+# with syscall_time.so preloaded, which times every ioctl, sleep, yield, poll and wait;
 # 1 and 41 launches per set, so the difference is 40 launches' worth. Then the PyTorch script
 # under roofline-cuda profile with the preload, and the memory PyTorch holds at its end (what
 # every checkpoint saves and restores). Results under $OUT/host-waits.

@@ -1,7 +1,8 @@
 // syscall_time.so: where a process's host time goes in the calls a driver makes to wait or to
 // talk to the kernel driver. Preloaded (LD_PRELOAD), it times every ioctl (by type, number and,
-// for the NVIDIA driver's RM control call, its command), the sleeps and yields, poll and the
-// futex system call, and writes the totals to $SYSCALL_TIME_OUT (else stderr) at exit.
+// for the NVIDIA driver's RM control call, its command), the sleeps and yields, poll, the waits
+// on condition variables and semaphores and the calls made through syscall(), and writes the
+// totals to $SYSCALL_TIME_OUT (else stderr) at exit.
 // Build: gcc -O2 -shared -fPIC -o syscall_time.so scripts/lab/syscall_time.c -ldl -lpthread
 #define _GNU_SOURCE
 #include <dlfcn.h>
