@@ -1,11 +1,15 @@
 // The injected library of `profile`: loaded by the CUDA driver through CUDA_INJECTION64_PATH,
 // it subscribes to kernel launches and profiles the selected ones.
 //
-// A selected launch is profiled in its callback, before the application's own launch runs:
-// synchronise the context, save device memory with a CUPTI checkpoint, then for every replay pass
-// restore the checkpoint, flush the L2 (cache control "all") and re-issue the same launch (same
-// function, dimensions and parameters) as a range of its own; finally restore the checkpoint once
-// more and let the application's launch go. Every pass and the application see the same memory.
+// Consecutive selected launches are replayed together (app_profile_options::replay_batch): at the
+// first one the context is synchronised and device memory saved with a CUPTI checkpoint; the
+// application's launches then run as usual and are copied. The batch ends at the first driver
+// call that could touch device memory or let the host see results (keeps_replay_batch), at a
+// launch not selected, or when full. Then every replay pass restores the checkpoint and
+// re-issues the batch's launches in order, each after its flush of the L2 (cache control "all")
+// and as a range of its own; the last pass leaves memory as the application's launches did.
+// With a batch of 1, a launch is replayed alone in its callback, before the application's own
+// launch runs, and memory restored once more before it goes.
 #include <cuda.h>
 #include <cupti.h>
 #include <cupti_checkpoint.h>
@@ -66,6 +70,21 @@ struct device_state {
   std::unique_ptr<profiler_session> session;
   CUcontext primary = nullptr;
   bool heap_ready = false; ///< prepare_device_heap() ran
+};
+
+/// A selected launch whose replay waits for the end of its batch.
+struct pending_launch {
+  std::unique_ptr<captured_launch> launch;
+  launch_record rec;
+  double capture_s = 0; ///< time spent on it in its callback
+};
+
+/// Consecutive launches replayed together, from one checkpoint saved before the first.
+struct pending_batch {
+  CUcontext ctx = nullptr;
+  device_state* state = nullptr;
+  CUpti_Checkpoint checkpoint{CUpti_Checkpoint_STRUCT_SIZE};
+  std::vector<pending_launch> launches;
 };
 
 class injector {
@@ -132,6 +151,9 @@ public:
                                 CUPTI_DRIVER_TRACE_CBID_cuProfilerStart,
                                 CUPTI_DRIVER_TRACE_CBID_cuProfilerStop})
       cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, id);
+    // Batches end at any driver call outside keeps_replay_batch(): every call is seen.
+    if (options_.replay_batch > 1)
+      cuptiEnableDomain(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API);
     cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE,
                         CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
     cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE,
@@ -168,6 +190,8 @@ public:
   // context.
   void on_context_destroy(CUcontext ctx) {
     std::lock_guard lock(mutex_);
+    if (batch_ && batch_->ctx == ctx)
+      close_batch("context destroyed");
     for (auto it = devices_.begin(); it != devices_.end();) {
       if (it->second.primary != ctx) {
         ++it;
@@ -195,6 +219,7 @@ public:
       return;
     finished_ = true;
     tool_scope scope;
+    close_batch("exit");
     timer_.drain();
     for (const auto& t : timer_.timings(kernel_names_))
       write(timing_line(t));
@@ -204,6 +229,8 @@ public:
     for (const auto& [ordinal, d] : devices_)
       if (d.session)
         add_stats(d.session->stats(), fields);
+    for (const auto& [why, n] : batch_ends_)
+      fields["batch_ended_by:" + why] = static_cast<double>(n);
     if (!fields.empty())
       write(profiler_time_line(fields));
     write(end_line(launches_.load(), pid_));
@@ -300,6 +327,13 @@ private:
       }
       return;
     }
+    if (enter && batch_open_.load() && !keeps_replay_batch(cbid)) {
+      tool_scope scope;
+      std::lock_guard lock(mutex_);
+      const char* call = nullptr;
+      cuptiGetCallbackName(CUPTI_CB_DOMAIN_DRIVER_API, cbid, &call);
+      close_batch(call ? call : "a driver call");
+    }
     switch (cbid) {
     case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture:
     case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz:
@@ -327,12 +361,19 @@ private:
       if (enter)
         on_graph_launch(static_cast<const cuGraphLaunch_params*>(d->functionParams)->hGraph);
       return;
-    default: // the instantiations: every field below starts with phGraphExec, hGraph
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate:
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags:
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams:
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz:
+      // Every instantiation's parameters start with phGraphExec, hGraph.
       if (!enter && succeeded(d)) {
         const auto* p = static_cast<const cuGraphInstantiateWithFlags_params*>(d->functionParams);
         if (p->phGraphExec)
           on_instantiate(*p->phGraphExec, p->hGraph);
       }
+      return;
+    default:
       return;
     }
   }
@@ -445,6 +486,8 @@ private:
         profile(a, d, name, index);
         yield_turn_if_wanted(); // between back-to-back profiled launches the watcher may not get in
       }
+    } else if (batch_) {
+      close_batch("a launch not selected");
     }
     lock.unlock();
     timer_.begin(d->context, a.stream, id);
@@ -464,6 +507,7 @@ private:
     // The bench's metric set and cache control: the session flushes the L2 after the
     // profiler has started each pass, in kernels whose ranges it drops (profile_launch).
     po.cache = parse_cache_control(options_.cache_control);
+    po.max_launch_sequence = static_cast<std::size_t>(options_.replay_batch);
     try {
       s.session = std::make_unique<profiler_session>(ordinal, bench_metric_set(), po);
       // Enabled now, so that a missing permission or another attached profiler stops profiling
@@ -545,7 +589,7 @@ private:
   // Disables this process's profilers and gives the turn up if another process waits for it
   // (the caller holds the mutex).
   void yield_turn_if_wanted() {
-    if (!turn_->held() || !turn_->wanted())
+    if (!turn_->held() || !turn_->wanted() || batch_) // an open batch still needs the profiler
       return;
     for (auto& [ordinal, d] : devices_)
       if (d.session) {
@@ -581,6 +625,7 @@ private:
       return;
     }
     if (ctx != s->primary) {
+      close_batch("a launch on another context");
       ++not_profiled_[{name, "not the device's primary context"}];
       return;
     }
@@ -601,6 +646,19 @@ private:
       k.launch.static_smem_bytes = static_cast<std::uint32_t>(smem);
     rec.stream = reinterpret_cast<std::uintptr_t>(a.stream);
     rec.thread = static_cast<std::uint64_t>(syscall(SYS_gettid));
+    if (options_.replay_batch > 1)
+      defer(a, ctx, *s, std::move(rec), t0);
+    else
+      replay_now(a, ctx, *s, rec, t0);
+  }
+
+  // Replays one launch in its callback, before the application's own launch runs (a batch of 1,
+  // or a launch whose parameters could not be copied).
+  void replay_now(const launch_args& a, CUcontext ctx, device_state& st, launch_record& rec,
+                  std::chrono::steady_clock::time_point t0) {
+    device_state* s = &st;
+    const std::string& name = rec.kernel.name;
+    kernel_result& k = rec.kernel;
 
     CUpti_Checkpoint cp{CUpti_Checkpoint_STRUCT_SIZE};
     cp.ctx = ctx;
@@ -685,6 +743,183 @@ private:
     write(launch_line(rec));
   }
 
+  // Adds a selected launch to the open batch, opening one if needed; the application's launch
+  // then runs as usual. Loading a function and setting up the device heap run work of the driver's
+  // that the batch's checkpoint would undo: a batch ends before them.
+  void defer(const launch_args& a, CUcontext ctx, device_state& s, launch_record rec,
+             std::chrono::steady_clock::time_point t0) {
+    if (batch_ && batch_->ctx != ctx)
+      close_batch("a launch on another context");
+    if (batch_ && batch_->launches.size() >= static_cast<std::size_t>(options_.replay_batch))
+      close_batch("a full batch");
+    const bool heap = !s.heap_ready && uses_heap(rec.mangled_name);
+    if (batch_ && (heap || !function_loaded(a.function)))
+      close_batch("a function to load");
+    auto timed = [this](const char* phase, auto&& call) {
+      const auto begin = std::chrono::steady_clock::now();
+      call();
+      phase_s_[phase] +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    };
+    std::unique_ptr<captured_launch> copy;
+    try {
+      timed("load_s", [&] { load_function(a.function); });
+      if (heap) {
+        timed("heap_setup_s", prepare_device_heap);
+        s.heap_ready = true;
+      }
+      copy = captured_launch::copy(a);
+      if (copy && !batch_) {
+        // Also prints the device output of the application's earlier launches.
+        timed("sync_s", [&] { ROOFKIT_CU_CHECK(cuCtxSynchronize()); });
+        pending_batch b;
+        b.ctx = ctx;
+        b.state = &s;
+        b.checkpoint.ctx = ctx;
+        b.checkpoint.allowOverwrite = 1;
+        timed("checkpoint_save_s",
+              [&] { ROOFKIT_CUPTI_CHECK(cuptiCheckpointSave(&b.checkpoint)); });
+        batch_.emplace(std::move(b));
+        batch_open_ = true;
+      }
+    } catch (const std::exception& e) {
+      cuCtxSetCurrent(ctx);
+      say(fmt::format("{}: not profiled: {}", rec.kernel.name, e.what()));
+      ++not_profiled_[{rec.kernel.name, "profiling error"}];
+      return;
+    }
+    if (!copy) { // the driver cannot tell its parameters' sizes
+      close_batch("parameters that cannot be copied");
+      replay_now(a, ctx, s, rec, t0);
+      return;
+    }
+    const double spent =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    batch_->launches.push_back({std::move(copy), std::move(rec), spent});
+  }
+
+  // Replays the open batch (the caller holds the mutex): every pass restores the checkpoint and
+  // re-issues the launches in order; the last pass leaves device memory as the application's
+  // launches did. Writes a record per launch. `why` (what ended the batch) is counted.
+  void close_batch(const std::string& why) {
+    if (!batch_)
+      return;
+    pending_batch b = std::move(*batch_);
+    batch_.reset();
+    batch_open_ = false;
+    tool_scope scope;
+    const auto t0 = std::chrono::steady_clock::now();
+    CUcontext previous = nullptr;
+    cuCtxGetCurrent(&previous);
+    cuCtxSetCurrent(b.ctx);
+    phase_s_["batches"] += 1;
+    phase_s_["batch_launches"] += static_cast<double>(b.launches.size());
+    ++batch_ends_[why];
+    auto timed = [this](const char* phase, auto&& call) {
+      const auto begin = std::chrono::steady_clock::now();
+      call();
+      phase_s_[phase] +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    };
+    std::vector<std::function<void()>> works;
+    std::string launch_error;
+    for (const auto& l : b.launches)
+      works.emplace_back([&launch_error, &args = l.launch->args(), &name = l.rec.kernel.name] {
+        const CUresult r = relaunch(args);
+        if (r != CUDA_SUCCESS && launch_error.empty()) {
+          const char* text = nullptr;
+          cuGetErrorName(r, &text);
+          launch_error =
+              fmt::format("re-issued launch of {} failed: {}", name, text ? text : "unknown error");
+        }
+      });
+    std::vector<range_values> values;
+    std::optional<replay_output> output;
+    std::string failure;
+    try {
+      // The application's launches have run: their printf output comes out before the redirect.
+      timed("sync_s", [&] { ROOFKIT_CU_CHECK(cuCtxSynchronize()); });
+      output.emplace();
+      auto restore = [&] {
+        const auto begin = std::chrono::steady_clock::now();
+        ROOFKIT_CUPTI_CHECK(cuptiCheckpointRestore(&b.checkpoint));
+        phase_s_["checkpoint_restore_s"] +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+      };
+      values = b.state->session->profile_launch_sequence(works, restore);
+      cuCtxSetCurrent(b.ctx);
+      ROOFKIT_CU_CHECK(cuCtxSynchronize());
+      if (!launch_error.empty())
+        throw runtime_error(launch_error);
+    } catch (const std::exception& e) {
+      failure = launch_error.empty() ? e.what() : launch_error;
+      // Give the application the memory its launches left: from the checkpoint, once more.
+      cuCtxSetCurrent(b.ctx);
+      launch_error.clear();
+      try {
+        ROOFKIT_CUPTI_CHECK(cuptiCheckpointRestore(&b.checkpoint));
+        for (const auto& w : works)
+          w();
+        ROOFKIT_CU_CHECK(cuCtxSynchronize());
+        if (!launch_error.empty())
+          throw runtime_error(launch_error);
+      } catch (const std::exception& again) {
+        if (!finished_) // at exit there is nothing left to keep
+          say(fmt::format("warning: the application's device memory after {} may be wrong: "
+                          "re-running its launches after a failed replay failed too ({})",
+                          b.launches.back().rec.kernel.name, again.what()));
+      }
+    }
+    timed("checkpoint_free_s", [&] { cuptiCheckpointFree(&b.checkpoint); });
+    if (output)
+      note_dropped_output(batch_label(b), output->finish());
+    const double share =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() /
+        static_cast<double>(b.launches.size());
+    for (std::size_t i = 0; i < b.launches.size(); ++i) {
+      launch_record& rec = b.launches[i].rec;
+      if (!failure.empty()) {
+        say(fmt::format("{}: not profiled: {}", rec.kernel.name, failure));
+        ++not_profiled_[{rec.kernel.name, "profiling error"}];
+        continue;
+      }
+      try {
+        apply_counts(derive_roofline_counts(b.state->session->metrics(), values[i].values),
+                     values[i].values, rec.kernel);
+      } catch (const std::exception& e) {
+        say(fmt::format("{}: not profiled: {}", rec.kernel.name, e.what()));
+        ++not_profiled_[{rec.kernel.name, "profiling error"}];
+        continue;
+      }
+      rec.profile_overhead_s = b.launches[i].capture_s + share;
+      write(launch_line(rec));
+    }
+    cuCtxSetCurrent(previous);
+  }
+
+  static std::string batch_label(const pending_batch& b) {
+    if (b.launches.size() == 1)
+      return b.launches.front().rec.kernel.name;
+    std::set<std::string> names;
+    for (const auto& l : b.launches)
+      names.insert(l.rec.kernel.name);
+    std::string list;
+    for (const auto& n : names)
+      list += (list.empty() ? "" : ", ") + n;
+    return fmt::format("{} launches replayed together ({})", b.launches.size(), list);
+  }
+
+  static bool function_loaded(CUfunction f) {
+    CUfunctionLoadingState state = CU_FUNCTION_LOADING_STATE_MAX;
+    if (cuFuncIsLoaded(&state, f) != CUDA_SUCCESS) {
+      CUfunction in_context = nullptr;
+      if (cuKernelGetFunction(&in_context, reinterpret_cast<CUkernel>(f)) != CUDA_SUCCESS ||
+          cuFuncIsLoaded(&state, in_context) != CUDA_SUCCESS)
+        return true; // cannot tell: load_function() would not load it either
+    }
+    return state != CU_FUNCTION_LOADING_STATE_UNLOADED;
+  }
+
   // With lazy loading (CUDA_MODULE_LOADING=LAZY, the default), a function is loaded inside its
   // first launch, after this callback, so the replay's first pass would load it. Loading a module
   // that uses the device heap, printf or device-side launches runs a kernel of the driver's, which
@@ -754,6 +989,9 @@ private:
   std::mutex heap_mutex_;
   std::set<std::string> heap_kernels_; ///< mangled names of the loaded functions that use the heap
   launch_timer timer_;
+  std::optional<pending_batch> batch_;
+  std::atomic<bool> batch_open_{false};            ///< batch_ is set (read without the mutex)
+  std::map<std::string, std::int64_t> batch_ends_; ///< what ended the batches, by call
 };
 
 } // namespace

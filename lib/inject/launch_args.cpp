@@ -1,6 +1,9 @@
 // Decoding and re-issuing kernel launches from CUPTI driver callbacks.
 #include "launch_args.hpp"
 
+#include <algorithm>
+#include <cstring>
+
 namespace roofkit::inject {
 
 bool is_kernel_launch(CUpti_CallbackId cbid) {
@@ -11,6 +14,111 @@ bool is_kernel_launch(CUpti_CallbackId cbid) {
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool keeps_replay_batch(CUpti_CallbackId cbid) {
+  if (is_kernel_launch(cbid))
+    return true;
+  switch (cbid) {
+  case CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent:
+  case CUPTI_DRIVER_TRACE_CBID_cuCtxGetDevice:
+  case CUPTI_DRIVER_TRACE_CBID_cuCtxGetDevice_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuCtxGetFlags:
+  case CUPTI_DRIVER_TRACE_CBID_cuCtxGetApiVersion:
+  case CUPTI_DRIVER_TRACE_CBID_cuCtxGetLimit:
+  case CUPTI_DRIVER_TRACE_CBID_cuCtxGetCacheConfig:
+  case CUPTI_DRIVER_TRACE_CBID_cuCtxGetSharedMemConfig:
+  case CUPTI_DRIVER_TRACE_CBID_cuCtxGetStreamPriorityRange:
+  case CUPTI_DRIVER_TRACE_CBID_cuCtxGetId:
+  case CUPTI_DRIVER_TRACE_CBID_cuCtxSetCurrent:
+  case CUPTI_DRIVER_TRACE_CBID_cuCtxPushCurrent:
+  case CUPTI_DRIVER_TRACE_CBID_cuCtxPushCurrent_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuCtxPopCurrent:
+  case CUPTI_DRIVER_TRACE_CBID_cuCtxPopCurrent_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuDeviceGet:
+  case CUPTI_DRIVER_TRACE_CBID_cuDeviceGetCount:
+  case CUPTI_DRIVER_TRACE_CBID_cuDeviceGetName:
+  case CUPTI_DRIVER_TRACE_CBID_cuDeviceGetAttribute:
+  case CUPTI_DRIVER_TRACE_CBID_cuDeviceGetUuid:
+  case CUPTI_DRIVER_TRACE_CBID_cuDeviceGetUuid_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuDeviceGetPCIBusId:
+  case CUPTI_DRIVER_TRACE_CBID_cuDeviceTotalMem_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuDeviceComputeCapability:
+  case CUPTI_DRIVER_TRACE_CBID_cuDeviceGetProperties:
+  case CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxGetState:
+  case CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxRetain:
+  case CUPTI_DRIVER_TRACE_CBID_cuDriverGetVersion:
+  case CUPTI_DRIVER_TRACE_CBID_cuDeviceGetDefaultMemPool:
+  case CUPTI_DRIVER_TRACE_CBID_cuDeviceGetMemPool:
+  case CUPTI_DRIVER_TRACE_CBID_cuMemPoolGetAttribute:
+  case CUPTI_DRIVER_TRACE_CBID_cuFuncGetAttribute:
+  case CUPTI_DRIVER_TRACE_CBID_cuFuncSetAttribute:
+  case CUPTI_DRIVER_TRACE_CBID_cuFuncSetCacheConfig:
+  case CUPTI_DRIVER_TRACE_CBID_cuFuncSetSharedMemConfig:
+  case CUPTI_DRIVER_TRACE_CBID_cuFuncGetName:
+  case CUPTI_DRIVER_TRACE_CBID_cuFuncGetModule:
+  case CUPTI_DRIVER_TRACE_CBID_cuFuncIsLoaded:
+  case CUPTI_DRIVER_TRACE_CBID_cuFuncGetParamInfo:
+  case CUPTI_DRIVER_TRACE_CBID_cuKernelGetFunction:
+  case CUPTI_DRIVER_TRACE_CBID_cuKernelGetAttribute:
+  case CUPTI_DRIVER_TRACE_CBID_cuKernelSetAttribute:
+  case CUPTI_DRIVER_TRACE_CBID_cuKernelGetName:
+  case CUPTI_DRIVER_TRACE_CBID_cuKernelGetParamInfo:
+  case CUPTI_DRIVER_TRACE_CBID_cuLibraryGetKernel:
+  case CUPTI_DRIVER_TRACE_CBID_cuLibraryGetModule:
+  case CUPTI_DRIVER_TRACE_CBID_cuModuleGetFunction:
+  case CUPTI_DRIVER_TRACE_CBID_cuModuleGetGlobal_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuLibraryGetGlobal:
+  case CUPTI_DRIVER_TRACE_CBID_cuEventCreate:
+  case CUPTI_DRIVER_TRACE_CBID_cuEventDestroy:
+  case CUPTI_DRIVER_TRACE_CBID_cuEventDestroy_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuEventRecord:
+  case CUPTI_DRIVER_TRACE_CBID_cuEventRecord_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuEventRecordWithFlags:
+  case CUPTI_DRIVER_TRACE_CBID_cuEventRecordWithFlags_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuEventElapsedTime:
+  case CUPTI_DRIVER_TRACE_CBID_cuEventElapsedTime_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamWaitEvent:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamWaitEvent_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamCreate:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamCreateWithPriority:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamGetPriority:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamGetPriority_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamGetFlags:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamGetFlags_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamGetCtx:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamGetCtx_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamGetCtx_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamGetCtx_v2_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamGetId:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamGetId_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamIsCapturing:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamIsCapturing_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamGetCaptureInfo:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamGetCaptureInfo_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamGetCaptureInfo_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamGetCaptureInfo_v2_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamGetCaptureInfo_v3:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamGetCaptureInfo_v3_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuThreadExchangeStreamCaptureMode:
+  case CUPTI_DRIVER_TRACE_CBID_cuPointerGetAttribute:
+  case CUPTI_DRIVER_TRACE_CBID_cuPointerGetAttributes:
+  case CUPTI_DRIVER_TRACE_CBID_cuMemGetInfo_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuMemGetAddressRange_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuGetProcAddress:
+  case CUPTI_DRIVER_TRACE_CBID_cuGetProcAddress_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuGetExportTable:
+  case CUPTI_DRIVER_TRACE_CBID_cuOccupancyMaxActiveBlocksPerMultiprocessor:
+  case CUPTI_DRIVER_TRACE_CBID_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags:
+  case CUPTI_DRIVER_TRACE_CBID_cuOccupancyMaxPotentialBlockSize:
+  case CUPTI_DRIVER_TRACE_CBID_cuOccupancyMaxPotentialBlockSizeWithFlags:
+  case CUPTI_DRIVER_TRACE_CBID_cuOccupancyAvailableDynamicSMemPerBlock:
+  case CUPTI_DRIVER_TRACE_CBID_cuOccupancyMaxActiveClusters:
+  case CUPTI_DRIVER_TRACE_CBID_cuOccupancyMaxPotentialClusterSize:
     return true;
   default:
     return false;
@@ -72,6 +180,85 @@ launch_args decode_launch(CUpti_CallbackId cbid, const void* params) {
   if (a.stream == nullptr && per_thread(cbid))
     a.stream = CU_STREAM_PER_THREAD;
   return a;
+}
+
+namespace {
+
+struct param_slot {
+  std::size_t offset = 0;
+  std::size_t size = 0;
+};
+
+// The offsets and sizes of a function's parameters; false when the driver cannot tell. The runtime
+// may pass a CUkernel where a CUfunction is expected (as in load_function).
+bool param_slots(CUfunction f, std::vector<param_slot>& out) {
+  CUfunctionLoadingState state;
+  const bool is_function = cuFuncIsLoaded(&state, f) == CUDA_SUCCESS;
+  for (std::size_t i = 0;; ++i) {
+    param_slot p;
+    const CUresult r =
+        is_function ? cuFuncGetParamInfo(f, i, &p.offset, &p.size)
+                    : cuKernelGetParamInfo(reinterpret_cast<CUkernel>(f), i, &p.offset, &p.size);
+    if (r == CUDA_ERROR_INVALID_VALUE) // past the last parameter
+      return true;
+    if (r != CUDA_SUCCESS)
+      return false;
+    out.push_back(p);
+  }
+}
+
+} // namespace
+
+std::unique_ptr<captured_launch> captured_launch::copy(const launch_args& a) {
+  std::unique_ptr<captured_launch> c(new captured_launch);
+  c->args_ = a;
+  c->args_.params = nullptr;
+  c->args_.extra = nullptr;
+  c->args_.config = nullptr;
+  if (a.params) {
+    std::vector<param_slot> slots;
+    if (!param_slots(a.function, slots))
+      return nullptr;
+    std::size_t total = 0;
+    for (const auto& p : slots)
+      total = std::max(total, p.offset + p.size);
+    c->param_bytes_.resize(total);
+    for (std::size_t i = 0; i < slots.size(); ++i) {
+      std::memcpy(c->param_bytes_.data() + slots[i].offset, a.params[i], slots[i].size);
+      c->param_ptrs_.push_back(c->param_bytes_.data() + slots[i].offset);
+    }
+    c->args_.params = c->param_ptrs_.data();
+  }
+  if (a.extra) {
+    const void* buffer = nullptr;
+    const std::size_t* size = nullptr;
+    for (void* const* e = a.extra; *e != CU_LAUNCH_PARAM_END; e += 2) {
+      if (e[0] == CU_LAUNCH_PARAM_BUFFER_POINTER)
+        buffer = e[1];
+      else if (e[0] == CU_LAUNCH_PARAM_BUFFER_SIZE)
+        size = static_cast<const std::size_t*>(e[1]);
+      else
+        return nullptr;
+    }
+    if ((buffer != nullptr) != (size != nullptr))
+      return nullptr;
+    if (buffer && size) {
+      c->packed_size_ = *size;
+      c->packed_.assign(static_cast<const std::uint8_t*>(buffer),
+                        static_cast<const std::uint8_t*>(buffer) + *size);
+      c->extra_ = {CU_LAUNCH_PARAM_BUFFER_POINTER, c->packed_.data(), CU_LAUNCH_PARAM_BUFFER_SIZE,
+                   &c->packed_size_, CU_LAUNCH_PARAM_END};
+      c->args_.extra = c->extra_.data();
+    }
+  }
+  if (a.config) {
+    c->config_ = *a.config;
+    if (a.config->attrs && a.config->numAttrs > 0)
+      c->attrs_.assign(a.config->attrs, a.config->attrs + a.config->numAttrs);
+    c->config_.attrs = c->attrs_.empty() ? nullptr : c->attrs_.data();
+    c->args_.config = &c->config_;
+  }
+  return c;
 }
 
 CUresult relaunch(const launch_args& a) {

@@ -5,6 +5,9 @@
 #include <cupti.h>
 
 #include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
 
 namespace roofkit::inject {
 
@@ -21,8 +24,37 @@ struct launch_args {
   bool cooperative = false;
 };
 
+/// A launch copied out of its callback: the parameter values, the packed-argument buffer and
+/// the launch configuration are owned, so the launch can be re-issued after the application's
+/// call returned. Not copyable or movable: args() points into the object.
+class captured_launch {
+public:
+  /// Copies `a`; null when the parameters' sizes cannot be read from the driver
+  /// (cuFuncGetParamInfo, cuKernelGetParamInfo) or `extra` holds an unknown entry.
+  static std::unique_ptr<captured_launch> copy(const launch_args& a);
+  captured_launch(const captured_launch&) = delete;
+  captured_launch& operator=(const captured_launch&) = delete;
+  /// The launch, with every pointer into this object.
+  const launch_args& args() const { return args_; }
+
+private:
+  captured_launch() = default;
+  launch_args args_;
+  std::vector<std::uint8_t> param_bytes_;
+  std::vector<void*> param_ptrs_;
+  std::vector<std::uint8_t> packed_;
+  std::size_t packed_size_ = 0;
+  std::array<void*, 5> extra_{};
+  CUlaunchConfig config_{};
+  std::vector<CUlaunchAttribute> attrs_;
+};
+
 /// True for the driver callbacks that launch one kernel.
 bool is_kernel_launch(CUpti_CallbackId cbid);
+/// True for the driver calls that may come between launches replayed together: they neither
+/// touch device memory nor let the host see results (no copy, set, allocation, free, sync or
+/// query), and do not end what a replay needs (a stream, a module). Any other call ends a batch.
+bool keeps_replay_batch(CUpti_CallbackId cbid);
 /// Decodes a launch callback's parameters (is_kernel_launch(cbid) must hold).
 launch_args decode_launch(CUpti_CallbackId cbid, const void* params);
 /// Launches the same function with the same configuration and parameters again.

@@ -52,6 +52,14 @@ TEST(app_profile_options, rejects_bad_values_naming_them) {
   o6.profile_from_start = "no";
   EXPECT_NE(message(o6).find("profile from start 'no' is not valid (valid: on, off)"),
             std::string::npos);
+  app_profile_options o7;
+  o7.replay_batch = 0;
+  EXPECT_NE(message(o7).find("replay batch 0 is out of range (valid: 1 to 256)"),
+            std::string::npos);
+  o7.replay_batch = 257;
+  EXPECT_NE(message(o7).find("replay batch 257 is out of range"), std::string::npos);
+  o7.replay_batch = 256;
+  EXPECT_NO_THROW(roofkit::validate(o7));
   app_profile_options o5;
   o5.kernel_regex = "gemm(";
   EXPECT_NE(message(o5).find("kernel regex 'gemm(' is not a valid regular expression"),
@@ -74,6 +82,7 @@ TEST(app_profile_options, survive_the_environment_round_trip) {
   o.clock_control = "base";
   o.profile_from_start = "off";
   o.record_path = "/tmp/x.jsonl";
+  o.replay_batch = 1;
   fake_env = roofkit::to_environment(o);
   const auto back = roofkit::options_from_environment(fake_lookup);
   EXPECT_EQ(back.kernel_regex, "sgemm|softmax");
@@ -84,6 +93,7 @@ TEST(app_profile_options, survive_the_environment_round_trip) {
   EXPECT_EQ(back.clock_control, "base");
   EXPECT_EQ(back.profile_from_start, "off");
   EXPECT_EQ(back.record_path, "/tmp/x.jsonl");
+  EXPECT_EQ(back.replay_batch, 1);
   fake_env["ROOFKIT_PROFILE_LAUNCH_COUNT"] = "7x";
   EXPECT_THROW(roofkit::options_from_environment(fake_lookup), roofkit::error);
   fake_env.clear();
@@ -91,6 +101,10 @@ TEST(app_profile_options, survive_the_environment_round_trip) {
   EXPECT_EQ(defaults.launch_count, -1);
   EXPECT_EQ(defaults.cache_control, "all");
   EXPECT_EQ(defaults.profile_from_start, "on");
+  EXPECT_EQ(defaults.replay_batch, 32);
+  fake_env["ROOFKIT_PROFILE_REPLAY_BATCH"] = "300";
+  EXPECT_THROW(roofkit::options_from_environment(fake_lookup), roofkit::error);
+  fake_env.clear();
 }
 
 TEST(app_profile_environment, sets_the_injection_and_nvtx_only_when_asked) {

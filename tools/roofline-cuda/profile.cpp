@@ -123,6 +123,9 @@ const roofkit::cli::registration reg{
       cmd->add_option("--profile-from-start", o->options.profile_from_start,
                       "on, or off: only launches between the application's cudaProfilerStart "
                       "and cudaProfilerStop (default on)");
+      cmd->add_option("--replay-batch", o->options.replay_batch,
+                      "Consecutive launches replayed together in one set of passes, after they "
+                      "ran (1 to 256; 1: each launch alone, before it runs; default 32)");
       cmd->add_option("--ceilings", o->ceilings,
                       "Take the roofs from this machine file or run file");
       cmd->add_option("-o,--output", o->output, "Write the run (roofkit.run/1 JSON) to this file");

@@ -25,6 +25,9 @@
 namespace roofkit {
 
 /// What to profile in the application and how.
+/// Largest replay batch (app_profile_options::replay_batch).
+inline constexpr std::int64_t max_replay_batch = 256;
+
 struct app_profile_options {
   std::string kernel_regex;           ///< ECMAScript regex searched in the demangled name; "" = all
   std::string nvtx_range;             ///< only launches inside an NVTX push/pop range of this name
@@ -35,6 +38,10 @@ struct app_profile_options {
   /// "on": launches are selectable from the start; "off": only between the application's
   /// cudaProfilerStart and cudaProfilerStop (cuProfilerStart/Stop), as Nsight Compute's option.
   std::string profile_from_start = "on";
+  /// Consecutive selected launches replayed together, in one set of passes, after the
+  /// application's own launches ran (1: each launch replayed alone in its callback, before the
+  /// application's launch runs). See docs/profile.md.
+  std::int64_t replay_batch = 32;
   std::string record_path; ///< where the injected library writes its records
 };
 

@@ -212,6 +212,10 @@ struct profiler_options {
   /// Kernel launches one profile() call is sized for; one more is kept, and a call that fills
   /// that too is warned about (launches beyond it are not profiled).
   std::size_t max_ranges = 64;
+  /// Launches one profile_launch_sequence() call takes at most. The range profiler that
+  /// profile_launch() keeps enabled is configured for this many launches, each with its cache
+  /// control, on every call (CUPTI keeps the first configuration of an enabled profiler).
+  std::size_t max_launch_sequence = 1;
   /// Receives warnings (dropped metrics, dropped ranges); default: stderr, "roofkit: warning: ".
   std::function<void(const std::string&)> warn;
 };
@@ -304,6 +308,13 @@ public:
   /// profile_range() does; throws when `work` launched another number of kernels.
   range_values profile_launch(const std::function<void()>& work,
                               const std::function<void()>& before_pass = {});
+  /// profile_launch() for several launches in turn, in one set of passes: each pass runs every
+  /// work after its own cache control and waits for it, so each launch's counters are as if
+  /// profiled alone while the profiler's cost per pass is paid once. Each work must launch
+  /// exactly one kernel; returns one entry per work, in order. Takes at most
+  /// profiler_options::max_launch_sequence works (usage_error beyond).
+  std::vector<range_values> profile_launch_sequence(const std::vector<std::function<void()>>& works,
+                                                    const std::function<void()>& before_pass = {});
   /// Enables the range profiler that profile_range() and profile_launch() keep, ahead of the
   /// first call: a missing counter permission or another profiler attached to the context
   /// throws here (roofkit::error with its exit code), as check_profiler() reports it. With cache

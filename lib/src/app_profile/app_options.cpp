@@ -21,6 +21,7 @@ const char* env_cache = "ROOFKIT_PROFILE_CACHE_CONTROL";
 const char* env_clock = "ROOFKIT_PROFILE_CLOCK_CONTROL";
 const char* env_from_start = "ROOFKIT_PROFILE_FROM_START";
 const char* env_record = "ROOFKIT_PROFILE_RECORD";
+const char* env_batch = "ROOFKIT_PROFILE_REPLAY_BATCH";
 
 std::int64_t parse_int(const char* name, const std::string& text) {
   char* end = nullptr;
@@ -40,6 +41,9 @@ void validate(const app_profile_options& o) {
   if (o.launch_count < -1 || o.launch_count == 0)
     throw usage_error(fmt::format(
         "launch count {} is out of range (valid: 1 or more; -1 for no limit)", o.launch_count));
+  if (o.replay_batch < 1 || o.replay_batch > max_replay_batch)
+    throw usage_error(fmt::format("replay batch {} is out of range (valid: 1 to {})",
+                                  o.replay_batch, max_replay_batch));
   if (o.cache_control != "all" && o.cache_control != "none")
     throw usage_error(
         fmt::format("cache control '{}' is not valid (valid: all, none)", o.cache_control));
@@ -63,6 +67,7 @@ std::map<std::string, std::string> to_environment(const app_profile_options& o) 
   env[env_clock] = o.clock_control;
   env[env_from_start] = o.profile_from_start;
   env[env_record] = o.record_path;
+  env[env_batch] = std::to_string(o.replay_batch);
   return env;
 }
 
@@ -86,6 +91,8 @@ app_profile_options options_from_environment(const char* (*lookup)(const char*))
     o.clock_control = *v;
   if (auto v = get(env_from_start))
     o.profile_from_start = *v;
+  if (auto v = get(env_batch))
+    o.replay_batch = parse_int(env_batch, *v);
   if (auto v = get(env_record))
     o.record_path = *v;
   validate(o);

@@ -240,6 +240,7 @@ std::string profile_run_json(const run& r, const profile_log& log, const profile
   opts["cache_control"] = in.options.cache_control;
   opts["clock_control"] = r.context.clock_control; // from the log: also right when rebuilt
   opts["profile_from_start"] = in.options.profile_from_start;
+  opts["replay_batch"] = in.options.replay_batch;
   p["options"] = opts;
   p["processes"] = log.processes;
   p["total_launches"] = log.total_launches;

@@ -7,6 +7,7 @@
 #include <cupti_target.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <mutex>
@@ -300,6 +301,11 @@ struct profiler_session::impl {
   std::size_t flush_ranges() const {
     return flusher ? static_cast<std::size_t>(flusher->launches()) : 0;
   }
+  // Ranges the kept auto-range profiler is configured for: every launch of the longest sequence,
+  // each after its flush, and one more to see a work that launched a second kernel.
+  std::size_t sequence_ranges() const {
+    return std::max<std::size_t>(options.max_launch_sequence, 1) * (flush_ranges() + 1) + 1;
+  }
 
   template <class T> void add_pass_times(int pass, T p0, T p1, T p2, T p3, T p4) {
     auto seconds = [](T a, T b) { return std::chrono::duration<double>(b - a).count(); };
@@ -535,7 +541,7 @@ void profiler_session::enable_range_profiler() {
   // free, cuptiRangeProfilerStart failed with CUPTI_ERROR_UNKNOWN): start the passes once now,
   // on the flush alone, in the mode and with the set of profile_launch().
   if (s.flusher)
-    s.kept_passes(CUPTI_AutoRange, s.flush_ranges() + 1, "the warm-up",
+    s.kept_passes(CUPTI_AutoRange, s.sequence_ranges(), "the warm-up",
                   [&] { s.flush_in_pass(true); }, {});
 }
 
@@ -640,29 +646,53 @@ range_values profiler_session::profile_range(const std::string& name,
 
 range_values profiler_session::profile_launch(const std::function<void()>& work,
                                               const std::function<void()>& before_pass) {
+  return profile_launch_sequence({work}, before_pass).front();
+}
+
+std::vector<range_values>
+profiler_session::profile_launch_sequence(const std::vector<std::function<void()>>& works,
+                                          const std::function<void()>& before_pass) {
   auto& s = *impl_;
+  const std::size_t n = works.size();
+  if (n == 0)
+    return {};
+  if (n > s.options.max_launch_sequence)
+    throw usage_error(fmt::format("{} launches in one sequence; this session takes 1 to {}", n,
+                                  s.options.max_launch_sequence));
   s.prepare_flusher();
   const std::size_t flush_ranges = s.flush_ranges();
-  // One range more than expected, to see a work that launches more than one kernel.
   const auto data = s.kept_passes(
-      CUPTI_AutoRange, flush_ranges + 2, "the launch",
+      CUPTI_AutoRange, s.sequence_ranges(), n == 1 ? "the launch" : "the launches",
       [&] {
-        // The flush's kernel(s) are ranges of their own, dropped below; it is waited for, as the
-        // work may run on another stream.
-        if (s.flusher)
-          s.flush_in_pass(true);
-        work();
-        ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+        // The flush's kernel(s) are ranges of their own, dropped below; each is waited for, as
+        // the works may run on other streams.
+        for (const auto& work : works) {
+          if (s.flusher)
+            s.flush_in_pass(true);
+          work();
+          ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+        }
       },
       before_pass);
   const auto t0 = std::chrono::steady_clock::now();
   const auto names = cupti_catalog::range_names(data);
-  if (names.size() != flush_ranges + 1) {
-    const std::size_t kernels = names.size() < flush_ranges ? 0 : names.size() - flush_ranges;
-    throw runtime_error(fmt::format("the profiled work launched {} kernels a pass, 1 expected",
-                                    kernels > 1 ? "2 or more" : std::to_string(kernels)));
+  const std::size_t per_work = flush_ranges + 1;
+  if (names.size() != n * per_work) {
+    if (n == 1) {
+      const std::size_t kernels = names.size() < flush_ranges ? 0 : names.size() - flush_ranges;
+      throw runtime_error(fmt::format("the profiled work launched {} kernels a pass, 1 expected",
+                                      kernels > 1 ? "2 or more" : std::to_string(kernels)));
+    }
+    throw runtime_error(fmt::format("the {} profiled works gave {} ranges a pass, {} expected "
+                                    "(one kernel per work)",
+                                    n, names.size(), n * per_work));
   }
-  auto out = s.to_values(names.back(), s.evaluate(data, flush_ranges));
+  std::vector<range_values> out;
+  out.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t range = i * per_work + flush_ranges;
+    out.push_back(s.to_values(names[range], s.evaluate(data, range)));
+  }
   s.stats.decode_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;
 }
