@@ -55,6 +55,9 @@ bool is_kernel_launch(CUpti_CallbackId cbid);
 /// touch device memory nor let the host see results (no copy, set, allocation, free, sync or
 /// query), and do not end what a replay needs (a stream, a module). Any other call ends a batch.
 bool keeps_replay_batch(CUpti_CallbackId cbid);
+/// keeps_replay_batch() for the runtime's calls (launches, queries of attributes and errors,
+/// events and streams as above).
+bool runtime_keeps_replay_batch(CUpti_CallbackId cbid);
 /// Decodes a launch callback's parameters (is_kernel_launch(cbid) must hold).
 launch_args decode_launch(CUpti_CallbackId cbid, const void* params);
 /// Launches the same function with the same configuration and parameters again.

@@ -29,7 +29,7 @@ run() { # name, profile options (one word each, comma-separated), command...
   shift 2
   local a
   a=$(date +%s.%N)
-  "$RC" profile "${opts[@]}" --records "$OUT/$name.jsonl" -o "$OUT/$name.json" -- "$@" \
+  timeout "${RUN_LIMIT_S:-150}" "$RC" profile "${opts[@]}" --records "$OUT/$name.jsonl" -o "$OUT/$name.json" -- "$@" \
     >"$OUT/$name.out" 2>"$OUT/$name.err"
   echo "rc=$?" >>"$OUT/$name.err"
   awk -v a="$a" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }' >"$OUT/$name.s"
