@@ -55,7 +55,6 @@ namespace {
 
 thread_local bool in_tool = false;                // our own driver calls: no callbacks handled
 thread_local std::vector<std::string> nvtx_stack; // enclosing NVTX push/pop ranges
-thread_local int runtime_depth = 0;               // runtime API calls the thread is inside
 
 struct tool_scope {
   bool was;
@@ -152,12 +151,9 @@ public:
                                 CUPTI_DRIVER_TRACE_CBID_cuProfilerStart,
                                 CUPTI_DRIVER_TRACE_CBID_cuProfilerStop})
       cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, id);
-    // Batches end at any runtime or driver call outside the keeps_replay_batch() lists: every
-    // call is seen.
-    if (options_.replay_batch > 1) {
+    // Batches end at any driver call outside keeps_replay_batch(): every call is seen.
+    if (options_.replay_batch > 1)
       cuptiEnableDomain(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API);
-      cuptiEnableDomain(1, subscriber_, CUPTI_CB_DOMAIN_RUNTIME_API);
-    }
     cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE,
                         CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
     cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE,
@@ -261,8 +257,6 @@ private:
     try {
       if (domain == CUPTI_CB_DOMAIN_DRIVER_API)
         me->on_driver(cbid, static_cast<const CUpti_CallbackData*>(data));
-      else if (domain == CUPTI_CB_DOMAIN_RUNTIME_API)
-        me->on_runtime(cbid, static_cast<const CUpti_CallbackData*>(data));
       else if (domain == CUPTI_CB_DOMAIN_NVTX)
         on_nvtx(cbid, static_cast<const CUpti_NvtxData*>(data));
       else if (domain == CUPTI_CB_DOMAIN_RESOURCE &&
@@ -333,10 +327,19 @@ private:
       }
       return;
     }
-    // Inside a runtime call the runtime may hold its own locks, which the replay's runtime calls
-    // would take again: a batch ends at the runtime call's entry instead (on_runtime).
-    if (enter && runtime_depth == 0 && batch_open_.load() && !keeps_replay_batch(cbid))
-      close_batch_at(CUPTI_CB_DOMAIN_DRIVER_API, cbid);
+    if (enter && batch_open_.load()) {
+      const batch_effect effect = replay_batch_effect(cbid);
+      if (effect != batch_effect::keeps) {
+        tool_scope scope;
+        std::lock_guard lock(mutex_);
+        const char* call = nullptr;
+        cuptiGetCallbackName(CUPTI_CB_DOMAIN_DRIVER_API, cbid, &call);
+        if (effect == batch_effect::drops)
+          drop_batch(call ? call : "a module unload");
+        else
+          close_batch(call ? call : "a driver call");
+      }
+    }
     switch (cbid) {
     case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture:
     case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz:
@@ -379,27 +382,6 @@ private:
     default:
       return;
     }
-  }
-
-  // Runtime calls: a batch ends at the entry of the outermost call outside
-  // runtime_keeps_replay_batch(), before the runtime takes any lock of its own.
-  void on_runtime(CUpti_CallbackId cbid, const CUpti_CallbackData* d) {
-    if (d->callbackSite != CUPTI_API_ENTER) {
-      if (runtime_depth > 0)
-        --runtime_depth;
-      return;
-    }
-    const bool outermost = runtime_depth++ == 0;
-    if (outermost && batch_open_.load() && !runtime_keeps_replay_batch(cbid))
-      close_batch_at(CUPTI_CB_DOMAIN_RUNTIME_API, cbid);
-  }
-
-  void close_batch_at(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
-    tool_scope scope;
-    std::lock_guard lock(mutex_);
-    const char* call = nullptr;
-    cuptiGetCallbackName(domain, cbid, &call);
-    close_batch(call ? call : "a CUDA call");
   }
 
   static bool succeeded(const CUpti_CallbackData* d) {
@@ -919,6 +901,21 @@ private:
       write(launch_line(rec));
     }
     cuCtxSetCurrent(previous);
+  }
+
+  // Gives up the open batch without replaying it (the application's launches have run: its memory
+  // is already right); its launches are listed as not profiled, with `why`.
+  void drop_batch(const std::string& why) {
+    if (!batch_)
+      return;
+    pending_batch b = std::move(*batch_);
+    batch_.reset();
+    batch_open_ = false;
+    tool_scope scope;
+    cuptiCheckpointFree(&b.checkpoint);
+    ++batch_ends_[why + " (dropped)"];
+    for (const auto& l : b.launches)
+      ++not_profiled_[{l.rec.kernel.name, "module unloaded before its batch was replayed"}];
   }
 
   static std::string batch_label(const pending_batch& b) {

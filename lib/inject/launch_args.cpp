@@ -20,10 +20,28 @@ bool is_kernel_launch(CUpti_CallbackId cbid) {
   }
 }
 
-bool keeps_replay_batch(CUpti_CallbackId cbid) {
+batch_effect replay_batch_effect(CUpti_CallbackId cbid) {
   if (is_kernel_launch(cbid))
-    return true;
+    return batch_effect::keeps;
   switch (cbid) {
+  // The runtime loads modules lazily inside its own calls, holding a lock of its own; replaying
+  // there left that lock broken (the PyTorch script hung at its next launch). A module load only
+  // adds memory the batch's launches do not use.
+  case CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData:
+  case CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadFromFile:
+  case CUPTI_DRIVER_TRACE_CBID_cuLibraryGetManaged:
+  case CUPTI_DRIVER_TRACE_CBID_cuLibraryGetUnifiedFunction:
+  case CUPTI_DRIVER_TRACE_CBID_cuModuleLoad:
+  case CUPTI_DRIVER_TRACE_CBID_cuModuleLoadData:
+  case CUPTI_DRIVER_TRACE_CBID_cuModuleLoadDataEx:
+  case CUPTI_DRIVER_TRACE_CBID_cuModuleLoadFatBinary:
+  case CUPTI_DRIVER_TRACE_CBID_cuModuleGetLoadingMode:
+  case CUPTI_DRIVER_TRACE_CBID_cuKernelGetLibrary:
+    return batch_effect::keeps;
+  // Unloading (at exit, under the same lock) would take functions the replay needs.
+  case CUPTI_DRIVER_TRACE_CBID_cuModuleUnload:
+  case CUPTI_DRIVER_TRACE_CBID_cuLibraryUnload:
+    return batch_effect::drops;
   case CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent:
   case CUPTI_DRIVER_TRACE_CBID_cuCtxGetDevice:
   case CUPTI_DRIVER_TRACE_CBID_cuCtxGetDevice_v2:
@@ -119,101 +137,9 @@ bool keeps_replay_batch(CUpti_CallbackId cbid) {
   case CUPTI_DRIVER_TRACE_CBID_cuOccupancyAvailableDynamicSMemPerBlock:
   case CUPTI_DRIVER_TRACE_CBID_cuOccupancyMaxActiveClusters:
   case CUPTI_DRIVER_TRACE_CBID_cuOccupancyMaxPotentialClusterSize:
-    return true;
+    return batch_effect::keeps;
   default:
-    return false;
-  }
-}
-
-bool runtime_keeps_replay_batch(CUpti_CallbackId cbid) {
-  switch (cbid) {
-  case CUPTI_RUNTIME_TRACE_CBID_cudaDriverGetVersion_v3020:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaRuntimeGetVersion_v3020:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaGetDeviceCount_v3020:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaGetDeviceProperties_v3020:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaGetDeviceProperties_v12000:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaChooseDevice_v3020:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaGetLastError_v3020:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaPeekAtLastError_v3020:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaGetErrorString_v3020:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaGetErrorName_v6050:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_v3020:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_ptsz_v7000:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaFuncSetCacheConfig_v3020:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaFuncGetAttributes_v3020:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaFuncSetAttribute_v9000:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaFuncSetSharedMemConfig_v4020:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaFuncGetName_v12030:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaFuncGetParamInfo_v12040:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaGetFuncBySymbol_v11000:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaGetKernel_v12000:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaKernelSetAttributeForDevice_v12060:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaSetDevice_v3020:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaGetDeviceFlags_v7000:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaMemGetInfo_v3020:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaGetSymbolAddress_v3020:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaGetSymbolSize_v3020:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreate_v3020:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreateWithFlags_v5000:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreateWithPriority_v5050:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaEventCreate_v3020:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaEventCreateWithFlags_v3020:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_v3020:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_ptsz_v7000:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaEventRecordWithFlags_v11010:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaEventRecordWithFlags_ptsz_v11010:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaEventDestroy_v3020:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaEventElapsedTime_v3020:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaEventElapsedTime_v12080:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamWaitEvent_v3020:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamWaitEvent_ptsz_v7000:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaPointerGetAttributes_v4000:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaDeviceGetLimit_v3020:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaDeviceGetCacheConfig_v3020:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaDeviceGetByPCIBusId_v4010:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaDeviceGetPCIBusId_v4010:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaDeviceGetAttribute_v5000:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamGetPriority_v5050:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamGetPriority_ptsz_v7000:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamGetFlags_v5050:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamGetFlags_ptsz_v7000:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaDeviceGetStreamPriorityRange_v5050:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaOccupancyMaxActiveBlocksPerMultiprocessor_v6000:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaOccupancyMaxActiveBlocksPerMultiprocessor_v6050:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaOccupancyAvailableDynamicSMemPerBlock_v10200:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaOccupancyMaxPotentialClusterSize_v11070:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaOccupancyMaxActiveClusters_v11070:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamIsCapturing_v10000:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamIsCapturing_ptsz_v10000:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamGetCaptureInfo_v10010:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamGetCaptureInfo_ptsz_v10010:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamGetCaptureInfo_v2_v11030:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamGetCaptureInfo_v2_ptsz_v11030:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamGetCaptureInfo_v12030:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamGetCaptureInfo_ptsz_v12030:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaThreadExchangeStreamCaptureMode_v10010:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaDeviceGetDefaultMemPool_v11020:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaDeviceGetMemPool_v11020:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaMemPoolGetAttribute_v11020:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaGetDriverEntryPoint_v11030:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaGetDriverEntryPoint_ptsz_v11030:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaGetDriverEntryPointByVersion_v12050:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaGetDriverEntryPointByVersion_ptsz_v12050:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamGetId_v12000:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamGetId_ptsz_v12000:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamGetDevice_v12080:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamGetDevice_ptsz_v12080:
-    return true;
-  default:
-    return false;
+    return batch_effect::replays;
   }
 }
 

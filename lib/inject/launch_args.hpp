@@ -51,13 +51,15 @@ private:
 
 /// True for the driver callbacks that launch one kernel.
 bool is_kernel_launch(CUpti_CallbackId cbid);
-/// True for the driver calls that may come between launches replayed together: they neither
-/// touch device memory nor let the host see results (no copy, set, allocation, free, sync or
-/// query), and do not end what a replay needs (a stream, a module). Any other call ends a batch.
-bool keeps_replay_batch(CUpti_CallbackId cbid);
-/// keeps_replay_batch() for the runtime's calls (launches, queries of attributes and errors,
-/// events and streams as above).
-bool runtime_keeps_replay_batch(CUpti_CallbackId cbid);
+/// What a driver call does to a batch of launches waiting for their replay.
+enum class batch_effect {
+  keeps,   ///< launches, and calls that neither touch device memory nor let the host see results
+           ///< (no copy, set, allocation, free, sync or query) nor end a stream; module loads
+  replays, ///< any other call: the batch is replayed before it runs
+  drops,   ///< module unloads: the batch is given up (its launches have run)
+};
+/// The effect of the driver call `cbid` on an open batch.
+batch_effect replay_batch_effect(CUpti_CallbackId cbid);
 /// Decodes a launch callback's parameters (is_kernel_launch(cbid) must hold).
 launch_args decode_launch(CUpti_CallbackId cbid, const void* params);
 /// Launches the same function with the same configuration and parameters again.
