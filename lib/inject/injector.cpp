@@ -669,12 +669,6 @@ private:
     CUpti_Checkpoint cp{CUpti_Checkpoint_STRUCT_SIZE};
     cp.ctx = ctx;
     cp.allowOverwrite = 1;
-    auto timed = [this](const char* phase, auto&& call) {
-      const auto begin = std::chrono::steady_clock::now();
-      call();
-      phase_s_[phase] +=
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-    };
     bool saved = false;
     auto restore = [&] {
       ROOFKIT_CUPTI_CHECK(cuptiCheckpointRestore(&cp));
@@ -761,12 +755,6 @@ private:
     const bool heap = !s.heap_ready && uses_heap(rec.mangled_name);
     if (batch_ && (heap || !function_loaded(a.function)))
       close_batch("a function to load");
-    auto timed = [this](const char* phase, auto&& call) {
-      const auto begin = std::chrono::steady_clock::now();
-      call();
-      phase_s_[phase] +=
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-    };
     std::unique_ptr<captured_launch> copy;
     try {
       timed("load_s", [&] { load_function(a.function); });
@@ -821,12 +809,6 @@ private:
     phase_s_["batches"] += 1;
     phase_s_["batch_launches"] += static_cast<double>(b.launches.size());
     ++batch_ends_[why];
-    auto timed = [this](const char* phase, auto&& call) {
-      const auto begin = std::chrono::steady_clock::now();
-      call();
-      phase_s_[phase] +=
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-    };
     std::vector<std::function<void()>> works;
     std::string launch_error;
     for (const auto& l : b.launches)
@@ -847,10 +829,8 @@ private:
       timed("sync_s", [&] { ROOFKIT_CU_CHECK(cuCtxSynchronize()); });
       output.emplace();
       auto restore = [&] {
-        const auto begin = std::chrono::steady_clock::now();
-        ROOFKIT_CUPTI_CHECK(cuptiCheckpointRestore(&b.checkpoint));
-        phase_s_["checkpoint_restore_s"] +=
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+        timed("checkpoint_restore_s",
+              [&] { ROOFKIT_CUPTI_CHECK(cuptiCheckpointRestore(&b.checkpoint)); });
       };
       values = b.state->session->profile_launch_sequence(works, restore);
       cuCtxSetCurrent(b.ctx);
@@ -918,6 +898,14 @@ private:
       ++not_profiled_[{l.rec.kernel.name, "module unloaded before its batch was replayed"}];
   }
 
+  // Runs `call`, adding its wall time to the phase's total.
+  template <class F> void timed(const char* phase, F&& call) {
+    const auto begin = std::chrono::steady_clock::now();
+    call();
+    phase_s_[phase] +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  }
+
   static std::string batch_label(const pending_batch& b) {
     if (b.launches.size() == 1)
       return b.launches.front().rec.kernel.name;
@@ -930,15 +918,24 @@ private:
     return fmt::format("{} launches replayed together ({})", b.launches.size(), list);
   }
 
+  // The loading state of `f`, which the runtime may pass as a CUkernel: then `f` becomes the
+  // kernel's function in the current context. False when the driver cannot tell.
+  static bool loading_state(CUfunction& f, CUfunctionLoadingState& state) {
+    if (cuFuncIsLoaded(&state, f) == CUDA_SUCCESS)
+      return true;
+    CUfunction in_context = nullptr;
+    if (cuKernelGetFunction(&in_context, reinterpret_cast<CUkernel>(f)) != CUDA_SUCCESS ||
+        cuFuncIsLoaded(&state, in_context) != CUDA_SUCCESS)
+      return false;
+    f = in_context;
+    return true;
+  }
+
+  // Whether a launch of `f` would load it (false when the driver cannot tell: load_function()
+  // would not load it either).
   static bool function_loaded(CUfunction f) {
     CUfunctionLoadingState state = CU_FUNCTION_LOADING_STATE_MAX;
-    if (cuFuncIsLoaded(&state, f) != CUDA_SUCCESS) {
-      CUfunction in_context = nullptr;
-      if (cuKernelGetFunction(&in_context, reinterpret_cast<CUkernel>(f)) != CUDA_SUCCESS ||
-          cuFuncIsLoaded(&state, in_context) != CUDA_SUCCESS)
-        return true; // cannot tell: load_function() would not load it either
-    }
-    return state != CU_FUNCTION_LOADING_STATE_UNLOADED;
+    return !loading_state(f, state) || state != CU_FUNCTION_LOADING_STATE_UNLOADED;
   }
 
   // With lazy loading (CUDA_MODULE_LOADING=LAZY, the default), a function is loaded inside its
@@ -948,14 +945,7 @@ private:
   // The runtime may pass a CUkernel where a CUfunction is expected: that case is tried second.
   static void load_function(CUfunction f) {
     CUfunctionLoadingState state = CU_FUNCTION_LOADING_STATE_MAX;
-    if (cuFuncIsLoaded(&state, f) != CUDA_SUCCESS) {
-      CUfunction in_context = nullptr;
-      if (cuKernelGetFunction(&in_context, reinterpret_cast<CUkernel>(f)) != CUDA_SUCCESS ||
-          cuFuncIsLoaded(&state, in_context) != CUDA_SUCCESS)
-        return;
-      f = in_context;
-    }
-    if (state == CU_FUNCTION_LOADING_STATE_UNLOADED)
+    if (loading_state(f, state) && state == CU_FUNCTION_LOADING_STATE_UNLOADED)
       ROOFKIT_CU_CHECK(cuFuncLoad(f));
   }
 

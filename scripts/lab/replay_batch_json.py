@@ -1,7 +1,8 @@
 """Summarises scripts/lab/replay-batch.sh: wall time, profiler time and what ended the batches
 for each run, and the launch-by-launch values of launches replayed together against launches
-replayed alone (SASS counts equal; DRAM bytes within 1% or 64 KiB; kernel time), with two runs
-of the same mode beside them as the reference for what varies by itself.
+replayed alone, by launch index from the record logs (SASS counts equal; DRAM bytes within 1% or
+64 KiB; kernel time), with two runs of the same mode beside them as the reference for what varies
+by itself.
 Usage: replay_batch_json.py OUT_DIR ROUNDS > replay-batch.json"""
 import datetime
 import json
@@ -9,16 +10,16 @@ import os
 import statistics
 import sys
 
-out, rounds = sys.argv[1], int(sys.argv[2])
+out_dir, rounds = sys.argv[1], int(sys.argv[2])
 
 
 def seconds(name):
-    return float(open(f"{out}/{name}.s").read())
+    return float(open(f"{out_dir}/{name}.s").read())
 
 
 def records(name):
     profiled, time = 0, {}
-    for line in open(f"{out}/{name}.jsonl"):
+    for line in open(f"{out_dir}/{name}.jsonl"):
         j = json.loads(line)
         profiled += j.get("type") == "launch"
         if j.get("type") == "profiler_time":
@@ -28,24 +29,31 @@ def records(name):
     return profiled, time
 
 
-def kernels(name):
+def launches(name):
+    """The run's launch records by launch index (every launch of the application has one)."""
+    out = {}
     try:
-        return json.load(open(f"{out}/{name}.json"))["kernels"]
-    except (OSError, ValueError, KeyError):
-        return []
+        for line in open(f"{out_dir}/{name}.jsonl"):
+            j = json.loads(line)
+            if j.get("type") == "launch":
+                out[j["index"]] = j
+    except OSError:
+        pass
+    return out
 
 
 def compare(a_name, b_name):
-    a, b = kernels(a_name), kernels(b_name)
-    res = {"a": a_name, "b": b_name, "launches": [len(a), len(b)], "names_match": True,
+    a, b = launches(a_name), launches(b_name)
+    res = {"a": a_name, "b": b_name, "launches": [len(a), len(b)], "matched": 0,
            "sass_values": 0, "sass_equal": 0, "dram_values": 0, "dram_within": 0,
-           "time_ratio_median": None, "worst": []}
+           "time_ratio_median": None, "outside": []}
     ratios = []
-    for ka, kb in zip(a, b):
-        if ka["name"] != kb["name"]:
-            res["names_match"] = False
+    for index in sorted(set(a) & set(b)):
+        la, lb = a[index], b[index]
+        if la["name"] != lb["name"]:
             continue
-        ca, cb = ka.get("counters", {}), kb.get("counters", {})
+        res["matched"] += 1
+        ca, cb = la.get("counters", {}), lb.get("counters", {})
         for key in ca:
             if "sass" in key and key in cb:
                 res["sass_values"] += 1
@@ -57,9 +65,9 @@ def compare(a_name, b_name):
                 ok = d <= max(0.01 * max(ca[key], cb[key]), 65536)
                 res["dram_within"] += ok
                 if not ok:
-                    res["worst"].append({"kernel": ka["name"][:80], "counter": key,
-                                         "a": ca[key], "b": cb[key]})
-        ta, tb = ka.get("gpu_time_s"), kb.get("gpu_time_s")
+                    res["outside"].append({"index": index, "kernel": la["name"][:80],
+                                           "counter": key, "a": ca[key], "b": cb[key]})
+        ta, tb = la.get("gpu_time_s"), lb.get("gpu_time_s")
         if ta and tb:
             ratios.append(tb / ta)
     if ratios:
@@ -69,13 +77,13 @@ def compare(a_name, b_name):
 
 
 runs = {}
-for name in sorted(f[:-2] for f in os.listdir(out) if f.endswith(".s")):
+for name in sorted(f[:-2] for f in os.listdir(out_dir) if f.endswith(".s")):
     r = {"wall_s": seconds(name)}
-    if os.path.exists(f"{out}/{name}.jsonl"):
+    if os.path.exists(f"{out_dir}/{name}.jsonl"):
         r["profiled_launches"], r["profiler_time_s"] = records(name)
-        err = open(f"{out}/{name}.err").read().splitlines()
+        err = open(f"{out_dir}/{name}.err").read().splitlines()
         r["exit"] = err[-1] if err else ""
-    o = open(f"{out}/{name}.out").read().splitlines()
+    o = open(f"{out_dir}/{name}.out").read().splitlines()
     r["app_output_last_line"] = o[-1] if o else ""
     runs[name] = r
 
@@ -94,7 +102,7 @@ for i in range(1, rounds + 1):
 comparisons = [compare("alone_1", "batch_1"), compare("alone_1", "alone_2"),
                compare("batch_1", "batch_2"), compare("alone_2", "batch_2"),
                compare("many_alone", "many_batch")]
-summary["comparisons"] = [{k: v for k, v in c.items() if k != "worst"} for c in comparisons]
+summary["comparisons"] = [{k: v for k, v in c.items() if k != "outside"} for c in comparisons]
 json.dump({
     "schema": "roofkit.validation/1",
     "date": datetime.date.today().isoformat(),
