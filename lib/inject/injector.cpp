@@ -796,11 +796,10 @@ private:
   // re-issues the launches in order; the last pass leaves device memory as the application's
   // launches did. Writes a record per launch. `why` (what ended the batch) is counted.
   void close_batch(const std::string& why) {
-    if (!batch_)
+    std::optional<pending_batch> taken = take_batch();
+    if (!taken)
       return;
-    pending_batch b = std::move(*batch_);
-    batch_.reset();
-    batch_open_ = false;
+    pending_batch& b = *taken;
     tool_scope scope;
     const auto t0 = std::chrono::steady_clock::now();
     CUcontext previous = nullptr;
@@ -883,14 +882,21 @@ private:
     cuCtxSetCurrent(previous);
   }
 
+  // The open batch, if any, which is then no longer open (the caller holds the mutex).
+  std::optional<pending_batch> take_batch() {
+    std::optional<pending_batch> b;
+    b.swap(batch_);
+    batch_open_ = false;
+    return b;
+  }
+
   // Gives up the open batch without replaying it (the application's launches have run: its memory
   // is already right); its launches are listed as not profiled, with `why`.
   void drop_batch(const std::string& why) {
-    if (!batch_)
+    std::optional<pending_batch> taken = take_batch();
+    if (!taken)
       return;
-    pending_batch b = std::move(*batch_);
-    batch_.reset();
-    batch_open_ = false;
+    pending_batch& b = *taken;
     tool_scope scope;
     cuptiCheckpointFree(&b.checkpoint);
     ++batch_ends_[why + " (dropped)"];
