@@ -39,6 +39,7 @@ using NV::Cupti::Checkpoint::cuptiCheckpointSave;
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
+#include "batch_calls.hpp"
 #include "launch_args.hpp"
 #include "launch_timer.hpp"
 #include "replay_output.hpp"

@@ -1,0 +1,144 @@
+// Driver callbacks by what they mean for profiling: kernel launches, and the calls that keep,
+// replay or drop a batch of launches waiting for their replay.
+#include "batch_calls.hpp"
+
+namespace roofkit::inject {
+
+bool is_kernel_launch(CUpti_CallbackId cbid) {
+  switch (cbid) {
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+    return true;
+  default:
+    return false;
+  }
+}
+
+batch_effect replay_batch_effect(CUpti_CallbackId cbid) {
+  if (is_kernel_launch(cbid))
+    return batch_effect::keeps;
+  switch (cbid) {
+  // The runtime loads modules lazily inside its own calls, holding a lock of its own; replaying
+  // there left that lock broken (the PyTorch script hung at its next launch). A module load only
+  // adds memory the batch's launches do not use.
+  case CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData:
+  case CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadFromFile:
+  case CUPTI_DRIVER_TRACE_CBID_cuLibraryGetManaged:
+  case CUPTI_DRIVER_TRACE_CBID_cuLibraryGetUnifiedFunction:
+  case CUPTI_DRIVER_TRACE_CBID_cuModuleLoad:
+  case CUPTI_DRIVER_TRACE_CBID_cuModuleLoadData:
+  case CUPTI_DRIVER_TRACE_CBID_cuModuleLoadDataEx:
+  case CUPTI_DRIVER_TRACE_CBID_cuModuleLoadFatBinary:
+  case CUPTI_DRIVER_TRACE_CBID_cuModuleGetLoadingMode:
+  case CUPTI_DRIVER_TRACE_CBID_cuKernelGetLibrary:
+    return batch_effect::keeps;
+  // Unloading (at exit, under the same lock) would take functions the replay needs.
+  case CUPTI_DRIVER_TRACE_CBID_cuModuleUnload:
+  case CUPTI_DRIVER_TRACE_CBID_cuLibraryUnload:
+    return batch_effect::drops;
+  case CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent:
+  case CUPTI_DRIVER_TRACE_CBID_cuCtxGetDevice:
+  case CUPTI_DRIVER_TRACE_CBID_cuCtxGetDevice_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuCtxGetFlags:
+  case CUPTI_DRIVER_TRACE_CBID_cuCtxGetApiVersion:
+  case CUPTI_DRIVER_TRACE_CBID_cuCtxGetLimit:
+  case CUPTI_DRIVER_TRACE_CBID_cuCtxGetCacheConfig:
+  case CUPTI_DRIVER_TRACE_CBID_cuCtxGetSharedMemConfig:
+  case CUPTI_DRIVER_TRACE_CBID_cuCtxGetStreamPriorityRange:
+  case CUPTI_DRIVER_TRACE_CBID_cuCtxGetId:
+  case CUPTI_DRIVER_TRACE_CBID_cuCtxSetCurrent:
+  case CUPTI_DRIVER_TRACE_CBID_cuCtxPushCurrent:
+  case CUPTI_DRIVER_TRACE_CBID_cuCtxPushCurrent_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuCtxPopCurrent:
+  case CUPTI_DRIVER_TRACE_CBID_cuCtxPopCurrent_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuDeviceGet:
+  case CUPTI_DRIVER_TRACE_CBID_cuDeviceGetCount:
+  case CUPTI_DRIVER_TRACE_CBID_cuDeviceGetName:
+  case CUPTI_DRIVER_TRACE_CBID_cuDeviceGetAttribute:
+  case CUPTI_DRIVER_TRACE_CBID_cuDeviceGetUuid:
+  case CUPTI_DRIVER_TRACE_CBID_cuDeviceGetUuid_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuDeviceGetPCIBusId:
+  case CUPTI_DRIVER_TRACE_CBID_cuDeviceTotalMem_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuDeviceComputeCapability:
+  case CUPTI_DRIVER_TRACE_CBID_cuDeviceGetProperties:
+  case CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxGetState:
+  case CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxRetain:
+  case CUPTI_DRIVER_TRACE_CBID_cuDriverGetVersion:
+  case CUPTI_DRIVER_TRACE_CBID_cuDeviceGetDefaultMemPool:
+  case CUPTI_DRIVER_TRACE_CBID_cuDeviceGetMemPool:
+  case CUPTI_DRIVER_TRACE_CBID_cuMemPoolGetAttribute:
+  case CUPTI_DRIVER_TRACE_CBID_cuFuncGetAttribute:
+  case CUPTI_DRIVER_TRACE_CBID_cuFuncSetAttribute:
+  case CUPTI_DRIVER_TRACE_CBID_cuFuncSetCacheConfig:
+  case CUPTI_DRIVER_TRACE_CBID_cuFuncSetSharedMemConfig:
+  case CUPTI_DRIVER_TRACE_CBID_cuFuncGetName:
+  case CUPTI_DRIVER_TRACE_CBID_cuFuncGetModule:
+  case CUPTI_DRIVER_TRACE_CBID_cuFuncIsLoaded:
+  case CUPTI_DRIVER_TRACE_CBID_cuFuncGetParamInfo:
+  case CUPTI_DRIVER_TRACE_CBID_cuKernelGetFunction:
+  case CUPTI_DRIVER_TRACE_CBID_cuKernelGetAttribute:
+  case CUPTI_DRIVER_TRACE_CBID_cuKernelSetAttribute:
+  case CUPTI_DRIVER_TRACE_CBID_cuKernelGetName:
+  case CUPTI_DRIVER_TRACE_CBID_cuKernelGetParamInfo:
+  case CUPTI_DRIVER_TRACE_CBID_cuLibraryGetKernel:
+  case CUPTI_DRIVER_TRACE_CBID_cuLibraryGetModule:
+  case CUPTI_DRIVER_TRACE_CBID_cuModuleGetFunction:
+  case CUPTI_DRIVER_TRACE_CBID_cuModuleGetGlobal_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuLibraryGetGlobal:
+  case CUPTI_DRIVER_TRACE_CBID_cuEventCreate:
+  case CUPTI_DRIVER_TRACE_CBID_cuEventDestroy:
+  case CUPTI_DRIVER_TRACE_CBID_cuEventDestroy_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuEventRecord:
+  case CUPTI_DRIVER_TRACE_CBID_cuEventRecord_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuEventRecordWithFlags:
+  case CUPTI_DRIVER_TRACE_CBID_cuEventRecordWithFlags_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuEventElapsedTime:
+  case CUPTI_DRIVER_TRACE_CBID_cuEventElapsedTime_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamWaitEvent:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamWaitEvent_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamCreate:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamCreateWithPriority:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamGetPriority:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamGetPriority_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamGetFlags:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamGetFlags_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamGetCtx:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamGetCtx_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamGetCtx_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamGetCtx_v2_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamGetId:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamGetId_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamIsCapturing:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamIsCapturing_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamGetCaptureInfo:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamGetCaptureInfo_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamGetCaptureInfo_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamGetCaptureInfo_v2_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamGetCaptureInfo_v3:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamGetCaptureInfo_v3_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuThreadExchangeStreamCaptureMode:
+  case CUPTI_DRIVER_TRACE_CBID_cuPointerGetAttribute:
+  case CUPTI_DRIVER_TRACE_CBID_cuPointerGetAttributes:
+  case CUPTI_DRIVER_TRACE_CBID_cuMemGetInfo_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuMemGetAddressRange_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuGetProcAddress:
+  case CUPTI_DRIVER_TRACE_CBID_cuGetProcAddress_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuGetExportTable:
+  case CUPTI_DRIVER_TRACE_CBID_cuOccupancyMaxActiveBlocksPerMultiprocessor:
+  case CUPTI_DRIVER_TRACE_CBID_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags:
+  case CUPTI_DRIVER_TRACE_CBID_cuOccupancyMaxPotentialBlockSize:
+  case CUPTI_DRIVER_TRACE_CBID_cuOccupancyMaxPotentialBlockSizeWithFlags:
+  case CUPTI_DRIVER_TRACE_CBID_cuOccupancyAvailableDynamicSMemPerBlock:
+  case CUPTI_DRIVER_TRACE_CBID_cuOccupancyMaxActiveClusters:
+  case CUPTI_DRIVER_TRACE_CBID_cuOccupancyMaxPotentialClusterSize:
+    return batch_effect::keeps;
+  default:
+    return batch_effect::replays;
+  }
+}
+
+} // namespace roofkit::inject

@@ -1,0 +1,21 @@
+#pragma once
+// Which driver calls may come between launches that are replayed together (a batch), and which
+// end the batch first.
+#include <cupti.h>
+
+namespace roofkit::inject {
+
+/// True for the driver callbacks that launch one kernel.
+bool is_kernel_launch(CUpti_CallbackId cbid);
+
+/// What a driver call does to a batch of launches waiting for their replay.
+enum class batch_effect {
+  keeps,   ///< launches, and calls that neither touch device memory nor let the host see results
+           ///< (no copy, set, allocation, free, sync or query) nor end a stream; module loads
+  replays, ///< any other call: the batch is replayed before it runs
+  drops,   ///< module unloads: the batch is given up (its launches have run)
+};
+/// The effect of the driver call `cbid` on an open batch.
+batch_effect replay_batch_effect(CUpti_CallbackId cbid);
+
+} // namespace roofkit::inject

@@ -1,0 +1,114 @@
+// Which driver calls keep a batch of launches waiting for their replay, replay it first, or drop
+// it (lib/inject/batch_calls.cpp), checked over every driver callback CUPTI names: a call that
+// touches device memory, lets the host see results or ends what a replay needs must never keep a
+// batch open. Needs CUPTI's callback names only, no GPU.
+#include <gtest/gtest.h>
+
+#include <cupti.h>
+
+#include <string>
+#include <vector>
+
+#include "batch_calls.hpp"
+
+namespace {
+
+using roofkit::inject::batch_effect;
+using roofkit::inject::replay_batch_effect;
+
+std::string driver_call(CUpti_CallbackId id) {
+  const char* name = nullptr;
+  if (cuptiGetCallbackName(CUPTI_CB_DOMAIN_DRIVER_API, id, &name) != CUPTI_SUCCESS || !name)
+    return "";
+  return name;
+}
+
+bool starts_with(const std::string& s, const std::string& prefix) {
+  return s.compare(0, prefix.size(), prefix) == 0;
+}
+
+TEST(replay_batch_calls, calls_that_touch_memory_or_show_results_never_keep_a_batch) {
+  // Families of calls that copy, set, allocate, free, map or migrate memory, wait for or query
+  // the device, run host work in a stream, signal, or end a stream, context or capture (their
+  // getters of attributes aside).
+  const std::vector<std::string> ending = {"cuMemcpy",
+                                           "cuMemset",
+                                           "cuMemAlloc",
+                                           "cuMemFree",
+                                           "cuMemHost",
+                                           "cuMemPrefetch",
+                                           "cuMemAdvise",
+                                           "cuMemMap",
+                                           "cuMemUnmap",
+                                           "cuMemRelease",
+                                           "cuMemCreate",
+                                           "cuMemPool",
+                                           "cuMemDiscard",
+                                           "cuCtxSynchronize",
+                                           "cuStreamSynchronize",
+                                           "cuEventSynchronize",
+                                           "cuStreamQuery",
+                                           "cuEventQuery",
+                                           "cuLaunchHostFunc",
+                                           "cuStreamAddCallback",
+                                           "cuStreamDestroy",
+                                           "cuCtxDestroy",
+                                           "cuCtxReset",
+                                           "cuDevicePrimaryCtxReset",
+                                           "cuGraphLaunch",
+                                           "cuStreamBeginCapture",
+                                           "cuStreamWriteValue",
+                                           "cuStreamWaitValue",
+                                           "cuStreamBatchMemOp",
+                                           "cuSignalExternal",
+                                           "cuWaitExternal",
+                                           "cuProfilerStart",
+                                           "cuProfilerStop",
+                                           "cuArray",
+                                           "cuMipmappedArray",
+                                           "cuIpc"};
+  int named = 0;
+  int checked = 0;
+  for (CUpti_CallbackId id = 1; id < CUPTI_DRIVER_TRACE_CBID_SIZE; ++id) {
+    const std::string name = driver_call(id);
+    if (name.empty())
+      continue;
+    ++named;
+    const bool getter = name.find("Get") != std::string::npos; // reads an attribute, no more
+    for (const auto& prefix : ending)
+      if (!getter && starts_with(name, prefix)) {
+        ++checked;
+        EXPECT_EQ(replay_batch_effect(id), batch_effect::replays) << name;
+        break;
+      }
+  }
+  EXPECT_GT(named, 600);   // this CUPTI names its driver callbacks
+  EXPECT_GT(checked, 150); // and the families above are there
+}
+
+TEST(replay_batch_calls, launches_and_module_loads_keep_a_batch_unloads_drop_it) {
+  int launches = 0;
+  for (CUpti_CallbackId id = 1; id < CUPTI_DRIVER_TRACE_CBID_SIZE; ++id) {
+    const std::string name = driver_call(id);
+    if (roofkit::inject::is_kernel_launch(id)) {
+      ++launches;
+      EXPECT_TRUE(starts_with(name, "cuLaunch")) << name;
+      EXPECT_EQ(replay_batch_effect(id), batch_effect::keeps) << name;
+    } else if (starts_with(name, "cuLaunch")) {
+      // Multi-device, host-function and other launches are not kernel launches of one context.
+      EXPECT_NE(replay_batch_effect(id), batch_effect::keeps) << name;
+    }
+  }
+  EXPECT_EQ(launches, 6); // cuLaunchKernel, -Ex, cooperative; each also per-thread-stream
+  EXPECT_EQ(replay_batch_effect(CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData), batch_effect::keeps);
+  EXPECT_EQ(replay_batch_effect(CUPTI_DRIVER_TRACE_CBID_cuModuleLoadData), batch_effect::keeps);
+  EXPECT_EQ(replay_batch_effect(CUPTI_DRIVER_TRACE_CBID_cuModuleUnload), batch_effect::drops);
+  EXPECT_EQ(replay_batch_effect(CUPTI_DRIVER_TRACE_CBID_cuLibraryUnload), batch_effect::drops);
+  EXPECT_EQ(replay_batch_effect(CUPTI_DRIVER_TRACE_CBID_cuEventRecord), batch_effect::keeps);
+  EXPECT_EQ(replay_batch_effect(CUPTI_DRIVER_TRACE_CBID_cuStreamWaitEvent), batch_effect::keeps);
+  EXPECT_EQ(replay_batch_effect(CUPTI_DRIVER_TRACE_CBID_cuFuncSetAttribute), batch_effect::keeps);
+  // A call nobody listed (here: setting a context limit) replays the batch first.
+  EXPECT_EQ(replay_batch_effect(CUPTI_DRIVER_TRACE_CBID_cuCtxSetLimit), batch_effect::replays);
+}
+
+} // namespace
