@@ -4,7 +4,7 @@
 // Consecutive selected launches are replayed together (app_profile_options::replay_batch): at the
 // first one the context is synchronised and device memory saved with a CUPTI checkpoint; the
 // application's launches then run as usual and are copied. The batch ends at the first driver
-// call that could touch device memory or let the host see results (keeps_replay_batch), at a
+// call that could touch device memory or let the host see results (replay_batch_effect), at a
 // launch not selected, or when full. Then every replay pass restores the checkpoint and
 // re-issues the batch's launches in order, each after its flush of the L2 (cache control "all")
 // and as a range of its own; the last pass leaves memory as the application's launches did.
@@ -152,7 +152,7 @@ public:
                                 CUPTI_DRIVER_TRACE_CBID_cuProfilerStart,
                                 CUPTI_DRIVER_TRACE_CBID_cuProfilerStop})
       cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, id);
-    // Batches end at any driver call outside keeps_replay_batch(): every call is seen.
+    // Batches end at any driver call that replay_batch_effect() does not keep: every call is seen.
     if (options_.replay_batch > 1)
       cuptiEnableDomain(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API);
     cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE,
