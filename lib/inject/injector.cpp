@@ -656,14 +656,13 @@ private:
     if (options_.replay_batch > 1)
       defer(a, ctx, *s, std::move(rec), t0);
     else
-      replay_now(a, ctx, *s, rec, t0);
+      replay_now(a, ctx, s, rec, t0);
   }
 
   // Replays one launch in its callback, before the application's own launch runs (a batch of 1,
   // or a launch whose parameters could not be copied).
-  void replay_now(const launch_args& a, CUcontext ctx, device_state& st, launch_record& rec,
+  void replay_now(const launch_args& a, CUcontext ctx, device_state* s, launch_record& rec,
                   std::chrono::steady_clock::time_point t0) {
-    device_state* s = &st;
     const std::string& name = rec.kernel.name;
     kernel_result& k = rec.kernel;
 
@@ -735,8 +734,7 @@ private:
           launch_error.empty() ? e.what() : "re-issued launch failed: " + launch_error;
       k.status = "error";
       k.message = why;
-      say(fmt::format("{}: not profiled: {}", name, why));
-      ++not_profiled_[{name, "profiling error"}];
+      profiling_error(name, why);
       return;
     }
     rec.profile_overhead_s =
@@ -754,11 +752,15 @@ private:
     if (batch_ && batch_->launches.size() >= static_cast<std::size_t>(options_.replay_batch))
       close_batch("a full batch");
     const bool heap = !s.heap_ready && uses_heap(rec.mangled_name);
-    if (batch_ && (heap || !function_loaded(a.function)))
+    CUfunction f = a.function;
+    CUfunctionLoadingState state = CU_FUNCTION_LOADING_STATE_MAX;
+    const bool to_load = loading_state(f, state) && state == CU_FUNCTION_LOADING_STATE_UNLOADED;
+    if (batch_ && (heap || to_load))
       close_batch("a function to load");
     std::unique_ptr<captured_launch> copy;
     try {
-      timed("load_s", [&] { load_function(a.function); });
+      if (to_load)
+        timed("load_s", [&] { ROOFKIT_CU_CHECK(cuFuncLoad(f)); });
       if (heap) {
         timed("heap_setup_s", prepare_device_heap);
         s.heap_ready = true;
@@ -779,13 +781,12 @@ private:
       }
     } catch (const std::exception& e) {
       cuCtxSetCurrent(ctx);
-      say(fmt::format("{}: not profiled: {}", rec.kernel.name, e.what()));
-      ++not_profiled_[{rec.kernel.name, "profiling error"}];
+      profiling_error(rec.kernel.name, e.what());
       return;
     }
     if (!copy) { // the driver cannot tell its parameters' sizes
       close_batch("parameters that cannot be copied");
-      replay_now(a, ctx, s, rec, t0);
+      replay_now(a, ctx, &s, rec, t0);
       return;
     }
     const double spent =
@@ -865,16 +866,14 @@ private:
     for (std::size_t i = 0; i < b.launches.size(); ++i) {
       launch_record& rec = b.launches[i].rec;
       if (!failure.empty()) {
-        say(fmt::format("{}: not profiled: {}", rec.kernel.name, failure));
-        ++not_profiled_[{rec.kernel.name, "profiling error"}];
+        profiling_error(rec.kernel.name, failure);
         continue;
       }
       try {
         apply_counts(derive_roofline_counts(b.state->session->metrics(), values[i].values),
                      values[i].values, rec.kernel);
       } catch (const std::exception& e) {
-        say(fmt::format("{}: not profiled: {}", rec.kernel.name, e.what()));
-        ++not_profiled_[{rec.kernel.name, "profiling error"}];
+        profiling_error(rec.kernel.name, e.what());
         continue;
       }
       rec.profile_overhead_s = b.launches[i].capture_s + share;
@@ -892,7 +891,7 @@ private:
   }
 
   // Gives up the open batch without replaying it (the application's launches have run: its memory
-  // is already right); its launches are listed as not profiled, with `why`.
+  // is already right); its launches are listed as not profiled, and `why` is counted.
   void drop_batch(const std::string& why) {
     std::optional<pending_batch> taken = take_batch();
     if (!taken)
@@ -903,6 +902,12 @@ private:
     ++batch_ends_[why + " (dropped)"];
     for (const auto& l : b.launches)
       ++not_profiled_[{l.rec.kernel.name, "module unloaded before its batch was replayed"}];
+  }
+
+  // A selected launch that could not be profiled: said on stderr and counted.
+  void profiling_error(const std::string& name, const std::string& why) {
+    say(fmt::format("{}: not profiled: {}", name, why));
+    ++not_profiled_[{name, "profiling error"}];
   }
 
   // Runs `call`, adding its wall time to the phase's total.
@@ -936,13 +941,6 @@ private:
       return false;
     f = in_context;
     return true;
-  }
-
-  // Whether a launch of `f` would load it (false when the driver cannot tell: load_function()
-  // would not load it either).
-  static bool function_loaded(CUfunction f) {
-    CUfunctionLoadingState state = CU_FUNCTION_LOADING_STATE_MAX;
-    return !loading_state(f, state) || state != CU_FUNCTION_LOADING_STATE_UNLOADED;
   }
 
   // With lazy loading (CUDA_MODULE_LOADING=LAZY, the default), a function is loaded inside its
