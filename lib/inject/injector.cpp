@@ -40,6 +40,7 @@ using NV::Cupti::Checkpoint::cuptiCheckpointSave;
 #include <fmt/format.h>
 
 #include "batch_calls.hpp"
+#include "driver_gate.hpp"
 #include "launch_args.hpp"
 #include "launch_timer.hpp"
 #include "replay_output.hpp"
@@ -128,33 +129,9 @@ public:
         fail("cannot subscribe to CUDA callbacks: " + what, "", 3);
       return;
     }
-    for (CUpti_CallbackId id : {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
-                                CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-                                CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
-                                CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-                                CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-                                CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
-                                CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture,
-                                CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz,
-                                CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2,
-                                CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz,
-                                CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph,
-                                CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz,
-                                CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture,
-                                CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz,
-                                CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate,
-                                CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate_v2,
-                                CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags,
-                                CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams,
-                                CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz,
-                                CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
-                                CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
-                                CUPTI_DRIVER_TRACE_CBID_cuProfilerStart,
-                                CUPTI_DRIVER_TRACE_CBID_cuProfilerStop})
-      cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, id);
-    // Batches end at any driver call that replay_batch_effect() does not keep: every call is seen.
-    if (options_.replay_batch > 1)
-      cuptiEnableDomain(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API);
+    // Every driver call is seen: batches end at the calls replay_batch_effect() does not keep,
+    // and the gate (gate_) needs every call's entry and exit.
+    cuptiEnableDomain(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API);
     cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE,
                         CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
     cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE,
@@ -255,14 +232,36 @@ private:
     }
     if (in_tool)
       return;
+    if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+      const auto* d = static_cast<const CUpti_CallbackData*>(data);
+      auto handle = [&] {
+        try {
+          me->on_driver(cbid, d);
+        } catch (const std::exception& e) {
+          say(std::string("internal error: ") + e.what());
+        }
+      };
+      if (d->callbackSite == CUPTI_API_EXIT) {
+        handle();
+        me->gate_.exit();
+        return;
+      }
+      // What the entry decides (its launch joins the batch, the batch is replayed first, no batch
+      // is open) holds for the call's body only if no replay or checkpoint comes in between: the
+      // decision and the gate's entry are one step under the lock, which every holder holds.
+      std::lock_guard lock(me->mutex_);
+      handle();
+      me->gate_.enter();
+      return;
+    }
     try {
-      if (domain == CUPTI_CB_DOMAIN_DRIVER_API)
-        me->on_driver(cbid, static_cast<const CUpti_CallbackData*>(data));
-      else if (domain == CUPTI_CB_DOMAIN_NVTX)
+      if (domain == CUPTI_CB_DOMAIN_NVTX)
         on_nvtx(cbid, static_cast<const CUpti_NvtxData*>(data));
       else if (domain == CUPTI_CB_DOMAIN_RESOURCE &&
                cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
         tool_scope scope;
+        // Inside the body of the call that destroys the context: a replay may hold the lock.
+        const driver_gate::outside_scope out(me->gate_);
         const CUcontext ctx = static_cast<const CUpti_ResourceData*>(data)->context;
         me->timer_.drain(ctx);
         me->on_context_destroy(ctx);
@@ -440,12 +439,13 @@ private:
     tool_scope scope;
     std::vector<std::string> names;
     collect_graph_kernels(graph, names);
-    std::lock_guard lock(mutex_);
+    std::lock_guard lock(graph_mutex_); // not mutex_: a call's exit is still inside the gate
     graph_kernels_[exec] = std::move(names);
   }
 
   void on_graph_launch(CUgraphExec exec) {
     std::lock_guard lock(mutex_);
+    std::lock_guard graphs(graph_mutex_);
     auto it = graph_kernels_.find(exec);
     if (it == graph_kernels_.end()) {
       ++not_profiled_[{"(kernels of a graph whose instantiation roofkit did not see)",
@@ -665,6 +665,8 @@ private:
                   std::chrono::steady_clock::time_point t0) {
     const std::string& name = rec.kernel.name;
     kernel_result& k = rec.kernel;
+    const driver_gate::hold_scope quiet(gate_);
+    note_busy_driver(quiet);
 
     CUpti_Checkpoint cp{CUpti_Checkpoint_STRUCT_SIZE};
     cp.ctx = ctx;
@@ -767,6 +769,8 @@ private:
       }
       copy = captured_launch::copy(a);
       if (copy && !batch_) {
+        const driver_gate::hold_scope quiet(gate_);
+        note_busy_driver(quiet);
         // Also prints the device output of the application's earlier launches.
         timed("sync_s", [&] { ROOFKIT_CU_CHECK(cuCtxSynchronize()); });
         pending_batch b;
@@ -803,6 +807,8 @@ private:
       return;
     pending_batch& b = *taken;
     tool_scope scope;
+    const driver_gate::hold_scope quiet(gate_);
+    note_busy_driver(quiet);
     const auto t0 = std::chrono::steady_clock::now();
     CUcontext previous = nullptr;
     cuCtxGetCurrent(&previous);
@@ -898,10 +904,23 @@ private:
       return;
     pending_batch& b = *taken;
     tool_scope scope;
+    const driver_gate::hold_scope quiet(gate_);
+    note_busy_driver(quiet);
     cuptiCheckpointFree(&b.checkpoint);
     ++batch_ends_[why + " (dropped)"];
     for (const auto& l : b.launches)
       ++not_profiled_[{l.rec.kernel.name, "module unloaded before its batch was replayed"}];
+  }
+
+  // After waiting for the gate: says once when another thread stayed inside a driver call past
+  // the gate's limit (the replay or checkpoint then runs beside it), and counts every such time.
+  void note_busy_driver(const driver_gate::hold_scope& quiet) {
+    if (quiet.drained())
+      return;
+    if (phase_s_["busy_driver_waits"]++ == 0)
+      say(fmt::format("warning: another thread of the application stayed inside a CUDA driver "
+                      "call for over {} s; profiling went on beside it",
+                      gate_limit.count()));
   }
 
   // A selected launch that could not be profiled: said on stderr and counted.
@@ -980,6 +999,7 @@ private:
   }
 
   static constexpr double turn_limit_s = 120;
+  static constexpr std::chrono::seconds gate_limit{10};
 
   std::recursive_mutex mutex_;
   const std::int64_t pid_ = static_cast<std::int64_t>(getpid());
@@ -1000,6 +1020,7 @@ private:
   std::unordered_map<std::string, int> kernel_ids_;
   std::vector<std::string> kernel_names_;
   std::map<std::pair<std::string, std::string>, std::int64_t> not_profiled_;
+  std::mutex graph_mutex_; ///< guards graph_kernels_ (taken after mutex_, or alone)
   std::unordered_map<CUgraphExec, std::vector<std::string>> graph_kernels_;
   std::set<std::string> kernels_with_output_;
   std::mutex heap_mutex_;
@@ -1008,6 +1029,7 @@ private:
   std::optional<pending_batch> batch_;
   std::atomic<bool> batch_open_{false};            ///< batch_ is set (read without the mutex)
   std::map<std::string, std::int64_t> batch_ends_; ///< what ended the batches, by call
+  driver_gate gate_{gate_limit}; ///< keeps the application's threads out during replays
 };
 
 } // namespace
