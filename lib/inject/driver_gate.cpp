@@ -4,9 +4,9 @@
 namespace roofkit::inject {
 
 namespace {
-thread_local int call_depth = 0;  // this thread's driver calls under way, nested ones included
+thread_local int call_depth = 0;   // this thread's driver calls under way, nested ones included
 thread_local bool counted = false; // this thread is counted in driver_gate::inside_
-thread_local int hold_depth = 0;  // this thread's hold_scope objects alive
+thread_local int hold_depth = 0;   // this thread's hold_scope objects alive
 } // namespace
 
 void driver_gate::count_in() {

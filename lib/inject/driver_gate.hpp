@@ -58,7 +58,7 @@ public:
   int threads_inside();
 
 private:
-  void count_in();  // waits unless this thread holds the gate
+  void count_in(); // waits unless this thread holds the gate
   void count_out();
 
   std::chrono::milliseconds limit_;

@@ -749,16 +749,21 @@ private:
   // that the batch's checkpoint would undo: a batch ends before them.
   void defer(const launch_args& a, CUcontext ctx, device_state& s, launch_record rec,
              std::chrono::steady_clock::time_point t0) {
+    // A batch replayed here is its own launches' overhead, not this launch's.
+    auto close_first = [&](const char* why) {
+      close_batch(why);
+      t0 = std::chrono::steady_clock::now();
+    };
     if (batch_ && batch_->ctx != ctx)
-      close_batch("a launch on another context");
+      close_first("a launch on another context");
     if (batch_ && batch_->launches.size() >= static_cast<std::size_t>(options_.replay_batch))
-      close_batch("a full batch");
+      close_first("a full batch");
     const bool heap = !s.heap_ready && uses_heap(rec.mangled_name);
     CUfunction f = a.function;
     CUfunctionLoadingState state = CU_FUNCTION_LOADING_STATE_MAX;
     const bool to_load = loading_state(f, state) && state == CU_FUNCTION_LOADING_STATE_UNLOADED;
     if (batch_ && (heap || to_load))
-      close_batch("a function to load");
+      close_first("a function to load");
     std::unique_ptr<captured_launch> copy;
     try {
       if (to_load)
@@ -789,7 +794,7 @@ private:
       return;
     }
     if (!copy) { // the driver cannot tell its parameters' sizes
-      close_batch("parameters that cannot be copied");
+      close_first("parameters that cannot be copied");
       replay_now(a, ctx, &s, rec, t0);
       return;
     }

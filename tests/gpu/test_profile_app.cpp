@@ -11,6 +11,7 @@
 // cudaProfilerStart/Stop region.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -33,6 +34,7 @@ struct profiled {
   std::string out;
   std::string err;
   json run;
+  double wall_s = 0; ///< the whole `roofline-cuda profile` command
 };
 
 profiled profile(const std::string& name, const std::string& options, const std::string& args,
@@ -47,7 +49,9 @@ profiled profile(const std::string& name, const std::string& options, const std:
                           run.string() + "' -- '" + app + "' " + args + " >'" + out.string() +
                           "' 2>'" + err.string() + "'";
   profiled p;
+  const auto start = std::chrono::steady_clock::now();
   const int status = std::system(cmd.c_str());
+  p.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   p.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   p.out = roofkit::read_text_file(out);
   p.err = roofkit::read_text_file(err);
@@ -96,6 +100,23 @@ TEST(profile_app, threads_streams_capture_and_graph) {
   EXPECT_EQ(count_reason(p.run, "stream capture", "graph_only_kernel"), 1);
   EXPECT_EQ(count_reason(p.run, "CUDA graph", "graph_only_kernel"), 2);
   EXPECT_EQ(count_reason(p.run, "CUDA graph", "add_one"), 2);
+}
+
+TEST(profile_app, the_launches_overhead_adds_up_to_less_than_the_wall_time) {
+  // 100 launches of one kernel: three full batches and a partial one. A batch's replay is shared
+  // among its own launches only, never also counted in the launch whose arrival ended it.
+  const auto p = profile("many", "--launch-count 100", "100", ROOFKIT_APP_MANY_KERNELS);
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  const auto& launches = p.run["profile"]["launches"];
+  ASSERT_EQ(launches.size(), 100u);
+  double sum = 0;
+  for (const auto& l : launches) {
+    const double o = l["profile_overhead_s"].get<double>();
+    EXPECT_GT(o, 0.0);
+    sum += o;
+  }
+  EXPECT_NEAR(p.run["profile"]["profile_overhead_s"].get<double>(), sum, 1e-6 * sum);
+  EXPECT_LT(sum, p.wall_s) << "the profiled launches' overhead exceeds the command's wall time";
 }
 
 TEST(profile_app, nvtx_range_selects_only_its_launches) {
