@@ -909,8 +909,6 @@ private:
       return;
     pending_batch& b = *taken;
     tool_scope scope;
-    const driver_gate::hold_scope quiet(gate_);
-    note_busy_driver(quiet);
     cuptiCheckpointFree(&b.checkpoint);
     ++batch_ends_[why + " (dropped)"];
     for (const auto& l : b.launches)
