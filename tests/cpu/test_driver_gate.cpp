@@ -18,17 +18,36 @@ using roofkit::inject::driver_gate;
 
 constexpr auto settle = 100ms; // long enough for a thread that is free to go on to get there
 
+// An application thread inside a driver call from construction until leave().
+class thread_in_call {
+public:
+  explicit thread_in_call(driver_gate& gate)
+      : thread_([this, &gate] {
+          gate.enter();
+          inside_.set_value();
+          leave_.get_future().wait();
+          gate.exit();
+        }) {
+    inside_.get_future().wait();
+  }
+  ~thread_in_call() {
+    if (thread_.joinable())
+      leave();
+  }
+  void leave() {
+    leave_.set_value();
+    thread_.join();
+  }
+
+private:
+  std::promise<void> inside_;
+  std::promise<void> leave_;
+  std::thread thread_;
+};
+
 TEST(driver_gate, a_replay_waits_for_the_calls_under_way) {
   driver_gate gate(10s);
-  std::promise<void> leave;
-  std::promise<void> inside;
-  std::thread app([&] {
-    gate.enter();
-    inside.set_value();
-    leave.get_future().wait();
-    gate.exit();
-  });
-  inside.get_future().wait();
+  thread_in_call app(gate);
   EXPECT_EQ(gate.threads_inside(), 1);
   std::atomic<bool> holding{false};
   std::thread replay([&] {
@@ -39,8 +58,7 @@ TEST(driver_gate, a_replay_waits_for_the_calls_under_way) {
   });
   std::this_thread::sleep_for(settle);
   EXPECT_FALSE(holding.load()) << "the replay started while a call was under way";
-  leave.set_value();
-  app.join();
+  app.leave();
   replay.join();
   EXPECT_TRUE(holding.load());
 }
@@ -98,15 +116,7 @@ TEST(driver_gate, the_holder_inside_a_call_of_its_own_and_nested_holds_do_not_wa
 
 TEST(driver_gate, a_call_that_never_ends_holds_a_replay_up_for_the_limit_only) {
   driver_gate gate(200ms);
-  std::promise<void> leave;
-  std::promise<void> inside;
-  std::thread app([&] {
-    gate.enter();
-    inside.set_value();
-    leave.get_future().wait();
-    gate.exit();
-  });
-  inside.get_future().wait();
+  thread_in_call app(gate);
   const auto start = std::chrono::steady_clock::now();
   {
     const driver_gate::hold_scope hold(gate);
@@ -115,8 +125,7 @@ TEST(driver_gate, a_call_that_never_ends_holds_a_replay_up_for_the_limit_only) {
   const auto waited = std::chrono::steady_clock::now() - start;
   EXPECT_GE(waited, 200ms);
   EXPECT_LT(waited, 5s);
-  leave.set_value();
-  app.join();
+  app.leave();
   EXPECT_EQ(gate.threads_inside(), 0);
 }
 
