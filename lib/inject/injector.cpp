@@ -327,11 +327,10 @@ private:
       }
       return;
     }
-    if (enter && batch_open_.load()) {
+    if (enter && batch_) { // entry callbacks run under mutex_ (callback())
       const batch_effect effect = replay_batch_effect(cbid);
       if (effect != batch_effect::keeps) {
         tool_scope scope;
-        std::lock_guard lock(mutex_);
         const char* call = nullptr;
         cuptiGetCallbackName(CUPTI_CB_DOMAIN_DRIVER_API, cbid, &call);
         if (effect == batch_effect::drops)
@@ -786,7 +785,6 @@ private:
         timed("checkpoint_save_s",
               [&] { ROOFKIT_CUPTI_CHECK(cuptiCheckpointSave(&b.checkpoint)); });
         batch_.emplace(std::move(b));
-        batch_open_ = true;
       }
     } catch (const std::exception& e) {
       cuCtxSetCurrent(ctx);
@@ -897,7 +895,6 @@ private:
   std::optional<pending_batch> take_batch() {
     std::optional<pending_batch> b;
     b.swap(batch_);
-    batch_open_ = false;
     return b;
   }
 
@@ -1030,7 +1027,6 @@ private:
   std::set<std::string> heap_kernels_; ///< mangled names of the loaded functions that use the heap
   launch_timer timer_;
   std::optional<pending_batch> batch_;
-  std::atomic<bool> batch_open_{false};            ///< batch_ is set (read without the mutex)
   std::map<std::string, std::int64_t> batch_ends_; ///< what ended the batches, by call
   driver_gate gate_{gate_limit}; ///< keeps the application's threads out during replays
 };

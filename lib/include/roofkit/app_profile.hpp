@@ -24,10 +24,10 @@
 // it. CPU only: the injected library (lib/inject) holds the CUPTI side.
 namespace roofkit {
 
-/// What to profile in the application and how.
 /// Largest replay batch (app_profile_options::replay_batch).
 inline constexpr std::int64_t max_replay_batch = 256;
 
+/// What to profile in the application and how.
 struct app_profile_options {
   std::string kernel_regex;           ///< ECMAScript regex searched in the demangled name; "" = all
   std::string nvtx_range;             ///< only launches inside an NVTX push/pop range of this name
