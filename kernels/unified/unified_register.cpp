@@ -159,7 +159,6 @@ kernel_descriptor unified(um_mode mode, const char* name, const char* descriptio
   const bool moves_pages = mode == um_mode::host_init || mode == um_mode::prefetch;
   d.kind = moves_pages ? measurement::managed_memory : measurement::kernel;
   d.reset_before_each_run = moves_pages;
-  d.counter_profiled = !moves_pages;
   d.device_bytes = [](problem_size n) { return 12.0 * double(n); };
   d.make = [mode, n = d.name] { return std::make_unique<unified_instance>(mode, n); };
   return d;

@@ -40,7 +40,7 @@ double since(steady::time_point t0) {
 }
 
 bool suite_member(const roofkit::kernel_descriptor& d) {
-  return d.kind == roofkit::measurement::kernel && d.counter_profiled;
+  return d.kind != roofkit::measurement::transfer && d.counter_profiled;
 }
 
 bool env_is_one(const char* name) {
@@ -152,8 +152,11 @@ int profile(const std::string& cache, const std::string& out_path, const std::st
     std::vector<roofkit::batch_work> works;
     for (std::size_t i = 0; i < batch.size(); ++i) {
       auto* inst = instances[i].get();
-      works.push_back({[inst, stream] { inst->run(stream); },
-                       static_cast<std::size_t>(std::max(1, batch[i]->kernels_per_run))});
+      roofkit::batch_work w{[inst, stream] { inst->run(stream); },
+                            static_cast<std::size_t>(std::max(1, batch[i]->kernels_per_run))};
+      if (batch[i]->reset_before_each_run) // managed memory: the pages back before every pass
+        w.before = [inst, stream] { inst->reset(stream); };
+      works.push_back(std::move(w));
     }
     const auto t0 = steady::now();
     const auto ranges = session.profile_batch(works);

@@ -224,6 +224,9 @@ struct profiler_options {
 struct batch_work {
   std::function<void()> work;
   std::size_t launches = 1;
+  /// If set, runs before the work's cache control in every pass and must launch no kernel: it
+  /// restores what the work needs (e.g. moves managed pages back to the host).
+  std::function<void()> before;
 };
 
 /// Where a session's wall time went (profile_launches calls), for overhead reports.

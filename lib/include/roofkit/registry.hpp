@@ -39,8 +39,8 @@ struct verification {
 enum class measurement {
   kernel,         ///< device kernels only: time with events, profile with counters (any replay)
   managed_memory, ///< a kernel on managed memory whose pages move: call reset() before every
-                  ///< run (outside the timed region); counters under replay see migrated pages,
-                  ///< so they are not collected
+                  ///< run (outside the timed region) and before every replay pass of its
+                  ///< counters, so that each pass finds the pages where a timed run does
   transfer,       ///< a host<->device copy, not a kernel: time with events, no counters; its
                   ///< minimal bytes are bytes over the host link, not DRAM bytes
 };

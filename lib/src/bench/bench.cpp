@@ -303,8 +303,12 @@ void profile_pending_kernels(std::vector<pending_kernel>& pending, profiler_sess
   std::vector<batch_work> works;
   for (auto& p : pending) {
     kernel_instance* inst = p.inst.get();
-    works.push_back({[inst, stream] { inst->run(stream); },
-                     static_cast<std::size_t>(std::max(1, p.d->kernels_per_run))});
+    batch_work w{[inst, stream] { inst->run(stream); },
+                 static_cast<std::size_t>(std::max(1, p.d->kernels_per_run))};
+    // Managed memory: every pass starts with the pages where a timed run finds them.
+    if (p.d->reset_before_each_run)
+      w.before = [inst, stream] { inst->reset(stream); };
+    works.push_back(std::move(w));
   }
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<std::vector<range_values>> ranges;
@@ -320,7 +324,7 @@ void profile_pending_kernels(std::vector<pending_kernel>& pending, profiler_sess
     ranges.clear();
     for (auto& w : works) {
       try {
-        ranges.push_back(session.profile_launches(w.work));
+        ranges.push_back(session.profile_launches(w.work, w.before));
       } catch (const error& e2) {
         if (e2.code() == exit_code::usage)
           throw;
@@ -355,8 +359,7 @@ void place_unprofiled(kernel_result& k, const kernel_descriptor& d, problem_size
   if (d.kind != measurement::transfer && !options.counters) {
     k.flops = d.flops(size);
     k.bytes[memory_level::dram] = d.minimal_bytes(size);
-  } else if (d.kind != measurement::transfer && d.kind == measurement::kernel &&
-             !d.counter_profiled) {
+  } else if (d.kind != measurement::transfer && !d.counter_profiled) {
     k.flops = d.flops(size);
     k.bytes[memory_level::dram] = d.minimal_bytes(size);
     k.message += (k.message.empty() ? "" : "; ") +
@@ -450,13 +453,13 @@ bench_outcome run_bench(const bench_options& options) {
       }
       progress({done, kernels.size(), d->name, "time"});
       k.time = time_instance(*inst, *d, options, stream, flusher.get());
-      if (d->kind == measurement::kernel) {
+      if (d->kind != measurement::transfer) {
         const double occ = theoretical_occupancy(*inst, k.launch, model);
         if (std::isfinite(occ))
           k.occupancy_theoretical = occ;
       }
       const bool profile =
-          session && d->counter_profiled && d->kind == measurement::kernel && k.status == "ok";
+          session && d->counter_profiled && d->kind != measurement::transfer && k.status == "ok";
       if (profile) {
         // Profiled later, in a batch with the kernels around it (one pass set per batch).
         k.source = work_source::counters;

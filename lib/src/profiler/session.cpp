@@ -507,6 +507,8 @@ profiler_session::profile_batch(const std::vector<batch_work>& works,
   auto ranges = s.user_replay(
       [&] {
         for (const auto& w : works) {
+          if (w.before)
+            w.before();
           if (flush)
             s.flush_in_pass(false);
           w.work();
