@@ -467,7 +467,7 @@ private:
       device_written_ = true;
       CUdevice dev = 0;
       if (cuCtxGetDevice(&dev) == CUDA_SUCCESS)
-        write_start(static_cast<int>(dev), "", 0);
+        write_start(static_cast<int>(dev), "", 0, "");
     }
     CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
     if (captures_ > 0 || (cuStreamIsCapturing(a.stream, &capture) == CUDA_SUCCESS &&
@@ -531,12 +531,12 @@ private:
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     cuDevicePrimaryCtxRetain(&s.primary, dev);
     cuCtxSetCurrent(ctx);
-    write_start(ordinal, s.session->chip(), s.session->passes());
+    write_start(ordinal, s.session->chip(), s.session->passes(), s.session->cache_control_method());
     return &s;
   }
 
   /// The device record (again, with the chip and passes, once a session exists).
-  void write_start(int ordinal, const std::string& chip, int passes) {
+  void write_start(int ordinal, const std::string& chip, int passes, const std::string& method) {
     std::map<std::string, std::string> dev;
     char name[256] = {};
     cuDeviceGetName(name, sizeof name, ordinal);
@@ -553,6 +553,8 @@ private:
     dev["ordinal"] = std::to_string(ordinal);
     if (!chip.empty())
       dev["chip"] = chip;
+    if (!method.empty())
+      dev["cache_control_method"] = method;
     dev["driver"] = versions.driver;
     dev["runtime"] = versions.runtime;
     write(start_line(dev, passes > 0 ? "roofline" : "", passes, pid_));

@@ -4,14 +4,21 @@
 // (scripts/lab/inplace-sweep.sh). Arguments: buffer sizes in MiB. With INPLACE_FLUSH=1 in the
 // environment the application empties the L2 itself before every in-place launch: a read sweep
 // over 200 MiB of zeros, then discard.global.L2 of every line of it (as roofkit's l2_flusher);
-// with INPLACE_FLUSH=2 the read sweep alone, which leaves the L2 full of clean lines.
+// with INPLACE_FLUSH=2 the read sweep alone, which leaves the L2 full of clean lines; with
+// INPLACE_FLUSH=3 the kernel driver's own write-back and invalidate of the whole L2
+// (rm_l2_flush.h), whose median time is printed at the end.
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
+#include <vector>
 
 #include <cuda_runtime.h>
 
 #define APP_NAME "inplace"
 #include "../../tests/apps/app_check.cuh"
+#include "rm_l2_flush.h"
 
 __global__ void primer_sum(const float* x, std::size_t n, float* out) {
   float s = 0;
@@ -56,7 +63,12 @@ int main(int argc, char** argv) {
   const int flush = mode ? std::atoi(mode) : 0;
   const std::size_t flush_bytes = std::size_t(200) << 20;
   char* flush_buf = nullptr;
-  if (flush) {
+  std::unique_ptr<rm_lab::l2_flush> rm;
+  std::vector<double> rm_us;
+  if (flush == 3) {
+    CHECK(cudaFree(nullptr)); // the context first: it attaches the GPU
+    rm = std::make_unique<rm_lab::l2_flush>();
+  } else if (flush) {
     CHECK(cudaMalloc(&flush_buf, flush_bytes));
     CHECK(cudaMemset(flush_buf, 0, flush_bytes));
   }
@@ -77,7 +89,14 @@ int main(int argc, char** argv) {
     CHECK(cudaMalloc(&x, n * sizeof(float)));
     fill<<<unsigned((n + 255) / 256), 256>>>(x, n);
     for (int k = 0; k < 3; ++k) {
-      if (flush) {
+      if (rm) {
+        CHECK(cudaDeviceSynchronize());
+        const auto t0 = std::chrono::steady_clock::now();
+        rm->flush();
+        rm_us.push_back(
+            std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0)
+                .count());
+      } else if (flush) {
         flush_read<<<132 * 8, 256>>>(reinterpret_cast<const float4*>(flush_buf), flush_bytes / 16,
                                      out);
         if (flush == 1)
@@ -96,6 +115,11 @@ int main(int argc, char** argv) {
       return 1;
     }
     CHECK(cudaFree(x));
+  }
+  if (!rm_us.empty()) {
+    std::sort(rm_us.begin(), rm_us.end());
+    std::printf(APP_NAME ": driver L2 flush: median %.1f us over %zu\n", rm_us[rm_us.size() / 2],
+                rm_us.size());
   }
   std::printf(APP_NAME ": results correct\n");
   return 0;

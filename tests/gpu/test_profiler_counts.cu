@@ -183,9 +183,11 @@ TEST_F(profiler_counts, cache_control_all_and_none) {
   ASSERT_EQ(cudaMalloc(&dirty, dirty_bytes), cudaSuccess);
   ASSERT_EQ(cudaMemset(x, 0, n * sizeof(float)), cudaSuccess);
   std::map<std::string, roofkit::roofline_counts> seen;
-  for (auto cache : {roofkit::cache_control::all, roofkit::cache_control::none}) {
+  // "all" with the driver's flush where available, "all-sweep" with roofkit's own sweep.
+  for (const std::string mode : {"all", "all-sweep", "none"}) {
     roofkit::profiler_options o;
-    o.cache = cache;
+    o.cache = mode == "none" ? roofkit::cache_control::none : roofkit::cache_control::all;
+    o.driver_flush = mode == "all";
     roofkit::profiler_session s(0, "roofline", o);
     const auto ranges = s.profile_launches([&] { read_small<<<264, 512>>>(x, n, out); },
                                            [&] {
@@ -194,22 +196,29 @@ TEST_F(profiler_counts, cache_control_all_and_none) {
                                            });
     ASSERT_EQ(ranges.size(), 1u);
     const auto c = roofkit::derive_roofline_counts(s.metrics(), ranges[0].values);
-    std::printf("cache control %s: dram read %.6g write %.6g, L2 %.6g, L1 %.6g B\n",
-                roofkit::to_string(cache).c_str(), c.dram_read_bytes, c.dram_write_bytes,
-                c.bytes.at(roofkit::memory_level::l2), c.bytes.at(roofkit::memory_level::l1));
-    seen[roofkit::to_string(cache)] = c;
+    std::printf("cache control %s (%s): dram read %.6g write %.6g, L2 %.6g, L1 %.6g B\n",
+                mode.c_str(), s.cache_control_method().c_str(), c.dram_read_bytes,
+                c.dram_write_bytes, c.bytes.at(roofkit::memory_level::l2),
+                c.bytes.at(roofkit::memory_level::l1));
+    if (mode == "all-sweep")
+      EXPECT_EQ(s.cache_control_method().rfind("sweep", 0), 0u) << s.cache_control_method();
+    seen[mode] = c;
   }
   const double bytes = double(n * sizeof(float));
   const double warps = 264.0 * 512 / 32;
+  for (const char* mode : {"all", "all-sweep"}) {
+    const auto& all = seen[mode];
+    EXPECT_NEAR(all.dram_read_bytes, bytes, std::max(0.01 * bytes, 65536.0)) << mode;
+    EXPECT_LE(all.dram_write_bytes, 65536.0)
+        << mode << ": a clean L2, no write-back of earlier work";
+    // L1: the loaded bytes plus one writeback cycle per warp (8,929,280 B on the H100); L2: the
+    // bytes returned to the SMs, with their request traffic (9,114,720 B).
+    EXPECT_GE(all.bytes.at(roofkit::memory_level::l1), bytes) << mode;
+    EXPECT_LE(all.bytes.at(roofkit::memory_level::l1), bytes + 1.01 * 128 * warps) << mode;
+    EXPECT_GE(all.bytes.at(roofkit::memory_level::l2), bytes) << mode;
+    EXPECT_LE(all.bytes.at(roofkit::memory_level::l2), 1.10 * bytes) << mode;
+  }
   const auto& all = seen["all"];
-  EXPECT_NEAR(all.dram_read_bytes, bytes, std::max(0.01 * bytes, 65536.0));
-  EXPECT_LE(all.dram_write_bytes, 65536.0) << "a clean L2: no write-back of earlier work";
-  // L1: the loaded bytes plus one writeback cycle per warp (8,929,280 B on the H100); L2: the
-  // bytes returned to the SMs, with their request traffic (9,114,720 B).
-  EXPECT_GE(all.bytes.at(roofkit::memory_level::l1), bytes);
-  EXPECT_LE(all.bytes.at(roofkit::memory_level::l1), bytes + 1.01 * 128 * warps);
-  EXPECT_GE(all.bytes.at(roofkit::memory_level::l2), bytes);
-  EXPECT_LE(all.bytes.at(roofkit::memory_level::l2), 1.10 * bytes);
   // Without cache control the memset's dirty lines are written back during the kernel (805,888
   // B on the H100). The reads are not served by the L2 either: the profiler's own set-up at the
   // start of each pass displaces the 8 MiB, so warm-cache reads are not asserted.
@@ -218,6 +227,16 @@ TEST_F(profiler_counts, cache_control_all_and_none) {
   cudaFree(x);
   cudaFree(out);
   cudaFree(dirty);
+}
+
+// Where the driver can be reached, cache control uses its write-back and invalidate of the L2.
+TEST_F(profiler_counts, cache_control_uses_the_drivers_flush_where_it_can) {
+  roofkit::profiler_session s(0, "roofline");
+  s.enable_range_profiler(); // decides the method
+  const std::string method = s.cache_control_method();
+  if (method.rfind("sweep", 0) == 0)
+    GTEST_SKIP() << "the driver's flush is not available here: " << method;
+  EXPECT_EQ(method, "driver");
 }
 
 // L1 counts shared-memory loads: 128 bytes per conflict-free warp-wide load.

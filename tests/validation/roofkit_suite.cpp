@@ -3,7 +3,7 @@
 // (the bench's metric set, its cache control and pass structure), with every launch's values
 // written as JSON. scripts/ncu-compare.sh runs both and compares launch by launch.
 //   roofkit-suite plain [REGEX]
-//   roofkit-suite profile[-each] all|all-evict|none OUT.json [REGEX]
+//   roofkit-suite profile[-each] all|all-sweep|all-evict|none OUT.json [REGEX]
 // Both start with a primer: two L2 flushes (a read sweep of 4 x L2 and a discard each), profiled
 // like the kernels and reported apart. A profiler that leaves dirty lines of its own in the L2
 // before its first pass shows them as DRAM writes of the first sweep, which writes nothing.
@@ -119,10 +119,12 @@ int profile(const std::string& cache, const std::string& out_path, const std::st
   const auto t_start = steady::now();
   padding pad;
   roofkit::profiler_options po;
-  // "all-evict": cache control all without invalidating the flush's own lines (an experiment:
-  // the L2 then starts full of clean lines instead of empty).
+  // "all-sweep": cache control all with roofkit's sweep even where the driver's flush is
+  // available; "all-evict": the sweep without invalidating its own lines (the L2 then starts
+  // full of clean lines instead of empty). Both experiments.
   po.invalidate_l2 = cache != "all-evict";
-  po.cache = roofkit::parse_cache_control(cache == "all-evict" ? "all" : cache);
+  po.driver_flush = cache == "all";
+  po.cache = roofkit::parse_cache_control(cache == "all" || cache == "none" ? cache : "all");
   roofkit::profiler_session session(0, suite_metric_set(), po);
   double profile_s = 0;
   cudaStream_t stream = nullptr;
@@ -193,6 +195,7 @@ int profile(const std::string& cache, const std::string& out_path, const std::st
   doc["passes"] = session.passes();
   doc["metrics"] = session.metrics().names();
   doc["cache_control"] = cache;
+  doc["cache_control_method"] = session.cache_control_method();
   doc["profile_s"] = profile_s;
   const auto& st = session.stats();
   doc["profile_breakdown_s"] = {{"setup", st.setup_s},

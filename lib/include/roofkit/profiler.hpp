@@ -209,6 +209,10 @@ struct profiler_options {
   /// With cache_control::all, also invalidate the flush's own lines, so every pass starts from
   /// an L2 with no valid line (l2_flusher); false leaves them there, clean.
   bool invalidate_l2 = true;
+  /// With cache_control::all, flush through the kernel driver (its write-back and invalidate of
+  /// the whole L2, as Nsight Compute's cache control) where it is available, else with
+  /// l2_flusher's sweep; false always sweeps. cache_control_method() says which is used.
+  bool driver_flush = true;
   /// Kernel launches one profile() call is sized for; one more is kept, and a call that fills
   /// that too is warned about (launches beyond it are not profiled).
   std::size_t max_ranges = 64;
@@ -275,6 +279,10 @@ public:
   const std::string& chip() const;
   /// Cumulative timings of profile_launches() calls.
   const profiler_stats& stats() const;
+  /// How cache control empties the L2 before each pass: "none", "driver" (the kernel driver's
+  /// write-back and invalidate) or "sweep" (l2_flusher), the latter with the reason the driver's
+  /// was not used. Decided at the first profiling call; before it, the method asked for.
+  std::string cache_control_method() const;
 
   /// Auto range + kernel replay: runs `work` once; CUPTI replays each kernel it launches
   /// passes() times, restoring device memory in between, and synchronises after each kernel.

@@ -122,6 +122,8 @@ run build_profile_run(const profile_log& log, const profile_run_inputs& in) {
   c.driver_version = dev("driver");
   c.runtime_version = dev("runtime");
   c.cache_control = in.options.cache_control;
+  if (!dev("cache_control_method").empty())
+    c.extra["cache_control_method"] = dev("cache_control_method");
   // Record logs written before the launcher's clock record existed had no clock control.
   c.clock_control = log.clock_control.empty() ? "none" : log.clock_control;
   c.extra["clock_control"] =

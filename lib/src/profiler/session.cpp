@@ -8,7 +8,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
+#include <cstring>
 #include <iostream>
 #include <mutex>
 #include <optional>
@@ -16,6 +18,8 @@
 #include "roofkit/core.hpp"
 #include "roofkit/profiler.hpp"
 #include "roofkit/timing.hpp"
+
+#include "driver_l2_flush.hpp"
 
 namespace roofkit {
 
@@ -273,6 +277,10 @@ struct profiler_session::impl {
   resolved_set set;
   std::vector<std::uint8_t> config;
   std::unique_ptr<l2_flusher> flusher;
+  // The driver's write-back and invalidate of the L2, used for cache control where available;
+  // `flusher`'s sweep otherwise (and for the warm-up passes, which need a kernel).
+  std::unique_ptr<detail::driver_l2_flush> driver_flush;
+  std::string driver_flush_note;
   profiler_stats stats;
   // The profiler of profile_range() and profile_launch(), kept enabled between their calls
   // (declared after `ref`: disabled before the profiler is deinitialised), and the range mode of
@@ -299,7 +307,7 @@ struct profiler_session::impl {
   void prepare_flusher();
   // Ranges that one flush adds to the profiled context's passes.
   std::size_t flush_ranges() const {
-    return flusher ? static_cast<std::size_t>(flusher->launches()) : 0;
+    return flusher && !driver_flush ? static_cast<std::size_t>(flusher->launches()) : 0;
   }
   // Ranges the kept auto-range profiler is configured for: every launch of the longest sequence,
   // each after its flush, and one more to see a work that launched a second kernel.
@@ -462,6 +470,13 @@ std::vector<range_values> profiler_session::impl::user_replay(const std::functio
 // waited for and timed (profiler_stats::flush_s).
 void profiler_session::impl::flush_in_pass(bool synchronise) {
   const auto t0 = std::chrono::steady_clock::now();
+  if (driver_flush) {
+    // Synchronous: everything before it has finished and nothing after it has started.
+    ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+    driver_flush->flush();
+    stats.flush_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return;
+  }
   flusher->flush(nullptr);
   if (!synchronise)
     return;
@@ -473,6 +488,15 @@ void profiler_session::impl::prepare_flusher() {
   if (options.cache == cache_control::all && !flusher) {
     ROOFKIT_CUDA_CHECK(cudaSetDevice(device));
     flusher = std::make_unique<l2_flusher>(device, options.invalidate_l2);
+    if (options.driver_flush) {
+      cudaDeviceProp prop{};
+      ROOFKIT_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+      std::array<unsigned char, 16> uuid{};
+      std::memcpy(uuid.data(), prop.uuid.bytes, uuid.size());
+      driver_flush = detail::driver_l2_flush::open(uuid, driver_flush_note);
+    } else {
+      driver_flush_note = "not asked for (profiler_options::driver_flush)";
+    }
   }
 }
 
@@ -532,6 +556,17 @@ profiler_session::profile_batch(const std::vector<batch_work>& works,
 
 const profiler_stats& profiler_session::stats() const { return impl_->stats; }
 
+std::string profiler_session::cache_control_method() const {
+  const auto& s = *impl_;
+  if (s.options.cache == cache_control::none)
+    return "none";
+  if (s.driver_flush)
+    return "driver";
+  if (!s.flusher)
+    return s.options.driver_flush ? "driver" : "sweep";
+  return "sweep (" + s.driver_flush_note + ")";
+}
+
 void profiler_session::enable_range_profiler() {
   auto& s = *impl_;
   ROOFKIT_CUDA_CHECK(cudaSetDevice(s.device));
@@ -544,7 +579,11 @@ void profiler_session::enable_range_profiler() {
   // on the flush alone, in the mode and with the set of profile_launch().
   if (s.flusher)
     s.kept_passes(CUPTI_AutoRange, s.sequence_ranges(), "the warm-up",
-                  [&] { s.flush_in_pass(true); }, {});
+                  [&] {
+                    s.flusher->flush(nullptr); // kernels, whatever the cache control uses
+                    ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+                  },
+                  {});
 }
 
 void profiler_session::context_lost() {
