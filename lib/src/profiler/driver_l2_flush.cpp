@@ -106,6 +106,12 @@ std::uint32_t rm_control(int fd, std::uint32_t client, std::uint32_t object, std
   return rm_call(fd, esc_control, &c, sizeof c, c.status);
 }
 
+std::uint32_t send_flush(int fd, std::uint32_t client, std::uint32_t subdevice) {
+  rm_flush_args f{};
+  f.flags = rm_flush_all_flags();
+  return rm_control(fd, client, subdevice, ctrl_flush_gpu_cache, &f, sizeof f);
+}
+
 std::string status_text(std::uint32_t s) {
   return s == ~0u ? std::string(std::strerror(errno)) : fmt::format("RM status 0x{:x}", s);
 }
@@ -140,8 +146,13 @@ std::unique_ptr<driver_l2_flush> driver_l2_flush::open(const std::array<unsigned
     g.flags = gid_binary;
     if (rm_control(fd, client, subdevice, ctrl_get_gid, &g, sizeof g) != 0 || g.length < 16)
       continue;
-    if (std::memcmp(g.data, uuid.data(), uuid.size()) == 0)
-      return std::unique_ptr<driver_l2_flush>(new driver_l2_flush(fd, client, subdevice));
+    if (std::memcmp(g.data, uuid.data(), uuid.size()) != 0)
+      continue;
+    // One flush now, so that a driver that refuses it (a virtual GPU, a policy) is known before
+    // the first pass, and the sweep is used instead.
+    if (const auto s = send_flush(fd, client, subdevice))
+      return give_up("the driver refused the L2 flush: " + status_text(s));
+    return std::unique_ptr<driver_l2_flush>(new driver_l2_flush(fd, client, subdevice));
   }
   return give_up("no device of the driver has this GPU's UUID");
 }
@@ -155,9 +166,7 @@ driver_l2_flush::~driver_l2_flush() {
 }
 
 void driver_l2_flush::flush() const {
-  rm_flush_args f{};
-  f.flags = rm_flush_all_flags();
-  if (const auto s = rm_control(fd_, client_, subdevice_, ctrl_flush_gpu_cache, &f, sizeof f))
+  if (const auto s = send_flush(fd_, client_, subdevice_))
     throw runtime_error("the driver's L2 write-back and invalidate (FB_FLUSH_GPU_CACHE) failed: " +
                         status_text(s));
 }
