@@ -12,7 +12,7 @@ source scripts/cuda-env.sh
 OUT="${OUT:-out/inplace-flush}"; mkdir -p "$OUT/summary"
 sizes=("${@:-24 64 256}")
 read -r -a sizes <<<"${sizes[*]}"
-nvcc -O2 -arch=sm_90 -o "$OUT/inplace" scripts/lab/inplace.cu || exit 1
+source scripts/lab/inplace-build.sh
 ncu_run() { # label, INPLACE_FLUSH, cache control, more ncu options...
   local label=$1 flush=$2 cc=$3
   shift 3

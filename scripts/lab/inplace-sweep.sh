@@ -10,7 +10,7 @@ source scripts/cuda-env.sh
 OUT="${OUT:-out/inplace-sweep}"; mkdir -p "$OUT/summary"
 sizes=("${@:-8 24 40 56 64 80 96 128 256}")
 read -r -a sizes <<<"${sizes[*]}"
-nvcc -O2 -arch=sm_90 -o "$OUT/inplace" scripts/lab/inplace.cu || exit 1
+source scripts/lab/inplace-build.sh
 for run in 1 2; do
   ncu --cache-control all --clock-control none --kernel-name regex:'primer_sum|inplace' --csv \
     --page raw --print-units base --metrics dram__bytes_read.sum,dram__bytes_write.sum \

@@ -5,20 +5,24 @@
 // environment the application empties the L2 itself before every in-place launch: a read sweep
 // over 200 MiB of zeros, then discard.global.L2 of every line of it (as roofkit's l2_flusher);
 // with INPLACE_FLUSH=2 the read sweep alone, which leaves the L2 full of clean lines; with
-// INPLACE_FLUSH=3 the kernel driver's own write-back and invalidate of the whole L2
-// (rm_l2_flush.h), whose median time is printed at the end.
+// INPLACE_FLUSH=3 the kernel driver's own write-back and invalidate of the whole L2 (roofkit's
+// driver_l2_flush, so the program links the library: scripts/lab/inplace-build.sh), whose
+// median time is printed at the end.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <cuda_runtime.h>
 
 #define APP_NAME "inplace"
+#include "../../lib/src/profiler/driver_l2_flush.hpp"
 #include "../../tests/apps/app_check.cuh"
-#include "rm_l2_flush.h"
 
 __global__ void primer_sum(const float* x, std::size_t n, float* out) {
   float s = 0;
@@ -63,11 +67,20 @@ int main(int argc, char** argv) {
   const int flush = mode ? std::atoi(mode) : 0;
   const std::size_t flush_bytes = std::size_t(200) << 20;
   char* flush_buf = nullptr;
-  std::unique_ptr<rm_lab::l2_flush> rm;
+  std::unique_ptr<roofkit::detail::driver_l2_flush> rm;
   std::vector<double> rm_us;
   if (flush == 3) {
-    CHECK(cudaFree(nullptr)); // the context first: it attaches the GPU
-    rm = std::make_unique<rm_lab::l2_flush>();
+    cudaDeviceProp prop{};
+    CHECK(cudaGetDeviceProperties(&prop, 0)); // the context first: it attaches the GPU
+    CHECK(cudaFree(nullptr));
+    std::array<unsigned char, 16> uuid{};
+    std::memcpy(uuid.data(), prop.uuid.bytes, uuid.size());
+    std::string why;
+    rm = roofkit::detail::driver_l2_flush::open(uuid, why);
+    if (!rm) {
+      std::fprintf(stderr, APP_NAME ": no driver flush: %s\n", why.c_str());
+      return 2;
+    }
   } else if (flush) {
     CHECK(cudaMalloc(&flush_buf, flush_bytes));
     CHECK(cudaMemset(flush_buf, 0, flush_bytes));

@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# Is the kernel driver's own L2 write-back and invalidate (rm_l2_flush.h) what ncu's cache
-# control does? scripts/lab/inplace.cu under ncu: with --cache-control all and no flush of its
-# own, against --cache-control none with the driver flush before every in-place launch
-# (INPLACE_FLUSH=3), with roofkit's sweep (INPLACE_FLUSH=1), and with nothing at all.
-# Usage (GPU machine): OUT=dir scripts/lab/rm-flush.sh [MiB...]   (CSV files under $OUT)
+# Is the kernel driver's own L2 write-back and invalidate (lib/src/profiler/driver_l2_flush)
+# what ncu's cache control does? scripts/lab/inplace.cu under ncu: with --cache-control all and
+# no flush of its own, against --cache-control none with the driver flush before every in-place
+# launch (INPLACE_FLUSH=3), with roofkit's sweep (INPLACE_FLUSH=1), and with nothing at all.
+# Usage (GPU machine, after a build of build/gpu): OUT=dir scripts/lab/rm-flush.sh [MiB...]
+# (CSV files under $OUT)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/cuda-env.sh
 OUT="${OUT:-out/rm-flush}"; mkdir -p "$OUT"
 sizes=("${@:-24 64 256}")
 read -r -a sizes <<<"${sizes[*]}"
-nvcc -O2 -arch=sm_90 -o "$OUT/inplace" scripts/lab/inplace.cu || exit 1
+source scripts/lab/inplace-build.sh
 INPLACE_FLUSH=3 "$OUT/inplace" "${sizes[@]}"; echo "alone with the driver flush rc=$?"
 run() { # label, INPLACE_FLUSH, cache control
   INPLACE_FLUSH=$2 ncu --cache-control "$3" --clock-control none \

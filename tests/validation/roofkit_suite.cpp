@@ -124,7 +124,8 @@ int profile(const std::string& cache, const std::string& out_path, const std::st
   // full of clean lines instead of empty). Both experiments.
   po.invalidate_l2 = cache != "all-evict";
   po.driver_flush = cache == "all";
-  po.cache = roofkit::parse_cache_control(cache == "all" || cache == "none" ? cache : "all");
+  po.cache =
+      roofkit::parse_cache_control(cache == "all-sweep" || cache == "all-evict" ? "all" : cache);
   roofkit::profiler_session session(0, suite_metric_set(), po);
   double profile_s = 0;
   cudaStream_t stream = nullptr;

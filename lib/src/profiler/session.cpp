@@ -465,22 +465,22 @@ std::vector<range_values> profiler_session::impl::user_replay(const std::functio
 }
 
 // With cache control each work's flush runs inside the pass, after the profiler has started
-// (its own set-up writes device memory), as a launch of its own whose range is dropped. The
-// flusher is made before any pass: making it launches work of its own. A synchronised flush is
-// waited for and timed (profiler_stats::flush_s).
+// (its own set-up writes device memory): the driver's, which launches nothing and is always
+// synchronous, or the sweep, a launch of its own whose range is dropped. The flusher is made
+// before any pass: making it launches work of its own. A synchronised flush is waited for and
+// timed (profiler_stats::flush_s).
 void profiler_session::impl::flush_in_pass(bool synchronise) {
   const auto t0 = std::chrono::steady_clock::now();
   if (driver_flush) {
     // Synchronous: everything before it has finished and nothing after it has started.
     ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
     driver_flush->flush();
-    stats.flush_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return;
+  } else {
+    flusher->flush(nullptr);
+    if (!synchronise)
+      return;
+    ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
   }
-  flusher->flush(nullptr);
-  if (!synchronise)
-    return;
-  ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
   stats.flush_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
