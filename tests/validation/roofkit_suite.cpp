@@ -9,11 +9,14 @@
 // before its first pass shows them as DRAM writes of the first sweep, which writes nothing.
 // Experiments: ROOFKIT_SUITE_PAD_MB=N first allocates N MiB that nothing touches, so that every
 // buffer lands elsewhere in device memory; ROOFKIT_SUITE_METRICS=a,b,... profiles those metrics
-// instead of the bench's set; ROOFKIT_SUITE_HOLD_FLUSHER and ROOFKIT_SUITE_FLUSH_BEFORE (plain);
+// instead of the bench's set; ROOFKIT_SUITE_HOLD_FLUSHER, ROOFKIT_SUITE_FLUSH_BEFORE and
+// ROOFKIT_SUITE_DRIVER_FLUSH (plain);
 // ROOFKIT_SUITE_CACHE_CONFIG=L1|shared sets the device's preferred cache configuration first
 // (cudaDeviceSetCacheConfig), for kernels that state none.
+#include <array>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -30,6 +33,8 @@
 #include "roofkit/profiler.hpp"
 #include "roofkit/registry.hpp"
 #include "roofkit/timing.hpp"
+
+#include "../../lib/src/profiler/driver_l2_flush.hpp"
 
 namespace {
 
@@ -74,9 +79,27 @@ roofkit::metric_set_def suite_metric_set() {
   return roofkit::custom_metric_set(list);
 }
 
+// With ROOFKIT_SUITE_DRIVER_FLUSH=1 (an experiment): the driver's write-back and invalidate of
+// the L2, which roofkit's profiler uses, run by the application before each kernel's range (for
+// a profiler with its own cache control off); exits where it is not available.
+std::unique_ptr<roofkit::detail::driver_l2_flush> app_driver_flush() {
+  if (!env_is_one("ROOFKIT_SUITE_DRIVER_FLUSH"))
+    return nullptr;
+  cudaDeviceProp prop{};
+  ROOFKIT_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::array<unsigned char, 16> uuid{};
+  std::memcpy(uuid.data(), prop.uuid.bytes, uuid.size());
+  std::string why;
+  auto flush = roofkit::detail::driver_l2_flush::open(uuid, why);
+  if (!flush)
+    throw roofkit::runtime_error("ROOFKIT_SUITE_DRIVER_FLUSH: " + why);
+  return flush;
+}
+
 int plain(const std::string& regex) {
   padding pad;
   cudaStream_t stream = nullptr;
+  const auto driver_flush = app_driver_flush();
   // ROOFKIT_SUITE_HOLD_FLUSHER=1 (an experiment): a second flusher made after the primer's and
   // held to the end, as profile's session holds its own: the same allocations in the same order.
   // ROOFKIT_SUITE_FLUSH_BEFORE=1 (an experiment) also runs that flusher's two kernels before
@@ -104,6 +127,8 @@ int plain(const std::string& regex) {
     if (flush_before)
       held->flush(stream);
     ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+    if (driver_flush)
+      driver_flush->flush();
     ROOFKIT_CUDA_CHECK(cudaProfilerStart());
     inst->run(stream);
     ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());

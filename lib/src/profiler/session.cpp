@@ -19,6 +19,7 @@
 #include "roofkit/profiler.hpp"
 #include "roofkit/timing.hpp"
 
+#include "../timing/clock_probe.hpp"
 #include "driver_l2_flush.hpp"
 
 namespace roofkit {
@@ -276,11 +277,12 @@ struct profiler_session::impl {
   std::unique_ptr<cupti_catalog> catalog;
   resolved_set set;
   std::vector<std::uint8_t> config;
-  std::unique_ptr<l2_flusher> flusher;
-  // The driver's write-back and invalidate of the L2, used for cache control where available;
-  // `flusher`'s sweep otherwise (and for the warm-up passes, which need a kernel).
+  // Cache control "all": the driver's write-back and invalidate of the L2 where it is
+  // available, else `flusher`'s sweep, whose buffer (4 x L2) is then the only one made.
+  bool cache_prepared = false;
   std::unique_ptr<detail::driver_l2_flush> driver_flush;
   std::string driver_flush_note;
+  std::unique_ptr<l2_flusher> flusher;
   profiler_stats stats;
   // The profiler of profile_range() and profile_launch(), kept enabled between their calls
   // (declared after `ref`: disabled before the profiler is deinitialised), and the range mode of
@@ -307,7 +309,7 @@ struct profiler_session::impl {
   void prepare_flusher();
   // Ranges that one flush adds to the profiled context's passes.
   std::size_t flush_ranges() const {
-    return flusher && !driver_flush ? static_cast<std::size_t>(flusher->launches()) : 0;
+    return flusher ? static_cast<std::size_t>(flusher->launches()) : 0;
   }
   // Ranges the kept auto-range profiler is configured for: every launch of the longest sequence,
   // each after its flush, and one more to see a work that launched a second kernel.
@@ -334,7 +336,7 @@ struct profiler_session::impl {
   // Cache control before profile()'s kernel replay, which has no hook between its passes.
   void prepare_pass() {
     prepare_flusher();
-    if (flusher)
+    if (cache_prepared)
       flush_in_pass(true);
     ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
   }
@@ -485,19 +487,21 @@ void profiler_session::impl::flush_in_pass(bool synchronise) {
 }
 
 void profiler_session::impl::prepare_flusher() {
-  if (options.cache == cache_control::all && !flusher) {
-    ROOFKIT_CUDA_CHECK(cudaSetDevice(device));
-    flusher = std::make_unique<l2_flusher>(device, options.invalidate_l2);
-    if (options.driver_flush) {
-      cudaDeviceProp prop{};
-      ROOFKIT_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-      std::array<unsigned char, 16> uuid{};
-      std::memcpy(uuid.data(), prop.uuid.bytes, uuid.size());
-      driver_flush = detail::driver_l2_flush::open(uuid, driver_flush_note);
-    } else {
-      driver_flush_note = "not asked for (profiler_options::driver_flush)";
-    }
+  if (options.cache != cache_control::all || cache_prepared)
+    return;
+  ROOFKIT_CUDA_CHECK(cudaSetDevice(device));
+  if (options.driver_flush) {
+    cudaDeviceProp prop{};
+    ROOFKIT_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+    std::array<unsigned char, 16> uuid{};
+    std::memcpy(uuid.data(), prop.uuid.bytes, uuid.size());
+    driver_flush = detail::driver_l2_flush::open(uuid, driver_flush_note);
+  } else {
+    driver_flush_note = "not asked for (profiler_options::driver_flush)";
   }
+  if (!driver_flush)
+    flusher = std::make_unique<l2_flusher>(device, options.invalidate_l2);
+  cache_prepared = true;
 }
 
 std::vector<range_values>
@@ -562,7 +566,7 @@ std::string profiler_session::cache_control_method() const {
     return "none";
   if (s.driver_flush)
     return "driver";
-  if (!s.flusher)
+  if (!s.cache_prepared)
     return s.options.driver_flush ? "driver" : "sweep";
   return "sweep (" + s.driver_flush_note + ")";
 }
@@ -576,14 +580,25 @@ void profiler_session::enable_range_profiler() {
   s.prepare_flusher();
   // CUPTI takes device memory of its own when a pass first starts (with 160 MB of the H100
   // free, cuptiRangeProfilerStart failed with CUPTI_ERROR_UNKNOWN): start the passes once now,
-  // on the flush alone, in the mode and with the set of profile_launch().
-  if (s.flusher)
-    s.kept_passes(CUPTI_AutoRange, s.sequence_ranges(), "the warm-up",
-                  [&] {
-                    s.flusher->flush(nullptr); // kernels, whatever the cache control uses
-                    ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
-                  },
-                  {});
+  // in the mode and with the set of profile_launch(), on the sweep's kernels or, with the
+  // driver's flush (no kernel, no buffer), on a kernel of a few hundred cycles.
+  if (!s.cache_prepared)
+    return;
+  void* elapsed = nullptr;
+  if (!s.flusher)
+    ROOFKIT_CUDA_CHECK(cudaMalloc(&elapsed, sizeof(long long)));
+  const std::unique_ptr<void, decltype(&cudaFree)> elapsed_owner(elapsed, &cudaFree);
+  s.kept_passes(CUPTI_AutoRange, s.sequence_ranges(), "the warm-up",
+                [&] {
+                  if (s.flusher) {
+                    s.flusher->flush(nullptr);
+                  } else {
+                    detail::launch_clock_probe(200, static_cast<long long*>(elapsed), nullptr);
+                    ROOFKIT_CUDA_CHECK_LAUNCH();
+                  }
+                  ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+                },
+                {});
 }
 
 void profiler_session::context_lost() {
