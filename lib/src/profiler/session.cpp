@@ -683,7 +683,7 @@ range_values profiler_session::profile_range(const std::string& name,
       CUPTI_UserRange, 1, fmt::format("range '{}'", name),
       [&] {
         // Cache control after the profiler's own set-up, outside the range: not counted.
-        if (s.flusher)
+        if (s.cache_prepared)
           s.flush_in_pass(true);
         s.range_profiler->push(name);
         work();
@@ -723,7 +723,7 @@ profiler_session::profile_launch_sequence(const std::vector<std::function<void()
         // The flush's kernel(s) are ranges of their own, dropped below; each is waited for, as
         // the works may run on other streams.
         for (const auto& work : works) {
-          if (s.flusher)
+          if (s.cache_prepared)
             s.flush_in_pass(true);
           work();
           ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
