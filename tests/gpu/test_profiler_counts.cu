@@ -229,14 +229,33 @@ TEST_F(profiler_counts, cache_control_all_and_none) {
   cudaFree(dirty);
 }
 
-// Where the driver can be reached, cache control uses its write-back and invalidate of the L2.
+// Where the driver can be reached, cache control uses its write-back and invalidate of the L2,
+// and the session then holds no sweep buffer (4 x L2 of device memory the application keeps).
 TEST_F(profiler_counts, cache_control_uses_the_drivers_flush_where_it_can) {
-  roofkit::profiler_session s(0, "roofline");
-  s.enable_range_profiler(); // decides the method
-  const std::string method = s.cache_control_method();
+  auto taken_by_session = [](bool driver_flush, std::string& method) {
+    std::size_t before = 0, after = 0, total = 0;
+    EXPECT_EQ(cudaMemGetInfo(&before, &total), cudaSuccess);
+    roofkit::profiler_options po;
+    po.driver_flush = driver_flush;
+    roofkit::profiler_session s(0, "roofline", po);
+    s.enable_range_profiler(); // decides the method
+    method = s.cache_control_method();
+    EXPECT_EQ(cudaMemGetInfo(&after, &total), cudaSuccess);
+    return double(before) - double(after);
+  };
+  std::string sweep_method, method;
+  const double sweep_taken = taken_by_session(false, sweep_method);
+  const double driver_taken = taken_by_session(true, method);
   if (method.rfind("sweep", 0) == 0)
     GTEST_SKIP() << "the driver's flush is not available here: " << method;
   EXPECT_EQ(method, "driver");
+  EXPECT_EQ(sweep_method, "sweep (not asked for (profiler_options::driver_flush))");
+  int l2 = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0), cudaSuccess);
+  std::printf("device memory taken by a session: %.1f MB with the sweep, %.1f MB with the "
+              "driver's flush (sweep buffer %.1f MB)\n",
+              sweep_taken / 1e6, driver_taken / 1e6, 4.0 * l2 / 1e6);
+  EXPECT_GE(sweep_taken - driver_taken, 0.9 * 4.0 * l2);
 }
 
 // L1 counts shared-memory loads: 128 bytes per conflict-free warp-wide load.
