@@ -511,7 +511,8 @@ private:
     profiler_options po;
     po.warn = [](const std::string& w) { say("warning: " + w); };
     // The bench's metric set and cache control: the session flushes the L2 after the
-    // profiler has started each pass, in kernels whose ranges it drops (profile_launch).
+    // profiler has started each pass, through the kernel driver, or else in kernels whose
+    // ranges it drops (profile_launch).
     po.cache = parse_cache_control(options_.cache_control);
     po.max_launch_sequence = static_cast<std::size_t>(options_.replay_batch);
     try {

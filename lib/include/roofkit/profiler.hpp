@@ -331,8 +331,9 @@ public:
   /// throws here (roofkit::error with its exit code), as check_profiler() reports it. With cache
   /// control "all" it also opens the cache control (the driver's flush, or the sweep's buffer of
   /// 4 x L2 of device memory where that is not available) and runs one set of passes on a small
-  /// kernel, so that CUPTI takes its device memory now, while memory is free: an application
-  /// that fills device memory later still has its launches profiled.
+  /// kernel (on the sweep's kernels with the sweep), so that CUPTI takes its device memory now,
+  /// while memory is free: an application that fills device memory later still has its launches
+  /// profiled.
   void enable_range_profiler();
   /// Disables the range profiler that profile_range() and profile_launch() keep (another process
   /// may then enable its own); their next call enables it again.

@@ -604,6 +604,7 @@ void profiler_session::enable_range_profiler() {
 void profiler_session::context_lost() {
   impl_->release_range_profiler();
   (void)impl_->flusher.release(); // its buffer went with the context: not freed (no CUDA call)
+  impl_->cache_prepared = false;
 }
 
 void profiler_session::release_range_profiler() {
