@@ -9,11 +9,9 @@
 // driver_l2_flush, so the program links the library: scripts/lab/inplace-build.sh), whose
 // median time is printed at the end.
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -70,13 +68,9 @@ int main(int argc, char** argv) {
   std::unique_ptr<roofkit::detail::driver_l2_flush> rm;
   std::vector<double> rm_us;
   if (flush == 3) {
-    cudaDeviceProp prop{};
-    CHECK(cudaGetDeviceProperties(&prop, 0)); // the context first: it attaches the GPU
-    CHECK(cudaFree(nullptr));
-    std::array<unsigned char, 16> uuid{};
-    std::memcpy(uuid.data(), prop.uuid.bytes, uuid.size());
+    CHECK(cudaFree(nullptr)); // the context first: it attaches the GPU
     std::string why;
-    rm = roofkit::detail::driver_l2_flush::open(uuid, why);
+    rm = roofkit::detail::driver_l2_flush::open_device(0, why);
     if (!rm) {
       std::fprintf(stderr, APP_NAME ": no driver flush: %s\n", why.c_str());
       return 2;

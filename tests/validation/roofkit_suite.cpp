@@ -13,10 +13,8 @@
 // ROOFKIT_SUITE_DRIVER_FLUSH (plain);
 // ROOFKIT_SUITE_CACHE_CONFIG=L1|shared sets the device's preferred cache configuration first
 // (cudaDeviceSetCacheConfig), for kernels that state none.
-#include <array>
 #include <chrono>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -85,12 +83,8 @@ roofkit::metric_set_def suite_metric_set() {
 std::unique_ptr<roofkit::detail::driver_l2_flush> app_driver_flush() {
   if (!env_is_one("ROOFKIT_SUITE_DRIVER_FLUSH"))
     return nullptr;
-  cudaDeviceProp prop{};
-  ROOFKIT_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-  std::array<unsigned char, 16> uuid{};
-  std::memcpy(uuid.data(), prop.uuid.bytes, uuid.size());
   std::string why;
-  auto flush = roofkit::detail::driver_l2_flush::open(uuid, why);
+  auto flush = roofkit::detail::driver_l2_flush::open_device(0, why);
   if (!flush)
     throw roofkit::runtime_error("ROOFKIT_SUITE_DRIVER_FLUSH: " + why);
   return flush;

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
 #include "roofkit/core.hpp"
@@ -69,6 +70,14 @@ std::uint32_t rm_flush_all_flags() {
   // Aperture video memory (bits 1:0 = 0), write back (bit 2), invalidate (bit 3), the full cache
   // rather than an address list (bit 4), then an FB flush (bit 5).
   return (1u << 2) | (1u << 3) | (1u << 4) | (1u << 5);
+}
+
+std::unique_ptr<driver_l2_flush> driver_l2_flush::open_device(int device, std::string& why_not) {
+  cudaDeviceProp prop{};
+  ROOFKIT_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  std::array<unsigned char, 16> uuid{};
+  std::memcpy(uuid.data(), prop.uuid.bytes, uuid.size());
+  return open(uuid, why_not);
 }
 
 #if defined(__linux__)

@@ -28,6 +28,8 @@ public:
   /// (no /dev/nvidiactl, a refused allocation, no device with that UUID, not Linux).
   static std::unique_ptr<driver_l2_flush> open(const std::array<unsigned char, 16>& uuid,
                                                std::string& why_not);
+  /// The same for CUDA device `device`, found by its cudaDeviceProp::uuid.
+  static std::unique_ptr<driver_l2_flush> open_device(int device, std::string& why_not);
   ~driver_l2_flush();
   driver_l2_flush(const driver_l2_flush&) = delete;
   driver_l2_flush& operator=(const driver_l2_flush&) = delete;

@@ -8,9 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <chrono>
-#include <cstring>
 #include <iostream>
 #include <mutex>
 #include <optional>
@@ -491,11 +489,7 @@ void profiler_session::impl::prepare_flusher() {
     return;
   ROOFKIT_CUDA_CHECK(cudaSetDevice(device));
   if (options.driver_flush) {
-    cudaDeviceProp prop{};
-    ROOFKIT_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-    std::array<unsigned char, 16> uuid{};
-    std::memcpy(uuid.data(), prop.uuid.bytes, uuid.size());
-    driver_flush = detail::driver_l2_flush::open(uuid, driver_flush_note);
+    driver_flush = detail::driver_l2_flush::open_device(device, driver_flush_note);
   } else {
     driver_flush_note = "not asked for (profiler_options::driver_flush)";
   }
@@ -508,12 +502,11 @@ std::vector<range_values>
 profiler_session::profile_launches(const std::function<void()>& work,
                                    const std::function<void()>& before_pass) {
   auto& s = *impl_;
-  const bool flush = s.options.cache == cache_control::all;
   s.prepare_flusher();
   const std::size_t flush_ranges = s.flush_ranges();
   auto out = s.user_replay(
       [&] {
-        if (flush)
+        if (s.cache_prepared)
           s.flush_in_pass(false);
         work();
       },
@@ -526,7 +519,6 @@ std::vector<std::vector<range_values>>
 profiler_session::profile_batch(const std::vector<batch_work>& works,
                                 const std::function<void()>& before_pass) {
   auto& s = *impl_;
-  const bool flush = s.options.cache == cache_control::all;
   s.prepare_flusher();
   const std::size_t flush_ranges = s.flush_ranges();
   std::size_t expected = 0;
@@ -537,7 +529,7 @@ profiler_session::profile_batch(const std::vector<batch_work>& works,
         for (const auto& w : works) {
           if (w.before)
             w.before();
-          if (flush)
+          if (s.cache_prepared)
             s.flush_in_pass(false);
           w.work();
         }
