@@ -21,6 +21,18 @@ NCU="$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | tail 
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }'; }
 echo "ncu-suite: $("$NCU" --version | tail -1)"
+# Where the figures come from, stamped into every file written (ncu_suite_compare.py).
+python3 - "$LOG/provenance.json" "$BUILD" \
+  "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)" \
+  "$("$NCU" --version | tail -1)" "$(git rev-parse --short HEAD 2>/dev/null)" <<'PY'
+import datetime, json, os, sys
+path, build, gpu, ncu, head = sys.argv[1:]
+json.dump({"device": gpu + ", Nsight Compute " + ncu,
+           "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
+           "git_revision": os.environ.get("ROOFKIT_GIT_REVISION") or head,
+           "run_by": f"ROOFKIT_SEED={os.environ['ROOFKIT_SEED']} scripts/ncu-suite-compare.sh {build}"},
+          open(path, "w"))
+PY
 
 for cache in all none; do
   t=$(now)

@@ -10,6 +10,15 @@ from ncu_csv import launches
 
 log, out = sys.argv[1], sys.argv[2]
 KIB64 = 64 * 1024
+try:  # device, date, revision and command of the run (written by ncu-suite-compare.sh)
+    PROVENANCE = json.load(open(f"{log}/provenance.json"))
+except OSError:
+    PROVENANCE = {}
+
+
+def write(doc, path):
+    json.dump({**doc, **PROVENANCE}, open(path, "w"), indent=1)
+
 
 # SASS-level counts (instructions, requests, sectors) and tensor ops are deterministic: equal.
 EQUAL_PARTS = ("sass_thread_inst", "sass_inst_executed", "sass_l1tex_t_sectors", "ops_path_tensor",
@@ -148,7 +157,7 @@ for cache in ("all", "none"):
         "rows": rows,
     }
     chip = ours["chip"].lower()
-    json.dump(doc, open(f"{out}/ncu-compare-suite-{cache}-{chip}.json", "w"), indent=1)
+    write(doc, f"{out}/ncu-compare-suite-{cache}-{chip}.json")
     summary[cache] = {k: doc[k] for k in ("launches", "checked", "failures", "worst_dram",
                                           "ncu_dram_self_agreement", "dram_within_ncu_range")}
     for r in primer:
@@ -188,8 +197,7 @@ try:
            "rule": "each within 1% or 64 KiB, whichever is larger",
            "launches": {"roofkit": len(flat), "ncu": len(app)},
            "failures": fails, "rows": rows}
-    json.dump(doc, open(f"{out}/ncu-compare-suite-dram-app-replay-{ours['chip'].lower()}.json", "w"),
-              indent=1)
+    write(doc, f"{out}/ncu-compare-suite-dram-app-replay-{ours['chip'].lower()}.json")
     summary["dram_vs_application_replay"] = {"launches": doc["launches"], "failures": fails}
     for r in [r for r in rows if r["ok"] is False][:15]:
         print(f"  app replay {r['kernel']:28} {r['metric']:22} ours {r['roofkit']:.6g} "
@@ -207,7 +215,7 @@ try:
     wall["ratio_roofkit_over_ncu"] = wall["wall_s"]["roofkit"] / wall["wall_s"]["ncu_set_roofline"]
     wall["ratio_net_of_plain_run"] = ((wall["wall_s"]["roofkit"] - wall["wall_s"]["plain"]) /
                                       max(wall["wall_s"]["ncu_set_roofline"] - wall["wall_s"]["plain"], 1e-9))
-    json.dump(wall, open(f"{out}/ncu-walltime-suite-{ours_all['chip'].lower()}.json", "w"), indent=1)
+    write(wall, f"{out}/ncu-walltime-suite-{ours_all['chip'].lower()}.json")
     summary["wall"] = {k: wall[k] for k in ("wall_s", "ratio_roofkit_over_ncu", "ratio_net_of_plain_run",
                                              "passes_per_kernel")}
 except (OSError, KeyError) as e:

@@ -63,6 +63,14 @@ def app_line(name):
     p = os.path.join(r, name + ".out")
     return open(p).read().strip().splitlines()[-1] if os.path.exists(p) and open(p).read().strip() else ""
 ncu_wall = wall(step("fixture:"))
+def revision():
+    for name in ("torch-ops", "many-count100", "many-all1000"):
+        p = os.path.join(r, name + ".json")
+        if os.path.exists(p):
+            return json.load(open(p)).get("context", {}).get("git_revision", "")
+    return ""
+# A stage left out of the evidence run is said so, not written as empty figures.
+NOT_RUN = "not in this evidence run (stages {}): see the previous revision of this file or scripts/profile-walltime.sh"
 ours = timefile("torch-ops")
 doc = {
     "schema": "roofkit.validation/1",
@@ -70,6 +78,7 @@ doc = {
     "device": step("device:").replace("evidence: device: ", ""),
     "torch": step("torch:").replace("evidence: torch: ", ""),
     "ncu": step("ncu:").replace("evidence: ncu: ", ""),
+    "git_revision": revision(),
     "commands": {
         "ncu": "ncu --set roofline --cache-control all --clock-control none --csv --page raw --nvtx --nvtx-include ops/ python3 tests/apps/torch_ops.py",
         "ours": "roofline-cuda profile --nvtx ops -o ... --plot ... -- python3 tests/apps/torch_ops.py",
@@ -79,18 +88,18 @@ doc = {
     "torch_walltime": {
         "ncu_set_roofline_s": ncu_wall,
         "ncu_note": "ncu ran while the build ran beside it (4 of 16 cores left to it) when the log says so",
-        "profile_s": ours["wall_s"] if ours else None,
+        "profile_s": ours["wall_s"],
         "script_alone_s": (timefile("torch-plain") or {}).get("wall_s"),
-        "ratio_profile_over_ncu": (ours["wall_s"] / ncu_wall) if ours and ncu_wall else None,
+        "ratio_profile_over_ncu": ours["wall_s"] / ncu_wall,
         "goal": "at most 0.3",
         "profile_run": run("torch-ops"),
-    },
+    } if ours and ncu_wall else {"note": NOT_RUN.format("fixture and torch")},
     "many_kernels": {
         "alone": {**(timefile("many-plain") or {}), "app": app_line("many-plain")},
         "launch_count_100": {**(timefile("many-count100") or {}), "app": app_line("many-count100"), "run": run("many-count100")},
         "all_1000": {**(timefile("many-all1000") or {}), "app": app_line("many-all1000"), "run": run("many-all1000")},
         "note": "the application prints its VmRSS after 1,000 launches and at the end (flat memory: equal); max RSS is the tool's largest child",
-    },
+    } if timefile("many-count100") else {"note": NOT_RUN.format("many")},
     "steps": steps,
 }
 json.dump(doc, open(out, "w"), indent=1)
