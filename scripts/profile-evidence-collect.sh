@@ -93,15 +93,18 @@ doc = {
         "ratio_profile_over_ncu": ours["wall_s"] / ncu_wall,
         "goal": "at most 0.3",
         "profile_run": run("torch-ops"),
-    } if ours and ncu_wall else {"note": NOT_RUN.format("fixture and torch")},
+    } if ours and ncu_wall else {"not_run": NOT_RUN.format("fixture and torch")},
     "many_kernels": {
         "alone": {**(timefile("many-plain") or {}), "app": app_line("many-plain")},
         "launch_count_100": {**(timefile("many-count100") or {}), "app": app_line("many-count100"), "run": run("many-count100")},
         "all_1000": {**(timefile("many-all1000") or {}), "app": app_line("many-all1000"), "run": run("many-all1000")},
         "note": "the application prints its VmRSS after 1,000 launches and at the end (flat memory: equal); max RSS is the tool's largest child",
-    } if timefile("many-count100") else {"note": NOT_RUN.format("many")},
+    } if timefile("many-count100") else {"not_run": NOT_RUN.format("many")},
     "steps": steps,
 }
-json.dump(doc, open(out, "w"), indent=1)
-print("summary:", out)
+if "not_run" in doc["torch_walltime"] and "not_run" in doc["many_kernels"]:
+    print("summary: not written (neither the torch nor the many stage ran):", out, "kept")
+else:
+    json.dump(doc, open(out, "w"), indent=1)
+    print("summary:", out)
 PY
