@@ -58,7 +58,7 @@ for cache in ("all", "none"):
     flat = [(k["name"], i, v) for k in ours["kernels"] for i, v in enumerate(k["launches"])]
     rows, fails, checked = [], 0, 0
     worst = {}
-    ncu_self = {"checked": 0, "within": 0}
+    ncu_self = {"checked": 0, "within": 0, "by_metric": {}}
     primer = []
     in_range = {}
     for n, (name, idx, values) in enumerate(flat):
@@ -77,8 +77,12 @@ for cache in ("all", "none"):
                 t = dram[n].get(metric) if n < len(dram) else None
                 t2 = dram_again[n].get(metric) if n < len(dram_again) else None
                 if t is not None and t2 is not None:
+                    agrees = abs(t2 - t) <= max(0.01 * abs(t), KIB64)
                     ncu_self["checked"] += 1
-                    ncu_self["within"] += abs(t2 - t) <= max(0.01 * abs(t), KIB64)
+                    ncu_self["within"] += agrees
+                    by = ncu_self["by_metric"].setdefault(metric, {"checked": 0, "within": 0})
+                    by["checked"] += 1
+                    by["within"] += agrees
             spread = abs(t - t2) if t is not None and t2 is not None else None
             ok = None
             if t is not None and r == "equal" and spread:
