@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # The one script run on the GPU machine: builds everything, runs the GPU tests (JUnit report and
-# the kernel-verification report), runs scripts/bench-report.sh (the H100 run, its table, the
+# the kernel-verification report), runs validation/scripts/bench-report.sh (the H100 run, its table, the
 # seed claims and every chart, packed as report.tgz), and exports a real Nsight Compute CSV for
 # the importer. Results go to $OUT (default out/gpu-check).
 # Usage: scripts/gpu-check.sh [tests] [sections] [suite] [bench] [ceilings] [ncu]
 #        (default: all; they run in that order)
-#   ceilings: scripts/ceilings-check.sh, the full run and its machine file (bench measures the
+#   ceilings: validation/scripts/ceilings-check.sh, the full run and its machine file (bench measures the
 #             quick ceilings itself, or reads ROOFKIT_MACHINE_FILE when set);
 #   sections: Nsight Compute's hierarchical roofline section files and metric list (the level
-#             definitions); suite: every bundled kernel vs ncu (scripts/ncu-suite-compare.sh).
+#             definitions); suite: every bundled kernel vs ncu (validation/scripts/ncu-suite-compare.sh).
 set -uo pipefail
 ulimit -c 0 # a crashing CUDA process must not spend minutes writing a core file
 cd "$(dirname "$0")/.."
@@ -33,7 +33,7 @@ rc=$?
 # A failed test target should not stop the measurements: go on when the tools were built.
 if [ $rc -ne 0 ]; then
   grep -B2 -A12 -m4 "error" "$LOG/build.log"
-  [ -x "$BUILD/tools/roofline-cuda" ] && [ -x "$BUILD/tests/validation/roofkit-suite" ] && rc=0
+  [ -x "$BUILD/tools/roofline-cuda" ] && [ -x "$BUILD/validation/programs/roofkit-suite" ] && rc=0
 fi
 step "build rc=$rc in $(since "$t0") s"
 if [ $rc -ne 0 ]; then grep -B2 -A20 -m3 "error" "$LOG/build.log"; tar czf "$OUT/logs.tgz" -C "$OUT" logs; exit 1; fi
@@ -68,13 +68,13 @@ fi
 
 if [[ " $steps " == *" suite "* ]] && command -v ncu >/dev/null; then
   t0=$(now)
-  OUT="$OUT" timeout 540 scripts/ncu-suite-compare.sh "$BUILD" 2>"$LOG/ncu-suite.err" | tee "$LOG/ncu-suite.log" | tail -60
+  OUT="$OUT" timeout 540 validation/scripts/ncu-suite-compare.sh "$BUILD" 2>"$LOG/ncu-suite.err" | tee "$LOG/ncu-suite.log" | tail -60
   step "ncu suite compare rc=$? in $(since "$t0") s"
 fi
 
 if [[ " $steps " == *" bench "* ]]; then
   t0=$(now)
-  timeout "${ROOFKIT_BENCH_TIMEOUT:-240}" scripts/bench-report.sh "$BUILD" 2>"$LOG/bench.err"
+  timeout "${ROOFKIT_BENCH_TIMEOUT:-240}" validation/scripts/bench-report.sh "$BUILD" 2>"$LOG/bench.err"
   step "bench-report rc=$? in $(since "$t0") s ($(grep -c . "$LOG/bench.err") stderr lines)"
   head -c 3000 "$LOG/bench.err"
   tar czf "$OUT/report.tgz" data/runs/h100-sxm.json data/runs/h100-sxm-bench.md \
@@ -82,9 +82,9 @@ if [[ " $steps " == *" bench "* ]]; then
 fi
 
 
-if [[ " $steps " == *" ceilings "* ]] && [ -x scripts/ceilings-check.sh ]; then
+if [[ " $steps " == *" ceilings "* ]] && [ -x validation/scripts/ceilings-check.sh ]; then
   t0=$(now)
-  OUT="$OUT/ceilings" timeout "${ROOFKIT_CEILINGS_TIMEOUT:-200}" scripts/ceilings-check.sh h100 \
+  OUT="$OUT/ceilings" timeout "${ROOFKIT_CEILINGS_TIMEOUT:-200}" validation/scripts/ceilings-check.sh h100 \
     >"$LOG/ceilings.log" 2>&1
   step "ceilings rc=$? in $(since "$t0") s"
   tail -25 "$LOG/ceilings.log"

@@ -7,7 +7,7 @@ the range "ops", which then encloses each op alone): Nsight Compute's cache cont
 dirty lines of the work before a kernel in the L2 (docs/metrics.md), and this gives both tools
 a kernel that starts from an L2 without them. With TORCH_OPS_PAD_MB=N the script first allocates
 N MiB that it never touches, which moves every later buffer in device memory
-(scripts/lab/torch-placement.sh)."""
+(validation/lab/torch-placement.sh)."""
 import os
 import sys
 

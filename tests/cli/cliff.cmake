@@ -1,4 +1,4 @@
-# Command-line tests of cliff (no GPU: the GPU sweeps are in scripts/gpu-cliff.sh).
+# Command-line tests of cliff (no GPU: the GPU sweeps are in validation/scripts/gpu-cliff.sh).
 set(cliff_sample ${PROJECT_SOURCE_DIR}/tests/data/cliffs/exec-sample.json)
 
 roofkit_cli_test(NAME cliff.no_source COMMAND roofline-cuda cliff --sweep block

@@ -3,7 +3,7 @@
 // cudaOccupancyAvailableDynamicSMemPerBlock, cudaOccupancyMaxActiveClusters) for kernels compiled
 // with different register counts (__maxnreg__, __launch_bounds__) and static shared memory,
 // across block sizes, dynamic shared memory and carveouts. Writes the sweep and its result as
-// JSON to $ROOFKIT_VALIDATION_OUT when set (data/validation/occupancy-h100.json).
+// JSON to $ROOFKIT_VALIDATION_OUT when set (validation/data/occupancy-h100.json).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>

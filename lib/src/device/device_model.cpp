@@ -101,7 +101,7 @@ std::vector<ceiling> theoretical_ceilings(const device_model& m) {
         if (fp32 != rates->flop_per_clk.end() && it->second > fp32->second)
           c.method += "; above the FP32 rate only with HFMA2.MMA issued beside HFMA2 (two pipes), "
                       "which ptxas emits only when both packed operands are whole registers, not "
-                      "one half read twice (data/validation/hfma2-pipes-h100.json)";
+                      "one half read twice (validation/data/hfma2-pipes-h100.json)";
       }
       out.push_back(std::move(c));
     }

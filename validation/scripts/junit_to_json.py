@@ -1,0 +1,33 @@
+"""Converts a ctest JUnit report (ctest --output-junit) into the roofkit.validation/1 record of
+validation/data/gpu-tests-*.json: one entry per test case with its time and status.
+Usage: python3 validation/scripts/junit_to_json.py REPORT.xml OUT.json REVISION "COMMAND" "WHAT" """
+import datetime
+import json
+import sys
+import xml.etree.ElementTree as ET
+
+
+def main():
+    report, out, revision, command, what = sys.argv[1:6]
+    root = ET.parse(report).getroot()
+    cases = []
+    for c in root.iter("testcase"):
+        status = c.get("status", "run")
+        if c.find("failure") is not None:
+            status = "failed"
+        elif c.find("skipped") is not None:
+            status = "skipped"
+        cases.append({"name": c.get("name"), "time_s": float(c.get("time", 0)), "status": status})
+    doc = {"schema": "roofkit.validation/1", "what": what,
+           "device": "NVIDIA H100 80GB HBM3, driver 580.159.04, CUDA 13.0",
+           "date": datetime.date.today().isoformat(), "git_revision": revision, "command": command,
+           "tests": len(cases), "failures": sum(c["status"] == "failed" for c in cases),
+           "skipped": sum(c["status"] == "skipped" for c in cases), "cases": cases}
+    with open(out, "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+    print(f"{out}: {doc['tests']} tests, {doc['failures']} failed, {doc['skipped']} skipped")
+
+
+if __name__ == "__main__":
+    main()
