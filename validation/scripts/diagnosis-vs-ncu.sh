@@ -31,6 +31,7 @@ OUT="$(mkdir -p "${OUT:-out/diagnosis-vs-ncu}" && cd "${OUT:-out/diagnosis-vs-nc
 W="$(mktemp -d)"
 RC="$BUILD/tools/roofline-cuda/roofline-cuda"
 NCU="$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | tail -1)"
+NVCC="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
 APPS="${APPS:-fft_blas_thrust compiled_mlp cnn_infer train_step}"
 BUDGET_S="${BUDGET_S:-470}"
 TRAIN_ARGS="${TRAIN_ARGS:---depth 6}"
@@ -100,12 +101,15 @@ METRICS=launch__registers_per_thread,gpu__time_duration.sum,launch__grid_size,la
 METRICS+=,launch__occupancy_limit_registers,launch__occupancy_limit_shared_mem
 METRICS+=,launch__occupancy_limit_blocks,launch__occupancy_limit_warps
 METRICS+=,sm__warps_active.avg.pct_of_peak_sustained_active,launch__waves_per_multiprocessor
+for app in $APPS; do
+  commands "$app" || exit 2
+done
 CMDS="$W/commands.txt"
 : >"$CMDS"
 for app in $APPS; do
-  commands "$app" || exit 2
+  commands "$app"
   if [ "$app" = fft_blas_thrust ]; then
-    step "$app" build 300 nvcc -O2 -arch="$ARCH" -o "$W/fft_blas_thrust" \
+    step "$app" build 300 "$NVCC" -O2 -arch="$ARCH" -o "$W/fft_blas_thrust" \
       validation/apps/fft_blas_thrust.cu -lcublas -lcufft || continue
   fi
   echo "$app default: ${DEFAULT[*]#"$W/"}" >>"$CMDS"
@@ -156,6 +160,7 @@ json.dump({"device": gpu + ", Nsight Compute " + ncu,
                           "--print-kernel-base mangled --metrics launch__registers_per_thread,..."}},
           open(f"{w}/provenance.json", "w"), indent=1)
 PY
+# shellcheck disable=SC2086 # word splitting of APPS is wanted: "a  b" -> a,b
 python3 validation/scripts/diagnosis_vs_ncu.py "$W" "$OUT" --apps "$(echo $APPS | tr ' ' ,)"
 rc=$?
 tar czf "$OUT/diagnosis-vs-ncu-logs.tgz" -C "$W" --exclude='*.ncu-rep' --exclude=fft_blas_thrust .

@@ -423,9 +423,13 @@ def markdown(doc):
 
 def steps_text(steps):
     """'plain rc 0 in 3.1 s, ncu TIMED OUT after 300 s, ...'."""
-    return ", ".join(f"{name} TIMED OUT after {st['limit_s']} s" if st.get("timed_out") else
-                     f"{name} rc {st['rc']} in {st['s']:.1f} s" for name, st in steps.items()) \
-        or "not recorded"
+    def one(name, st):
+        if st.get("timed_out"):
+            return f"{name} TIMED OUT after {st['limit_s']} s"
+        if st.get("rc") == "skipped":
+            return f"{name} skipped (time budget spent)"
+        return f"{name} rc {st['rc']} in {st['s']:.1f} s"
+    return ", ".join(one(name, st) for name, st in steps.items()) or "not recorded"
 
 
 def gpu_slug(device):
@@ -493,6 +497,9 @@ def main():
     print(f"diagnosis-vs-ncu: {summary['rows']} kernels, {agree} with the same main limiter "
           f"({summary['agree_pct']:.0f}%); registers {regs['equal']}/{regs['compared']} equal, "
           f"{regs['nonzero']} non-zero -> {base}.json, .md")
+    if not rows:
+        print("diagnosis-vs-ncu: nothing compared", file=sys.stderr)
+        return 1
     if a.expect:
         bad = []
         limiters = {f"ncu:{r['app']}/{r['display_name']}": r["ncu_limiter"] for r in rows}
