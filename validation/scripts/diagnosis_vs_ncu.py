@@ -5,12 +5,14 @@ the same launches of each application (issue 37). validation/scripts/diagnosis-v
 both tools and then this script; the test validation.diagnosis_vs_ncu_parser runs it on the
 fixture in tests/data/ncu-details/.
 
-usage: diagnosis_vs_ncu.py LOGDIR OUTDIR [--gpu NAME] [--apps a,b] [--expect k=v,...]
-LOGDIR holds, per application APP: APP.json (`roofline-cuda profile -o`, roofkit.run/1),
-APP-details.csv (`ncu --import APP.ncu-rep --page details --csv`) and APP-raw.csv (`ncu
---import APP.ncu-rep --page raw --csv --print-units base --metrics launch__...`); optionally
-provenance.json (device, date, git revision, command) and steps.json (each step's exit code and
-seconds). Writes OUTDIR/diagnosis-vs-ncu-GPU.json and .md. --expect checks summary counts (for
+usage: diagnosis_vs_ncu.py LOGDIR [LOGDIR...] OUTDIR [--gpu NAME] [--apps a,b]
+                           [--expect k=v,...]
+A LOGDIR (the unpacked diagnosis-vs-ncu-logs.tgz of a run; several when the applications were
+run in several calls) holds, per application APP: APP.json (`roofline-cuda profile -o`,
+roofkit.run/1), APP-details.csv (`ncu --import APP.ncu-rep --page details --csv`) and
+APP-raw.csv (`ncu --import APP.ncu-rep --page raw --csv --print-units base --metrics
+launch__...`); optionally provenance.json (device, date, git revision, command) and
+steps.json (each step's exit code and seconds). Writes OUTDIR/diagnosis-vs-ncu-GPU.json and .md. --expect checks summary counts (for
 the test) and exits 1 when one differs.
 
 Matching. Both tools run the same command (one iteration, profiling from cudaProfilerStart on).
@@ -439,29 +441,38 @@ def gpu_slug(device):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("log")
-    p.add_argument("out")
+    p.add_argument("dirs", nargs="+", metavar="LOGDIR... OUTDIR",
+                   help="log directories (several: the applications of several runs), then "
+                        "the output directory")
     p.add_argument("--gpu", help="file name suffix (default: from the device name)")
-    p.add_argument("--apps", help="comma-separated (default: every APP.json in LOGDIR)")
+    p.add_argument("--apps", help="comma-separated (default: every APP.json with an "
+                                  "APP-details.csv in the log directories)")
     p.add_argument("--expect", help="summary counts or ncu limiters to check, e.g. "
                    "rows=3,agree=2,ncu:APP/DISPLAY_NAME=bank_conflicts")
     a = p.parse_args()
-    prov = json.loads(read(os.path.join(a.log, "provenance.json")) or "{}")
-    steps = json.loads(read(os.path.join(a.log, "steps.json")) or "{}")
-    apps = a.apps.split(",") if a.apps else sorted(
-        f[:-5] for f in os.listdir(a.log) if f.endswith(".json") and
-        os.path.exists(os.path.join(a.log, f[:-5] + "-details.csv")))
+    if len(a.dirs) < 2:
+        p.error("give at least one LOGDIR and the OUTDIR")
+    logs, a.out = a.dirs[:-1], a.dirs[-1]
+    prov = json.loads(read(os.path.join(logs[0], "provenance.json")) or "{}")
+    steps, where = {}, {}
+    for log in logs:
+        steps.update(json.loads(read(os.path.join(log, "steps.json")) or "{}"))
+        for f in sorted(os.listdir(log)):
+            if f.endswith(".json") and os.path.exists(os.path.join(log, f[:-5] + "-details.csv")):
+                where[f[:-5]] = log  # a later directory's run of an application wins
+    apps = a.apps.split(",") if a.apps else sorted(where)
     rows, per_app = [], {}
     regs = {"compared": 0, "equal": 0, "nonzero": 0, "ours_zero_all_launches": 0}
     for app in apps:
-        run_text = read(os.path.join(a.log, app + ".json"))
-        details = read(os.path.join(a.log, app + "-details.csv"))
+        log = where.get(app, logs[0])
+        run_text = read(os.path.join(log, app + ".json"))
+        details = read(os.path.join(log, app + "-details.csv"))
         if not run_text or not details:
             per_app[app] = {"missing": [f for f, t in ((app + ".json", run_text),
                                                        (app + "-details.csv", details)) if not t],
                             "steps": steps.get(app, {})}
             continue
-        theirs = ncu_launches(details, read(os.path.join(a.log, app + "-raw.csv")))
+        theirs = ncu_launches(details, read(os.path.join(log, app + "-raw.csv")))
         app_rows, app_regs, launches = compare_app(app, json.loads(run_text), theirs)
         rows += app_rows
         for k in regs:
