@@ -1,0 +1,529 @@
+#!/usr/bin/env python3
+"""roofkit's diagnosis against Nsight Compute's rule results (`ncu --set full`, details page), and
+roofkit's registers per thread against ncu's launch__registers_per_thread, launch by launch, on
+the same launches of each application (issue 37). validation/scripts/diagnosis-vs-ncu.sh runs
+both tools and then this script; the test validation.diagnosis_vs_ncu_parser runs it on the
+fixture in tests/data/ncu-details/.
+
+usage: diagnosis_vs_ncu.py LOGDIR [LOGDIR...] OUTDIR [--gpu NAME] [--apps a,b]
+                           [--expect k=v,...]
+A LOGDIR (the unpacked diagnosis-vs-ncu-logs.tgz of a run; several when the applications were
+run in several calls) holds, per application APP: APP.json (`roofline-cuda profile -o`,
+roofkit.run/1), APP-details.csv (`ncu --import APP.ncu-rep --page details --csv`) and
+APP-raw.csv (`ncu --import APP.ncu-rep --page raw --csv --print-units base --metrics
+launch__...`); optionally provenance.json (device, date, git revision, command) and
+steps.json (each step's exit code and seconds). Writes OUTDIR/diagnosis-vs-ncu-GPU.json and .md. --expect checks summary counts (for
+the test) and exits 1 when one differs.
+
+Matching. Both tools run the same command (one iteration, profiling from cudaProfilerStart on).
+A launch is keyed by its kernel: the mangled name where ncu prints mangled names (the script
+imports with --print-kernel-base mangled) and roofkit knows it, else the function's own
+identifier (ncu_csv.base_name: no scope, template arguments or parameters). The k-th launch of
+a key in roofkit's run (launches in launch order) is matched with the k-th launch of that key
+in ncu's report (ncu's IDs are in launch order). A matched pair whose grid or block differ is
+reported as a shape mismatch and left out.
+
+Rows. One row per kernel of roofkit's run (its display_name; a kernel launched with several
+shapes has one row per shape) holding at least 1% of the application's GPU time, by either
+tool's durations of the matched launches. roofkit's limiter is that kernel's
+diagnosis.limiter. ncu's limiter is taken per launch (main_limiter below) and, for a kernel
+with several launches, is the limiter holding most of their ncu duration.
+
+ncu's main limiter of one launch, in the vocabulary of DIAGNOSIS-SCHEMA.md, from its rule
+messages (classify() maps each message by rule name and text):
+ 1. the specific-cause message with the largest estimated speedup, if one reaches 10%:
+    occupancy_* (TheoreticalOccupancy: "limited by the number of required registers" ...),
+    uncoalesced_access (UncoalescedGlobalAccess; MemoryCacheAccessPattern "only N of the 32
+    bytes"), bank_conflicts (SharedMemoryConflicts, UncoalescedSharedAccess), tail_effect
+    (LaunchConfiguration's partial wave), launch_overhead (LaunchConfiguration's grid smaller
+    than the SM count), local_memory (spilling or local-memory messages);
+ 2. else SOLBottleneck's verdict: above 80% of a unit -> that unit (DRAM -> dram_bandwidth,
+    L2 -> l2_bandwidth, L1 -> l1_bandwidth, else compute); grid too small for one wave ->
+    launch_overhead; memory more heavily used than compute -> the memory unit it names;
+    compute more heavily used -> compute; balanced -> the unit with the highest throughput
+    of the Speed Of Light section;
+ 3. else ("latency issue": below 60% of every peak) the stall message (CPIStall) with the
+    largest speedup: waiting on L1TEX (long scoreboard: memory latency not hidden) ->
+    latency_hiding, any other stall reason -> warp_stalls; no stall message -> latency_hiding.
+Summary-level or out-of-vocabulary rules (IssueSlotUtilization, AchievedOccupancy,
+HighPipeUtilization, WorkloadImbalance, MemoryL2Compression, SOLFPRoofline, PMSamplingData,
+...) never decide; they are kept in each row's list of ncu's messages."""
+import argparse
+import csv
+import datetime
+import io
+import json
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ncu_csv import base_name, num  # noqa: E402
+
+SPECIFIC = ("occupancy_registers", "occupancy_shared_memory", "occupancy_blocks",
+            "occupancy_warps", "uncoalesced_access", "bank_conflicts", "tail_effect",
+            "launch_overhead", "local_memory")
+MIN_SPEEDUP = 10.0  # percent: below it a specific cause does not decide
+SHARE = 0.01        # rows: kernels with at least this share of the application's GPU time
+TIME_UNITS = {"ns": 1.0, "nsecond": 1.0, "us": 1e3, "usecond": 1e3, "ms": 1e6, "msecond": 1e6,
+              "s": 1e9, "second": 1e9}
+
+
+def table(text):
+    """The data rows of an ncu CSV export as dicts, and its units row (raw page) or {}. Lines
+    around the table and stray rows (ncu's NVLink topology table inside the details page) are
+    left out: a data row starts with the launch ID and has the header's length, or is the
+    details page's shorter metric row (ncu leaves out a metric row's empty rule columns)."""
+    start = text.find('"ID","Process ID"')
+    if start < 0:
+        return [], {}
+    rows = list(csv.reader(io.StringIO(text[start:])))
+    head = rows[0]
+    need = head.index("Kernel Name") + 2 if "Kernel Name" in head else len(head)
+    units = {}
+    out = []
+    for r in rows[1:]:
+        if r and r[0] == "" and len(r) == len(head) and not units:
+            units = dict(zip(head, r))
+        elif r and r[0].isdigit() and len(r) >= need:
+            out.append(dict(zip(head, r)))
+    return out, units
+
+
+def read(path):
+    try:
+        return open(path, encoding="utf-8", errors="replace").read()
+    except OSError:
+        return ""
+
+
+MEMORY_UNITS = (("DRAM", "dram_bandwidth"), ("L2", "l2_bandwidth"), ("L1", "l1_bandwidth"))
+SOL_METRICS = {"compute": "Compute (SM) Throughput", "dram_bandwidth": "DRAM Throughput",
+               "l2_bandwidth": "L2 Cache Throughput", "l1_bandwidth": "L1/TEX Cache Throughput"}
+
+
+def busiest(metrics, memory_only):
+    """The unit with the highest throughput (% of peak) in the Speed Of Light section."""
+    units = [u for u in SOL_METRICS if not (memory_only and u == "compute")]
+    return max(units, key=lambda u: metrics.get(SOL_METRICS[u], 0))
+
+
+def sol_verdict(text, metrics):
+    """SOLBottleneck's message as a limiter ('latency' for its latency verdict)."""
+    t = text.lower()
+    named = next((lim for unit, lim in MEMORY_UNITS
+                  if re.search(rf"\b(analyzing|identify the) {unit}\b", text)), None)
+    if "too small to fill" in t:
+        return "launch_overhead"
+    if "greater than 80" in t:  # "Start by analyzing DRAM|L2|L1|workloads in the ... section"
+        if named:
+            return named
+        return "compute" if "compute workload analysis" in t else busiest(metrics, True)
+    if "memory is more heavily utilized" in t:
+        return named or busiest(metrics, True)
+    if "compute is more heavily utilized" in t:
+        return "compute"
+    if "well-balanced" in t:
+        return busiest(metrics, False)
+    if "latency issues" in t:
+        return "latency"
+    return None
+
+
+OCCUPANCY_LIMITERS = (("required registers", "occupancy_registers"),
+                      ("amount of shared memory", "occupancy_shared_memory"),
+                      ("number of blocks", "occupancy_blocks"),
+                      ("warps within each block", "occupancy_warps"))
+
+
+def classify(rule, text, metrics):
+    """A rule message's category: a limiter of DIAGNOSIS-SCHEMA.md, 'sol:<limiter>' for
+    SOLBottleneck's verdict, 'stall:<limiter>' for a stall message, or 'other'."""
+    t = text.lower()
+    if rule == "SOLBottleneck":
+        verdict = sol_verdict(text, metrics)
+        return "sol:" + verdict if verdict else "other"
+    if rule.startswith("CPIStall"):
+        if "stalled" not in t:
+            return "other"  # the pointer to the stall sampling table
+        # Waiting on an L1TEX operation (long scoreboard): memory latency not hidden. Any
+        # other reason (MIO/shared memory, barrier, pipe throttle ...): a warp stall.
+        return "stall:" + ("latency_hiding" if re.search(r"dependency on an? l1tex", t)
+                           else "warp_stalls")
+    if rule == "TheoreticalOccupancy" or ("theoretical occupancy (" in t and "limited by" in t):
+        found = [(t.find(k), lim) for k, lim in OCCUPANCY_LIMITERS if k in t]
+        return min(found)[1] if found else "other"  # the first one named (ties are listed)
+    if "spill" in t or re.search(r"\blocal (loads|stores|memory)\b", t):
+        return "local_memory"
+    if rule == "UncoalescedGlobalAccess" or "uncoalesced global" in t or \
+            re.search(r"only [\d.]+ of the 32 bytes", t):
+        return "uncoalesced_access"
+    if rule in ("SharedMemoryConflicts", "UncoalescedSharedAccess") or "bank conflict" in t or \
+            "uncoalesced shared" in t:
+        return "bank_conflicts"
+    if rule in ("LaunchConfiguration", "TailEffect"):
+        if "partial wave" in t:
+            return "tail_effect"
+        if "less than the gpu's" in t:
+            return "launch_overhead"
+    return "other"
+
+
+def speedup(r):
+    try:
+        return num(r.get("Estimated Speedup") or 0)
+    except ValueError:
+        return 0.0
+
+
+def decides(m):
+    """A specific cause that can decide: an optimisation message whose estimated speedup of the
+    whole launch (type global; a local speedup is that of one metric) reaches MIN_SPEEDUP."""
+    return (m["category"] in SPECIFIC and m["type"] in ("OPT", "WRN") and
+            m["speedup_type"].lower() != "local" and m["speedup"] >= MIN_SPEEDUP)
+
+
+def main_limiter(messages):
+    """ncu's main limiter of one launch from its classified messages (see the module doc);
+    returns (limiter, the deciding message or None)."""
+    specific = [m for m in messages if decides(m)]
+    if specific:
+        best = max(specific, key=lambda m: m["speedup"])
+        return best["category"], best
+    sol = next((m for m in messages if m["category"].startswith("sol:")), None)
+    if sol and sol["category"] != "sol:latency":
+        return sol["category"][4:], sol
+    stalls = [m for m in messages if m["category"].startswith("stall:")]
+    if stalls:
+        best = max(stalls, key=lambda m: m["speedup"])
+        return best["category"][6:], best
+    return "latency_hiding", sol
+
+
+def flagged(messages):
+    """Every cause ncu names for a launch: the deciding kinds, SOLBottleneck's verdict and the
+    stall messages reaching MIN_SPEEDUP."""
+    out = set()
+    for m in messages:
+        c = m["category"]
+        if decides(m):
+            out.add(c)
+        elif c.startswith("sol:"):
+            out.add("latency_hiding" if c == "sol:latency" else c[4:])
+        elif c.startswith("stall:") and m["speedup"] >= MIN_SPEEDUP:
+            out.add(c[6:])
+    return out
+
+
+def ncu_launches(details_text, raw_text):
+    """ncu's launches in ID order: kernel, grid, block, duration (ns), registers, rule messages,
+    main limiter."""
+    out = {}
+    for r in table(details_text)[0]:
+        lid = int(r["ID"])
+        l = out.setdefault(lid, {"id": lid, "kernel": r["Kernel Name"], "grid": r["Grid Size"],
+                                 "block": r["Block Size"], "metrics": {}, "messages": []})
+        if r.get("Rule Name"):
+            l["messages"].append({"rule": r["Rule Name"], "type": r.get("Rule Type", ""),
+                                  "section": r.get("Section Name", ""),
+                                  "text": " ".join(r.get("Rule Description", "").split()),
+                                  "speedup": speedup(r),
+                                  "speedup_type": r.get("Estimated Speedup Type", "")})
+        elif r.get("Metric Name") and not r.get("Body Item Label"):
+            try:
+                value = num(r.get("Metric Value", ""))
+            except ValueError:
+                continue
+            name = r["Metric Name"]
+            if r.get("Section Name") == "GPU Speed Of Light Throughput" or name not in l["metrics"]:
+                l["metrics"][name] = value
+            if name == "Duration":
+                l["metrics"]["duration_ns"] = value * TIME_UNITS.get(r.get("Metric Unit", ""), 1)
+    raw, units = table(raw_text)
+    for r in raw:
+        l = out.get(int(r["ID"]))
+        if l is None:
+            continue
+        for metric in ("launch__registers_per_thread", "gpu__time_duration.sum"):
+            try:
+                value = num(r.get(metric, ""))
+            except ValueError:
+                continue
+            if metric == "gpu__time_duration.sum":
+                l["metrics"]["duration_ns"] = value * TIME_UNITS.get(units.get(metric, "ns"), 1)
+            else:
+                l["metrics"][metric] = value
+    launches = [out[k] for k in sorted(out)]
+    for l in launches:
+        for m in l["messages"]:
+            m["category"] = classify(m["rule"], m["text"], l["metrics"])
+        l["limiter"], l["deciding"] = main_limiter(l["messages"])
+        regs = l["metrics"].get("launch__registers_per_thread",
+                                l["metrics"].get("Registers Per Thread"))
+        l["registers"] = int(regs) if regs is not None else None
+    return launches
+
+
+def dims(text):
+    """'(256, 1, 1)' or [256, 1, 1] -> (256, 1, 1)."""
+    if isinstance(text, (list, tuple)):
+        return tuple(int(x) for x in text)
+    return tuple(int(x) for x in re.findall(r"\d+", str(text).replace(",", " ")))
+
+
+def strip_shape(name):
+    return re.sub(r" \[grid [^\]]*\]$", "", name)
+
+
+def our_kernels(run):
+    """Our kernels by (demangled name, grid, block): display name, limiter, verdict."""
+    out = {}
+    for k in run.get("kernels", []):
+        launch = k.get("launch", {})
+        key = (strip_shape(k.get("demangled_name") or k["name"]), dims(launch.get("grid", [])),
+               dims(launch.get("block", [])))
+        out[key] = k
+    return out
+
+
+def key_of(name, mangled, use_mangled):
+    if use_mangled and mangled:
+        return mangled
+    return base_name(name)
+
+
+def match(ours, theirs):
+    """Pairs (our launch, ncu launch) by key and order within the key (see the module doc)."""
+    use_mangled = any(l["kernel"].startswith("_Z") for l in theirs)
+    queues = {}
+    for l in theirs:
+        queues.setdefault(key_of(l["kernel"], l["kernel"] if use_mangled else "", use_mangled),
+                          []).append(l)
+    pairs, unmatched = [], []
+    for o in ours:
+        q = queues.get(key_of(o.get("demangled_name") or o["name"], o.get("mangled_name", ""),
+                              use_mangled))
+        if q:
+            pairs.append((o, q.pop(0)))
+        else:
+            unmatched.append(o)
+    left = sum(len(q) for q in queues.values())
+    return pairs, unmatched, left
+
+
+def compare_app(app, run, theirs):
+    """Rows (one per kernel shape) and register checks of one application."""
+    ours = sorted(run.get("profile", {}).get("launches", []), key=lambda l: l.get("index", 0))
+    kernels = our_kernels(run)
+    pairs, unmatched, ncu_left = match(ours, theirs)
+    regs = {"compared": 0, "equal": 0, "nonzero": 0, "mismatches": []}
+    rows, mismatched_shape = {}, []
+    for o, t in pairs:
+        grid, block = dims(o["launch"]["grid"]), dims(o["launch"]["block"])
+        if (grid, block) != (dims(t["grid"]), dims(t["block"])):
+            mismatched_shape.append({"ours": o["name"], "ncu_id": t["id"], "ours_grid": grid,
+                                     "ncu_grid": dims(t["grid"])})
+            continue
+        mine = o["launch"].get("registers_per_thread", 0)
+        regs["compared"] += 1
+        regs["nonzero"] += mine > 0
+        if t["registers"] is not None and mine == t["registers"]:
+            regs["equal"] += 1
+        elif len(regs["mismatches"]) < 20:
+            regs["mismatches"].append({"kernel": o.get("display_name") or o["name"],
+                                       "ncu_id": t["id"], "ours": mine, "ncu": t["registers"]})
+        key = (strip_shape(o.get("demangled_name") or o["name"]), grid, block)
+        row = rows.setdefault(key, {"kernel": kernels.get(key, o), "first": o, "launches": [],
+                                    "ours_s": 0.0, "ncu_ns": 0.0})
+        row["launches"].append(t)
+        row["ours_s"] += o.get("gpu_time_s") or 0.0
+        row["ncu_ns"] += t["metrics"].get("duration_ns", 0.0)
+    ours_total = sum(o.get("gpu_time_s") or 0.0 for o in ours) or 1.0
+    ncu_total = sum(t["metrics"].get("duration_ns", 0.0) for t in theirs) or 1.0
+    out = [row_of(app, r, r["ours_s"] / ours_total, r["ncu_ns"] / ncu_total)
+           for r in rows.values()]
+    out = [r for r in out if max(r["time_share"].values()) >= SHARE]
+    out.sort(key=lambda row: -max(row["time_share"].values()))
+    regs["ours_zero_all_launches"] = sum(
+        not o.get("launch", {}).get("registers_per_thread") for o in ours)
+    launches = {"ours": len(ours), "ncu": len(theirs), "matched": len(pairs),
+                "ours_unmatched": len(unmatched), "ncu_unmatched": ncu_left,
+                "shape_mismatches": mismatched_shape[:20],
+                "shape_mismatch_count": len(mismatched_shape)}
+    return out, regs, launches
+
+
+def row_of(app, r, ours_share, ncu_share):
+    """One kernel's row: our limiter, ncu's (by duration over its launches), ncu's messages."""
+    k = r["kernel"]
+    weight = {}
+    for t in r["launches"]:
+        weight[t["limiter"]] = weight.get(t["limiter"], 0) + t["metrics"].get("duration_ns", 0)
+    theirs = max(weight, key=lambda lim: (weight[lim], lim))
+    longest = max((t for t in r["launches"] if t["limiter"] == theirs),
+                  key=lambda t: t["metrics"].get("duration_ns", 0))
+    diag = k.get("diagnosis") or r["first"].get("diagnosis") or {}
+    ours = diag.get("limiter", "none")
+    named = sorted(set().union(*(flagged(t["messages"]) for t in r["launches"])))
+    deciding = longest["deciding"]
+    return {
+        "app": app,
+        "display_name": k.get("display_name") or r["first"].get("display_name") or k["name"],
+        "demangled_name": k.get("demangled_name") or strip_shape(k["name"]),
+        "grid": list(dims(k["launch"]["grid"])), "block": list(dims(k["launch"]["block"])),
+        "launches": len(r["launches"]),
+        "time_share": {"ours": round(ours_share, 4), "ncu": round(ncu_share, 4)},
+        "ours_limiter": ours,
+        "ours_verdict": diag.get("verdict", ""),
+        "ncu_limiter": theirs,
+        "ncu_limiters_by_launch": sorted(weight),
+        "ncu_flagged": named,
+        "agree": ours == theirs,
+        "ours_limiter_flagged_by_ncu": ours in named,
+        "ncu_rule": ({"rule": deciding["rule"], "speedup": deciding["speedup"],
+                      "text": deciding["text"]} if deciding else None),
+        "ncu_messages": [{"rule": m["rule"], "category": m["category"], "speedup": m["speedup"],
+                          "speedup_type": m["speedup_type"], "text": m["text"][:300]}
+                         for m in sorted(longest["messages"], key=lambda m: -m["speedup"])
+                         if m["type"] in ("OPT", "WRN")],
+    }
+
+
+def markdown(doc):
+    s = doc["summary"]
+    lines = [f"# roofkit's diagnosis vs Nsight Compute's rules ({doc['device']})", "",
+             f"{doc['date']}, revision {doc['git_revision']}. Command: `{doc['command']}`.", "",
+             f"Kernels with at least 1% of an application's GPU time: {s['rows']}; the same main "
+             f"limiter: {s['agree']} ({s['agree_pct']:.0f}%); roofkit's limiter among ncu's "
+             f"flagged causes: {s['flagged']}. Registers per thread: {s['registers_equal']} of "
+             f"{s['registers_compared']} launches equal to ncu's launch__registers_per_thread, "
+             f"{s['registers_nonzero']} non-zero.", "",
+             "| app | kernel | share (ours / ncu) | launches | roofkit | ncu | agree | ncu's "
+             "deciding rule |", "|---|---|---|---|---|---|---|---|"]
+    for r in doc["rows"]:
+        rule = r["ncu_rule"]
+        gain = f" (est. speedup {rule['speedup']:.0f}%)" if rule and rule["speedup"] else ""
+        rule_text = f"{rule['rule']}{gain}: {rule['text'][:140]}" if rule else ""
+        lines.append("| {} | `{}` | {:.1f}% / {:.1f}% | {} | {} | {} | {} | {} |".format(
+            r["app"], r["display_name"].replace("|", "\\|"), 100 * r["time_share"]["ours"],
+            100 * r["time_share"]["ncu"], r["launches"], r["ours_limiter"], r["ncu_limiter"],
+            "yes" if r["agree"] else "**no**", rule_text.replace("|", "\\|")))
+    lines += ["", "Matching, ncu's main limiter and the mapping of its rules: "
+              "validation/scripts/diagnosis_vs_ncu.py."]
+    for app, a in doc["apps"].items():
+        if "missing" in a:
+            lines.append(f"- {app}: not compared, missing {', '.join(a['missing'])}; steps: " +
+                         steps_text(a.get("steps", {})))
+            continue
+        lines.append(f"- {app}: {a['launches']['matched']} launches matched of "
+                     f"{a['launches']['ours']} (roofkit) and {a['launches']['ncu']} (ncu); "
+                     f"{a['launches']['shape_mismatch_count']} shape mismatches; "
+                     f"{a['registers']['ours_zero_all_launches']} of roofkit's profiled "
+                     "launches with 0 registers; steps: " + steps_text(a.get("steps", {})))
+    return "\n".join(lines) + "\n"
+
+
+def steps_text(steps):
+    """'plain rc 0 in 3.1 s, ncu TIMED OUT after 300 s, ...'."""
+    def one(name, st):
+        if st.get("timed_out"):
+            return f"{name} TIMED OUT after {st['limit_s']} s"
+        if st.get("rc") == "skipped":
+            return f"{name} skipped (time budget spent)"
+        return f"{name} rc {st['rc']} in {st['s']:.1f} s"
+    return ", ".join(one(name, st) for name, st in steps.items()) or "not recorded"
+
+
+def gpu_slug(device):
+    m = re.search(r"\b([A-Z]{1,2}\d{2,3}[A-Z]?)\b", device or "")
+    return m.group(1).lower() if m else "gpu"
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("dirs", nargs="+", metavar="LOGDIR... OUTDIR",
+                   help="log directories (several: the applications of several runs), then "
+                        "the output directory")
+    p.add_argument("--gpu", help="file name suffix (default: from the device name)")
+    p.add_argument("--apps", help="comma-separated (default: every APP.json with an "
+                                  "APP-details.csv in the log directories)")
+    p.add_argument("--expect", help="summary counts or ncu limiters to check, e.g. "
+                   "rows=3,agree=2,ncu:APP/DISPLAY_NAME=bank_conflicts")
+    a = p.parse_args()
+    if len(a.dirs) < 2:
+        p.error("give at least one LOGDIR and the OUTDIR")
+    logs, a.out = a.dirs[:-1], a.dirs[-1]
+    prov = json.loads(read(os.path.join(logs[0], "provenance.json")) or "{}")
+    steps, where = {}, {}
+    for log in logs:
+        steps.update(json.loads(read(os.path.join(log, "steps.json")) or "{}"))
+        for f in sorted(os.listdir(log)):
+            if f.endswith(".json") and os.path.exists(os.path.join(log, f[:-5] + "-details.csv")):
+                where[f[:-5]] = log  # a later directory's run of an application wins
+    apps = a.apps.split(",") if a.apps else sorted(where)
+    rows, per_app = [], {}
+    regs = {"compared": 0, "equal": 0, "nonzero": 0, "ours_zero_all_launches": 0}
+    for app in apps:
+        log = where.get(app, logs[0])
+        run_text = read(os.path.join(log, app + ".json"))
+        details = read(os.path.join(log, app + "-details.csv"))
+        if not run_text or not details:
+            per_app[app] = {"missing": [f for f, t in ((app + ".json", run_text),
+                                                       (app + "-details.csv", details)) if not t],
+                            "steps": steps.get(app, {})}
+            continue
+        theirs = ncu_launches(details, read(os.path.join(log, app + "-raw.csv")))
+        app_rows, app_regs, launches = compare_app(app, json.loads(run_text), theirs)
+        rows += app_rows
+        for k in regs:
+            regs[k] += app_regs[k]
+        per_app[app] = {"launches": launches, "registers": app_regs, "steps": steps.get(app, {}),
+                        "rows": len(app_rows), "agree": sum(r["agree"] for r in app_rows)}
+    agree = sum(r["agree"] for r in rows)
+    summary = {"rows": len(rows), "agree": agree,
+               "agree_pct": 100.0 * agree / len(rows) if rows else 0.0,
+               "flagged": sum(r["ours_limiter_flagged_by_ncu"] for r in rows),
+               "registers_compared": regs["compared"], "registers_equal": regs["equal"],
+               "registers_nonzero": regs["nonzero"],
+               "registers_zero_any_profiled_launch": regs["ours_zero_all_launches"]}
+    device = prov.get("device", "")
+    doc = {"schema": "roofkit.validation/1",
+           "what": "roofkit's diagnosis.limiter against Nsight Compute's main limiter from its "
+                   "--set full rule results, for every kernel with at least 1% of an "
+                   "application's GPU time, and registers per thread launch by launch",
+           "device": device,
+           "date": prov.get("date") or datetime.date.today().isoformat(),
+           "git_revision": prov.get("git_revision", ""),
+           "command": prov.get("command", "validation/scripts/diagnosis_vs_ncu.py " +
+                               " ".join(sys.argv[1:])),
+           "commands": prov.get("commands", {}),
+           "rules": {"main_limiter": "see validation/scripts/diagnosis_vs_ncu.py (module doc)",
+                     "min_speedup_pct": MIN_SPEEDUP, "min_time_share": SHARE},
+           "summary": summary, "apps": per_app, "rows": rows}
+    gpu = a.gpu or gpu_slug(device)
+    os.makedirs(a.out, exist_ok=True)
+    base = os.path.join(a.out, f"diagnosis-vs-ncu-{gpu}")
+    json.dump(doc, open(base + ".json", "w"), indent=1)
+    open(base + ".md", "w").write(markdown(doc))
+    print(f"diagnosis-vs-ncu: {summary['rows']} kernels, {agree} with the same main limiter "
+          f"({summary['agree_pct']:.0f}%); registers {regs['equal']}/{regs['compared']} equal, "
+          f"{regs['nonzero']} non-zero -> {base}.json, .md")
+    if not rows:
+        print("diagnosis-vs-ncu: nothing compared", file=sys.stderr)
+        return 1
+    if a.expect:
+        bad = []
+        limiters = {f"ncu:{r['app']}/{r['display_name']}": r["ncu_limiter"] for r in rows}
+        for item in a.expect.split(","):
+            k, v = item.split("=")
+            got = limiters.get(k) if k.startswith("ncu:") else summary.get(k)
+            if str(got) != v:
+                bad.append(f"{k}={got} (expected {v})")
+        if bad:
+            print("diagnosis-vs-ncu: unexpected " + ", ".join(bad), file=sys.stderr)
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
