@@ -53,3 +53,47 @@ roofkit_cli_test(NAME first_hour.plot_bandwidth_not_with_compare
   COMMAND roofline-cuda plot --before ${fh_run} --after ${fh_run} --bandwidth -o ${fh_dir}/c.svg
   EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1
   STDERR "--bandwidth draws the kernels without FLOPs of one run")
+
+# Issue 38, the first hour's messages.
+# An unknown option: the closest valid one, in the order given (CLI11 said "The following
+# arguments were not expected: 256 --thread").
+roofkit_cli_test(NAME first_hour.unknown_option_did_you_mean
+  COMMAND occupancy-calc --arch sm_90 --thread 256
+  EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1
+  STDERR "unknown option '--thread' [(]did you mean '--threads'[?][)]")
+roofkit_cli_test(NAME first_hour.unknown_option_in_a_subcommand
+  COMMAND roofline-cuda report ${fh_run} --wdie
+  EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1
+  STDERR "unknown option '--wdie' [(]did you mean '--wide'[?][)]")
+roofkit_cli_test(NAME first_hour.unknown_option_far_from_any
+  COMMAND occupancy-calc --arch sm_90 --zzzzzzzzzz
+  EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1
+  STDERR "unknown option '--zzzzzzzzzz'; --help lists the options\n$")
+# A directory given as a file.
+roofkit_cli_test(NAME first_hour.report_of_a_directory
+  COMMAND roofline-cuda report ${PROJECT_SOURCE_DIR}/data
+  EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "cannot read '[^']*data': is a directory, not a file")
+roofkit_cli_test(NAME first_hour.ptxas_log_a_directory
+  COMMAND occupancy-calc --ptxas ${PROJECT_SOURCE_DIR}/data -t 128
+  EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "cannot read '[^']*data': is a directory, not a file")
+# --ceilings alone: it needs a run.
+roofkit_cli_test(NAME first_hour.plot_ceilings_alone
+  COMMAND roofline-cuda plot --ceilings machine.json
+  EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1
+  STDERR "--ceilings 'machine.json' gives the roofs; plot needs a run to place under them: roofline-cuda plot RUN.json --ceilings machine.json")
+# Fractions and percentages: 1.5 is neither 150% nor 1.5%.
+roofkit_cli_test(NAME first_hour.target_occupancy_above_one
+  COMMAND occupancy-calc --arch sm_90 -t 256 -r 64 suggest --target-occupancy 1.5
+  EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1
+  STDERR "target occupancy '1[.]5' out of range [(]valid: a fraction 0 < x <= 1 such as 0[.]75, or a percentage up to 100% such as 75%[)]")
+roofkit_cli_test(NAME first_hour.target_occupancy_percent_needs_the_sign
+  COMMAND occupancy-calc --arch sm_90 -t 256 -r 64 suggest --target-occupancy 75
+  EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "target occupancy '75' out of range")
+# The run header: one clock per roof group, rounded and deduplicated.
+roofkit_cli_test(NAME first_hour.header_clocks_deduplicated
+  COMMAND roofline-cuda report ${fh_run}
+  STDOUT "Clocks during the run: SM [0-9]+ MHz, memory [0-9]+ MHz; theoretical roofs at SM [^;]*; measured roofs at SM [0-9]+(-[0-9]+)? MHz [(]CUDA cores[)]")
+add_test(NAME cli.first_hour.header_has_no_clock_list
+  COMMAND sh -c "'$<TARGET_FILE:roofline-cuda>' report '${fh_run}' | tr '\\n' ' ' | grep -c 'MHz or '")
+set_tests_properties(cli.first_hour.header_has_no_clock_list PROPERTIES LABELS "cpu;cli"
+                     PASS_REGULAR_EXPRESSION "^0\n$")

@@ -64,7 +64,13 @@ table device_table(const device_model& m) {
   r.add("bus_width_bits", "Memory bus width", std::int64_t{m.bus_width_bits}, "bits");
   r.add("dram_bandwidth_gbs", "DRAM bandwidth (theoretical)", dram_bandwidth(m) / 1e9, "GB/s",
         "2 x memory clock x bus width / 8");
-  r.bytes("global_memory_bytes", "Device memory", m.global_memory_bytes);
+  // Device memory in the vendor's decimal GB, with GiB beside it (an "80 GB" card holds
+  // 74.5 GiB): both units named, never one mistaken for the other.
+  r.add("global_memory_bytes", "Device memory", m.global_memory_bytes, "bytes",
+        m.global_memory_bytes > 0
+            ? fmt::format("{:.1f} GB ({:.1f} GiB)", m.global_memory_bytes / 1e9,
+                          static_cast<double>(m.global_memory_bytes) / (1 << 30))
+            : "");
   r.bytes("l2_bytes", "L2 cache", m.l2_bytes);
   r.bytes("l1_shared_bytes_per_sm", "L1 + shared per SM", m.l1_shared_bytes_per_sm);
   r.bytes("shared_memory_per_sm_bytes", "Shared memory per SM", m.shared_memory_per_sm_bytes);
