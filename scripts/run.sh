@@ -62,7 +62,7 @@ else
   "$tool" plot --recorded data/runs/h100-sxm.json --term
   "$tool" plot --recorded data/runs/h100-sxm.json -o out/roofline-h100-recorded.html
   echo "run.sh: interactive chart of the recorded run in out/roofline-h100-recorded.html" >&2
-  echo "run.sh: tool built: $tool (offline subcommands: device, metrics, report, plot," \
+  echo "run.sh: tool built: $tool (offline subcommands: device, report, plot," \
        "compare); occupancy-calc: cmake --build $build --target occupancy-calc" >&2
 fi
 echo "run.sh: first result after $((done_at - start)) s (set-up and build $((built - start)) s)" >&2

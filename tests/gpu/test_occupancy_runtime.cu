@@ -529,8 +529,8 @@ TEST(occupancy_runtime, cluster_bound_is_an_upper_bound) {
         // Only a non-portable size the runtime refuses for this launch may fail, and by name:
         // any other failure is the test's subject going wrong, never a silent skip.
         EXPECT_TRUE(err == cudaErrorInvalidClusterSize && !b.portable)
-            << "cudaOccupancyMaxActiveClusters failed for cluster size " << b.cluster_size
-            << ", " << threads << " threads: " << cudaGetErrorName(err);
+            << "cudaOccupancyMaxActiveClusters failed for cluster size " << b.cluster_size << ", "
+            << threads << " threads: " << cudaGetErrorName(err);
         clusters = -1;
       } else {
         ++answered;

@@ -162,9 +162,8 @@ std::vector<ceiling> theoretical_ceilings(const device_model& m) {
                         fmt_rate(rates->l1_bytes_per_clk), m.sm_count, fmt_rate(m.sm_clock_mhz));
       }
     }
-    c.method += level == memory_level::dram
-                    ? unconfirmed_mark(m, {"memory_clock_mhz", "dram_gbs"})
-                    : unconfirmed_mark(m, {"boost_clock_mhz"});
+    c.method += level == memory_level::dram ? unconfirmed_mark(m, {"memory_clock_mhz", "dram_gbs"})
+                                            : unconfirmed_mark(m, {"boost_clock_mhz"});
     out.push_back(std::move(c));
   }
   return out;

@@ -317,8 +317,8 @@ table ceilings_table(const run& r) {
   std::string unconfirmed;
   for (const auto& c : r.ceilings)
     if (c.method.find("[unconfirmed") != std::string::npos)
-      unconfirmed += (unconfirmed.empty() ? "" : ", ") +
-                     (c.is_memory ? label(c.level) : label(c.prec));
+      unconfirmed +=
+          (unconfirmed.empty() ? "" : ", ") + (c.is_memory ? label(c.level) : label(c.prec));
   if (!unconfirmed.empty())
     t.notes.push_back("UNCONFIRMED: " + unconfirmed +
                       " rest on datasheet values no primary source confirms (data/gpus.json)");
