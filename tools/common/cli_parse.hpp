@@ -54,16 +54,22 @@ inline std::string unexpected_arguments(CLI::App& app, int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   const auto names = option_names(app, args);
   for (const auto& arg : args) {
-    if (arg.size() < 2 || arg[0] != '-' || (arg[1] >= '0' && arg[1] <= '9') || arg == "--")
+    if (arg == "--") // the rest is an application's command line
+      break;
+    if (arg.size() < 2 || arg[0] != '-' || (arg[1] >= '0' && arg[1] <= '9'))
       continue;
     const std::string name = arg.substr(0, arg.find('='));
     if (std::find(names.begin(), names.end(), name) != names.end())
       continue;
     std::string best;
     std::size_t best_distance = std::string::npos;
-    for (const auto& n : names)
-      if (n.size() > 2 && edit_distance(name, n) < best_distance)
-        best_distance = edit_distance(name, n), best = n;
+    for (const auto& n : names) {
+      const std::size_t d = n.size() > 2 ? edit_distance(name, n) : std::string::npos;
+      if (d < best_distance) {
+        best_distance = d;
+        best = n;
+      }
+    }
     const std::size_t limit = std::max<std::size_t>(2, name.size() / 3);
     return "unknown option '" + name + "'" +
            (best_distance <= limit ? " (did you mean '" + best + "'?)" : std::string()) +
