@@ -138,4 +138,4 @@ endforeach()
 roofkit_schema_test(NAME detects_a_wrong_shape SCHEMA roofline-cuda-report.json
   COMMAND roofline-cuda device --list --json)
 set_tests_properties(cli.schema.detects_a_wrong_shape PROPERTIES PASS_REGULAR_EXPRESSION
-  "does not match [^\n]*roofline-cuda-report\\.json:.*: missing required property .context.")
+  "does not match[ \n]+[^\n]*roofline-cuda-report\\.json:.*: missing required property .context.")
