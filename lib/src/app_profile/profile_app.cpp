@@ -67,11 +67,6 @@ app_profile_result profile_application(const app_profile_request& request) {
     out.app.started = false;
   } else {
     const auto library = find_inject_library(request.inject_library, request.inject_candidates);
-    // Nothing can be profiled without a GPU: refused before the application starts.
-    if (visible_device_count() == 0)
-      throw no_device_error("no CUDA GPU visible: nothing to profile (the application was not "
-                            "started)",
-                            "check nvidia-smi and CUDA_VISIBLE_DEVICES");
     // Locked before the application starts and unlocked after it ended (every visible device:
     // which ones the application uses is not known beforehand).
     std::vector<int> devices;
@@ -82,6 +77,11 @@ app_profile_result profile_application(const app_profile_request& request) {
       for (int d = 0; d < count; ++d)
         devices.push_back(d);
     }
+    // Nothing can be profiled without a GPU: refused before the application starts.
+    if (visible_device_count() == 0)
+      throw no_device_error("no CUDA GPU visible: nothing to profile (the application was not "
+                            "started)",
+                            "check nvidia-smi and CUDA_VISIBLE_DEVICES");
     const clock_control_state clocks = apply_clock_control(options.clock_control, devices);
     const bool own_record = request.records_file.empty();
     options.record_path = own_record ? temporary_record_path().string() : request.records_file;
