@@ -97,8 +97,10 @@ TEST(ceilings_gpu, sweeps_find_an_l2_plateau) {
       << "the L2 plateau (" << l2->value / 1e12 << " TB/s) is not above DRAM ("
       << dram->value / 1e12 << " TB/s): the sweep found DRAM, not L2";
   const auto theory = theoretical_ceilings(query_device(0));
-  for (const auto& t : theory)
-    if (t.is_memory && t.level == memory_level::l2 && t.sm_clock_mhz > 0 && l2->sm_clock_mhz > 0)
+  for (const auto& t : theory) {
+    if (t.is_memory && t.level == memory_level::l2 && t.sm_clock_mhz > 0 && l2->sm_clock_mhz > 0) {
       EXPECT_LE(l2->value, 1.02 * t.value * l2->sm_clock_mhz / t.sm_clock_mhz)
           << "the L2 roof is above the theoretical L2 bandwidth at its clock";
+    }
+  }
 }
