@@ -9,6 +9,10 @@
 #             quick ceilings itself, or reads ROOFKIT_MACHINE_FILE when set);
 #   sections: Nsight Compute's hierarchical roofline section files and metric list (the level
 #             definitions); suite: every bundled kernel vs ncu (validation/scripts/ncu-suite-compare.sh).
+# No silent pass: the script exits 1 when a test target failed to build, when any GPU test failed
+# or was skipped (exit 77, or 3 in a schema test), or when the machine has no GPU at all. A run
+# that expects skips names them: ROOFKIT_ALLOW_SKIP="regex" (ctest names, e.g.
+# 'cli\.schema\.ceilings|test_x\.y').
 set -uo pipefail
 ulimit -c 0 # a crashing CUDA process must not spend minutes writing a core file
 cd "$(dirname "$0")/.."
@@ -22,6 +26,11 @@ now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 step() { echo "gpu-check: $*" | tee -a "$LOG/steps.log"; }
 
+failed=()
+if ! nvidia-smi -L >/dev/null 2>&1; then
+  echo "gpu-check: FAILED: no GPU on this machine (nvidia-smi -L fails); this check needs one" >&2
+  exit 1
+fi
 step "device: $(nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader)"
 t0=$(now)
 targets=()
@@ -30,10 +39,14 @@ cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITEC
   -DCMAKE_CUDA_COMPILER="$CUDA_HOME/bin/nvcc" >"$LOG/configure.log" 2>&1 &&
   cmake --build "$BUILD" -j "$(nproc)" "${targets[@]}" -- -k 0 >"$LOG/build.log" 2>&1
 rc=$?
-# A failed test target should not stop the measurements: go on when the tools were built.
+# A failed test target does not stop the measurements when the tools were built, but it fails
+# the check: a test that was not built is never counted as passed.
 if [ $rc -ne 0 ]; then
   grep -B2 -A12 -m4 "error" "$LOG/build.log"
-  [ -x "$BUILD/tools/roofline-cuda" ] && [ -x "$BUILD/validation/programs/roofkit-suite" ] && rc=0
+  if [ -x "$BUILD/tools/roofline-cuda" ] && [ -x "$BUILD/validation/programs/roofkit-suite" ]; then
+    failed+=("build (some targets did not build: see logs/build.log)")
+    rc=0
+  fi
 fi
 step "build rc=$rc in $(since "$t0") s"
 if [ $rc -ne 0 ]; then grep -B2 -A20 -m3 "error" "$LOG/build.log"; tar czf "$OUT/logs.tgz" -C "$OUT" logs; exit 1; fi
@@ -44,11 +57,25 @@ if [[ " $steps " == *" tests "* ]]; then
   ROOFKIT_KERNELS_REPORT="$OUT/h100-verify.json" timeout "${ROOFKIT_GPU_TESTS_TIMEOUT:-400}" ctest --test-dir "$BUILD" -L gpu \
     ${ROOFKIT_GPU_TESTS:+-R "$ROOFKIT_GPU_TESTS"} \
     --output-on-failure --output-junit "$OUT/gpu-tests.xml" >"$LOG/gpu-tests.log" 2>&1
-  step "gpu tests rc=$? in $(since "$t0") s: $(grep -E 'tests passed|tests failed' "$LOG/gpu-tests.log")"
+  test_rc=$?
+  step "gpu tests rc=$test_rc in $(since "$t0") s: $(grep -E 'tests passed|tests failed' "$LOG/gpu-tests.log")"
+  [ $test_rc -eq 0 ] || failed+=("gpu tests (rc=$test_rc)")
+  # Every GPU test executable of tests/gpu must exist: one that was not built has no test cases
+  # to fail.
+  for src in tests/gpu/test_*.cpp tests/gpu/test_*.cu; do
+    name="$(basename "${src%.*}")"
+    [ -x "$BUILD/tests/$name" ] || failed+=("not built: $name")
+  done
+  if ! skips="$(python3 scripts/junit-skips.py "$OUT/gpu-tests.xml" "${ROOFKIT_ALLOW_SKIP:-}")"; then
+    failed+=("skipped tests")
+  fi
+  [ -n "$skips" ] && step "$skips"
   grep -E '^(cache control|shared loads|coalesced|copy|user range|roofline set)' "$LOG/gpu-tests.log" | head -20
   grep -B3 -A12 'Failure' "$LOG/gpu-tests.log" | head -80
   ctest --test-dir "$BUILD" -L cpu -j "$(nproc)" >"$LOG/cpu-tests.log" 2>&1
-  step "cpu tests rc=$?: $(grep -E 'tests passed|tests failed' "$LOG/cpu-tests.log")"
+  cpu_rc=$?
+  step "cpu tests rc=$cpu_rc: $(grep -E 'tests passed|tests failed' "$LOG/cpu-tests.log")"
+  [ $cpu_rc -eq 0 ] || failed+=("cpu tests (rc=$cpu_rc)")
 fi
 
 if [[ " $steps " == *" sections "* ]] && command -v ncu >/dev/null; then
@@ -116,3 +143,8 @@ if [[ " $steps " == *" ncu "* ]] && command -v ncu >/dev/null; then
   step "ncu import rc=$?"
 fi
 tar czf "$OUT/logs.tgz" -C "$OUT" logs && rm -rf "$LOG"
+if ((${#failed[@]})); then
+  printf 'gpu-check: FAILED: %s\n' "${failed[@]}" >&2
+  exit 1
+fi
+echo "gpu-check: passed (no test skipped or missing${ROOFKIT_ALLOW_SKIP:+ beyond ROOFKIT_ALLOW_SKIP})" >&2

@@ -2,11 +2,14 @@
 # The README's test command, and what CI runs: installs what is missing, builds, then
 #   1. the tests of build/ci: CPU, CLI (with the JSON-schema checks) and install tests; GPU tests
 #      too when a GPU is present (without one they are skipped);
-#   2. the clang-format check of every C++/CUDA source (scripts/check-format.sh);
-#   3. the ASan + UBSan build (preset asan, build/asan): the CPU tests again, then every fuzz
+#   2. the library's CUDA sources compiled for sm_80 too (scripts/check-archs.sh; the build
+#      above is for 90), so that an A100 build cannot break unnoticed;
+#   3. the clang-format check of every C++/CUDA source (scripts/check-format.sh);
+#   4. the ASan + UBSan build (preset asan, build/asan): the CPU tests again, then every fuzz
 #      target for ROOFKIT_FUZZ_SECONDS seconds (default 20) from its committed corpus.
 # Every step runs even when an earlier one failed; the exit code is 1 when any failed.
-# For local runs: ROOFKIT_SKIP_FORMAT=1 and ROOFKIT_SKIP_ASAN=1 skip steps 2 and 3;
+# For local runs: ROOFKIT_SKIP_ARCHS=1, ROOFKIT_SKIP_FORMAT=1 and ROOFKIT_SKIP_ASAN=1 skip steps
+# 2, 3 and 4; ROOFKIT_CHECK_ARCHS="80 120" chooses the architectures of step 2;
 # ROOFKIT_FUZZ_SECONDS=0 replays the corpora only. Extra arguments go to the first ctest.
 # See docs/testing.md.
 set -euo pipefail
@@ -19,6 +22,13 @@ failed=()
 exclude=(-LE gpu)
 if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then exclude=(); fi
 ctest --test-dir build/ci --output-on-failure -j "$jobs" "${exclude[@]}" "$@" || failed+=(tests)
+
+if [ "${ROOFKIT_SKIP_ARCHS:-0}" = 1 ]; then
+  echo "test: other-architecture compile skipped (ROOFKIT_SKIP_ARCHS=1)" >&2
+else
+  # shellcheck disable=SC2086 # a list of architectures
+  scripts/check-archs.sh ${ROOFKIT_CHECK_ARCHS:-80} || failed+=(architectures)
+fi
 
 if [ "${ROOFKIT_SKIP_FORMAT:-0}" = 1 ]; then
   echo "test: clang-format check skipped (ROOFKIT_SKIP_FORMAT=1)" >&2

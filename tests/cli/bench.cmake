@@ -27,7 +27,11 @@ roofkit_cli_test(NAME claims.bad_notes COMMAND roofline-cuda claims ${h100_run} 
   EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "unknown claim id")
 
 roofkit_cli_test(NAME report.recorded_label COMMAND roofline-cuda report --recorded ${h100_run}
-  STDOUT "Recorded run from NVIDIA H100 80GB HBM3 on 20[0-9][0-9]-[01][0-9]-[0-3][0-9] .*not measured on this machine")
+  STDOUT "Recorded on vm, GPU NVIDIA H100 80GB HBM3, on 20[0-9][0-9]-[01][0-9]-[0-3][0-9] - not measured on this machine")
+# Without --recorded too: the run names host "vm" and no GPU UUID or machine id, so it is never
+# taken for this machine's, whatever this machine is called.
+roofkit_cli_test(NAME report.host_name_alone_is_not_this_machine COMMAND roofline-cuda report
+  ${h100_run} STDOUT "Recorded on vm, GPU NVIDIA H100 80GB HBM3, on 20[0-9-]+ - not measured on this machine")
 roofkit_cli_test(NAME plot.kernel_filter COMMAND roofline-cuda plot ${h100_run} --term
   --kernel "^gemm/" --color never STDOUT "gemm/tiled-32")
 roofkit_cli_test(NAME plot.kernel_filter_no_match COMMAND roofline-cuda plot ${h100_run} --term

@@ -38,3 +38,15 @@ if(ROOFKIT_BUILD_TOOLS)
     WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
   set_tests_properties(cli.device.no_gpu_device PROPERTIES LABELS "cpu;cli")
 endif()
+
+# Unconfirmed datasheet values (data/gpus.json "unconfirmed") are marked where they are shown:
+# the roof built on them (method) and a note under the table.
+roofkit_cli_test(NAME device.unconfirmed_values_marked_csv COMMAND roofline-cuda device --gpu h200
+  --csv STDOUT "\ntensor_tf32,[^\n]*\\[unconfirmed in data/gpus.json: tensor_tf32, tensor_clock_mhz\\]")
+roofkit_cli_test(NAME device.unconfirmed_values_marked_note COMMAND roofline-cuda device --gpu h200
+  STDOUT "UNCONFIRMED datasheet values of the H200 SXM \\(a secondary source, a product name only, or an inference; data/gpus.json\\): tensor_clock_mhz, l2_bytes, memory_clock_mhz, tensor_tf32")
+
+# Memory sizes name their unit: the vendor's decimal GB with GiB beside it (issue 38: an 80 GB
+# card shown as "74.5 GiB" without a word).
+roofkit_cli_test(NAME device.memory_in_gb_and_gib COMMAND roofline-cuda device --gpu h100-sxm
+  STDOUT "[|] global_memory_bytes +[|] Device memory +[|] +80000000000 [|] bytes +[|] 80[.]0 GB [(]74[.]5 GiB[)]")

@@ -18,12 +18,29 @@ roofkit_cli_test(NAME profile.bad_regex COMMAND roofline-cuda profile --kernel "
   EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "kernel regex")
 roofkit_cli_test(NAME profile.bad_plot_extension COMMAND roofline-cuda profile --plot out.bmp -- true
   EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "out.bmp")
+# The application runs only where a GPU is visible: these two run on the GPU machine.
 roofkit_cli_test(NAME profile.application_not_found COMMAND roofline-cuda profile
   -- no-such-application-roofkit
-  EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "cannot start 'no-such-application-roofkit'")
+  EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "cannot start 'no-such-application-roofkit'"
+  LABELS gpu)
 roofkit_cli_test(NAME profile.exit_code_and_output_pass_through COMMAND roofline-cuda profile
   -- sh -c "echo from-the-app && exit 7"
-  EXIT_CODE 7 STDOUT "^from-the-app\n$" STDERR "the application failed with exit code 7")
+  EXIT_CODE 7 STDOUT "^from-the-app\n$" STDERR "the application failed with exit code 7"
+  LABELS gpu)
+# No GPU: exit 3 with the hint, before the application starts (it would print the-app-ran), and
+# no run written.
+roofkit_cli_test(NAME profile.no_gpu_refused_before_the_application COMMAND roofline-cuda profile
+  -o no-gpu-run.json -- sh -c "echo the-app-ran"
+  EXIT_CODE 3 STDOUT_EMPTY STDERR_LINES 2
+  STDERR "error: no CUDA GPU visible: nothing to profile \\(the application was not started\\)\nroofline-cuda: hint: check nvidia-smi and CUDA_VISIBLE_DEVICES")
+set_tests_properties(cli.profile.no_gpu_refused_before_the_application PROPERTIES ENVIRONMENT
+                     "CUDA_VISIBLE_DEVICES=-1")
+# Launches seen but none profiled: exit 4 (documented), and no run labelled measured written.
+roofkit_cli_test(NAME profile.none_profiled_exit_4 COMMAND roofline-cuda profile
+  --from-records ${PROJECT_SOURCE_DIR}/tests/data/profile/none_profiled.jsonl
+  -o none-profiled-run.json
+  EXIT_CODE 4 STDOUT_EMPTY
+  STDERR "not profiled \\(CUDA graph\\): 2 x graph_only_kernel.*no launch was profiled of the 2 the application made: no run or chart written \\(exit 4\\)\n$")
 roofkit_cli_test(NAME profile.from_records COMMAND roofline-cuda profile
   --from-records ${profile_records} -o profile-from-records.json
   STDOUT_EMPTY

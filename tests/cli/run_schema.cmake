@@ -15,7 +15,13 @@ execute_process(COMMAND ${TOOL} ${args} RESULT_VARIABLE code OUTPUT_FILE ${OUTPU
                 ERROR_VARIABLE err ${input_args})
 if(NOT "${code}" STREQUAL "${EXIT_CODE}")
   if(SKIP_EXIT_CODE AND "${code}" STREQUAL "${SKIP_EXIT_CODE}")
-    # The test's SKIP_REGULAR_EXPRESSION turns this into a skip (e.g. exit 3: no GPU).
+    # Exit 3 (no GPU) is a skip only where there is no GPU: on a GPU machine it is a failure.
+    execute_process(COMMAND nvidia-smi -L RESULT_VARIABLE gpu_rc OUTPUT_QUIET ERROR_QUIET)
+    if("${gpu_rc}" STREQUAL "0")
+      message(FATAL_ERROR "${TOOL} exited ${code} (no GPU or no counters) on a machine where "
+                          "nvidia-smi lists a GPU: ${err}")
+    endif()
+    # The test's SKIP_REGULAR_EXPRESSION turns this into a skip.
     message(FATAL_ERROR "roofkit-test-skipped: ${TOOL} exited ${code}: ${err}")
   endif()
   file(READ ${OUTPUT} out)

@@ -1,12 +1,14 @@
 // The printers of a run: provenance, ceilings and kernels tables, and the report.
 #include <algorithm>
 #include <array>
+#include <fstream>
 #include <sstream>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
+#include "roofkit/core.hpp"
 #include "roofkit/results.hpp"
 
 namespace {
@@ -29,29 +31,53 @@ std::size_t column(const roofkit::table& t, const std::string& key) {
 }
 
 TEST(run_tables, provenance_says_where_the_run_comes_from) {
+  const roofkit::machine_identity here{"0123456789abcdef0123456789abcdef",
+                                       {"GPU-11111111-2222-3333-4444-555555555555"}};
   roofkit::run r;
   r.context.device_name = "NVIDIA H100 80GB HBM3";
   r.context.date = "2026-11-22T10:00:00Z";
   r.context.origin = roofkit::run_origin::recorded;
-  EXPECT_EQ(roofkit::provenance_line(r), "Recorded run from NVIDIA H100 80GB HBM3 on 2026-11-22 "
-                                         "- not measured on this machine");
+  EXPECT_EQ(roofkit::provenance_line(r, false, here),
+            "Recorded run from NVIDIA H100 80GB HBM3 on 2026-11-22 - not measured on this machine");
 
+  // The GPU's UUID decides: one of this machine's GPUs.
   r.context.origin = roofkit::run_origin::measured;
-  r.context.host = host_name();
-  EXPECT_FALSE(roofkit::run_is_from_elsewhere(r));
-  EXPECT_EQ(roofkit::provenance_line(r),
+  r.context.host = "vm";
+  r.context.gpu_uuid = here.gpu_uuids[0];
+  EXPECT_FALSE(roofkit::run_is_from_elsewhere(r, false, here));
+  EXPECT_EQ(roofkit::provenance_line(r, false, here),
             "Measured on NVIDIA H100 80GB HBM3 on 2026-11-22 (this machine)");
-  EXPECT_TRUE(roofkit::run_is_from_elsewhere(r, true));
-  EXPECT_NE(roofkit::provenance_line(r, true).find("not measured on this machine"),
+  EXPECT_TRUE(roofkit::run_is_from_elsewhere(r, true, here));
+  EXPECT_NE(roofkit::provenance_line(r, true, here).find("not measured on this machine"),
             std::string::npos);
 
-  r.context.host.clear();
-  EXPECT_NE(roofkit::provenance_line(r).find("does not name its host"), std::string::npos);
+  // Same machine id, another GPU: elsewhere (the GPU outranks the machine id).
+  r.context.machine_id = here.machine_id;
+  r.context.gpu_uuid = "GPU-99999999-2222-3333-4444-555555555555";
+  EXPECT_TRUE(roofkit::run_is_from_elsewhere(r, false, here));
+  EXPECT_EQ(roofkit::provenance_line(r, false, here),
+            "Recorded on vm, GPU NVIDIA H100 80GB HBM3, on 2026-11-22 - not measured on this "
+            "machine");
 
-  r.context.host = host_name() + "-elsewhere";
+  // A run without a GPU UUID (GPU-less analysis): the machine id decides.
+  r.context.gpu_uuid.clear();
+  EXPECT_FALSE(roofkit::run_is_from_elsewhere(r, false, here));
+  r.context.machine_id = "ffffffffffffffffffffffffffffffff";
+  EXPECT_TRUE(roofkit::run_is_from_elsewhere(r, false, here));
+
+  // The host name alone never decides: a run naming only a host, even this machine's, is from
+  // elsewhere (issue 38: a laptop named "vm" took the H100 run for its own).
+  r.context.machine_id.clear();
+  r.context.host = host_name();
+  EXPECT_TRUE(roofkit::run_is_from_elsewhere(r, false, here));
   EXPECT_TRUE(roofkit::run_is_from_elsewhere(r));
-  EXPECT_NE(roofkit::provenance_line(r).find("Recorded run from NVIDIA H100 80GB HBM3 on "
-                                             "2026-11-22 (host "),
+  EXPECT_NE(roofkit::provenance_line(r).find("Recorded on " + host_name() +
+                                             ", GPU NVIDIA H100 80GB HBM3, on 2026-11-22 - "
+                                             "not measured on this machine"),
+            std::string::npos)
+      << roofkit::provenance_line(r);
+  r.context.host.clear();
+  EXPECT_NE(roofkit::provenance_line(r, false, here).find("Recorded on an unnamed host"),
             std::string::npos);
 
   r.context.origin = roofkit::run_origin::analytical;
@@ -60,22 +86,67 @@ TEST(run_tables, provenance_says_where_the_run_comes_from) {
   EXPECT_NE(roofkit::provenance_line(r).find("Nsight Compute"), std::string::npos);
 }
 
+TEST(run_tables, this_machine_reads_the_machine_id) {
+  // The identity this process judges by: /etc/machine-id where the machine has one.
+  std::ifstream in("/etc/machine-id");
+  std::string id;
+  in >> id;
+  EXPECT_EQ(roofkit::this_machine().machine_id, id);
+  EXPECT_EQ(roofkit::machine_id(), id);
+}
+
+TEST(run_tables, gpu_uuids_are_formatted_as_nvidia_smi_prints_them) {
+  const unsigned char bytes[16] = {0x1a, 0x2b, 0x3c, 0x4d, 0x5e, 0x6f, 0x70, 0x81,
+                                   0x92, 0xa3, 0xb4, 0xc5, 0xd6, 0xe7, 0xf8, 0x09};
+  EXPECT_EQ(roofkit::format_gpu_uuid(bytes), "GPU-1a2b3c4d-5e6f-7081-92a3-b4c5d6e7f809");
+}
+
+TEST(run_tables, gpu_uuid_machine_id_and_notes_round_trip) {
+  auto r = roofkit::load_run(sample_path);
+  r.context.gpu_uuid = "GPU-1a2b3c4d-5e6f-7081-92a3-b4c5d6e7f809";
+  r.context.machine_id = "0123456789abcdef0123456789abcdef";
+  r.context.notes = {"roofs from the H100 SXM datasheet (data/gpus.json): the live device query "
+                     "failed (x)"};
+  const auto back = roofkit::parse_run(roofkit::to_json_text(r), "round trip");
+  EXPECT_EQ(back.context.gpu_uuid, r.context.gpu_uuid);
+  EXPECT_EQ(back.context.machine_id, r.context.machine_id);
+  EXPECT_EQ(back.context.notes, r.context.notes);
+  std::ostringstream report;
+  roofkit::print_run_report(back, roofkit::output_format::markdown, report, {});
+  EXPECT_NE(report.str().find("Note: roofs from the H100 SXM datasheet"), std::string::npos)
+      << report.str();
+}
+
 TEST(run_tables, clocks_line_names_run_and_ceiling_clocks) {
   const auto r = roofkit::load_run(sample_path);
   EXPECT_EQ(roofkit::clocks_line(r), "Clocks during the run: SM 1980 MHz, memory 2619 MHz; "
                                      "theoretical roofs at SM 1980 MHz, memory 2619 MHz");
+  // One clock per roof group, rounded to whole MHz and deduplicated (issue 38: "SM 1807 MHz or
+  // 1811 MHz or ... or 1979 MHz or 1979 MHz").
   auto mixed = r;
-  roofkit::ceiling measured;
-  measured.is_memory = true;
-  measured.source = roofkit::ceiling_source::measured;
-  measured.sm_clock_mhz = 1805;
-  measured.mem_clock_mhz = 2619;
-  mixed.ceilings.push_back(measured);
-  mixed.ceilings.front().sm_clock_mhz = 1830;
+  for (auto& c : mixed.ceilings)
+    if (!c.is_memory && c.prec == roofkit::precision::tensor_fp16)
+      c.sm_clock_mhz = 1830;
+  auto add = [&mixed](bool memory, roofkit::precision p, double sm) {
+    roofkit::ceiling c;
+    c.is_memory = memory;
+    c.level = roofkit::memory_level::l2;
+    c.prec = p;
+    c.source = roofkit::ceiling_source::measured;
+    c.sm_clock_mhz = sm;
+    c.mem_clock_mhz = 2619.2;
+    mixed.ceilings.push_back(c);
+  };
+  add(false, roofkit::precision::fp32, 1979.4);
+  add(false, roofkit::precision::fp64, 1979.2);
+  add(false, roofkit::precision::tensor_fp16, 1807.3);
+  add(false, roofkit::precision::tensor_tf32, 1811.0);
+  add(true, roofkit::precision::fp32, 1979.0);
   EXPECT_EQ(roofkit::clocks_line(mixed),
             "Clocks during the run: SM 1980 MHz, memory 2619 MHz; theoretical roofs at SM "
-            "1830 MHz or 1980 MHz, memory 2619 MHz; measured roofs at SM 1805 MHz, memory "
-            "2619 MHz");
+            "1980 MHz (CUDA cores), 1830-1980 MHz (tensor cores), 1980 MHz (L1/L2), memory "
+            "2619 MHz; measured roofs at SM 1979 MHz (CUDA cores), 1807-1811 MHz (tensor cores), "
+            "1979 MHz (L1/L2), memory 2619 MHz");
   roofkit::run empty;
   EXPECT_NE(roofkit::clocks_line(empty).find("SM not recorded"), std::string::npos);
 }

@@ -57,4 +57,27 @@ TEST(user_errors, cuda_errors_carry_call_and_relative_file) {
   }
 }
 
+TEST(user_errors, a_gpu_without_code_in_this_build_names_the_flag_to_rebuild) {
+  // The runtime's cudaErrorNoKernelImageForDevice (209) becomes one line naming the
+  // architecture to add, never "no kernel image"; exit 3: this build cannot use the GPU.
+  const std::string built(built_cuda_architectures());
+  ASSERT_FALSE(built.empty());
+  const std::string m = no_kernel_image_message(8, 6);
+  EXPECT_NE(m.find("compute capability 8.6"), std::string::npos) << m;
+  EXPECT_NE(m.find("rebuild with -DCMAKE_CUDA_ARCHITECTURES=86"), std::string::npos) << m;
+  EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+  EXPECT_EQ(m.find("kernel image"), std::string::npos) << m;
+  try {
+    detail::throw_cuda_error(209, "cudaGetLastError()", __FILE__, 10);
+    ADD_FAILURE();
+  } catch (const error& e) {
+    EXPECT_EQ(e.code(), exit_code::no_device);
+    EXPECT_NE(std::string(e.what()).find("this build has no GPU code for "), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("-DCMAKE_CUDA_ARCHITECTURES="), std::string::npos)
+        << e.what();
+    EXPECT_TRUE(e.hint().empty());
+  }
+}
+
 } // namespace

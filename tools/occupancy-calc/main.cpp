@@ -62,11 +62,14 @@ double parse_fraction(const std::string& text) {
   } catch (const std::exception&) {
     value = -1;
   }
-  if (percent || value > 1)
+  // A fraction, or a percentage written with '%': never guessed from the size of the number
+  // (1.5 is neither 150% nor 1.5%).
+  if (percent)
     value /= 100;
   if (!(value > 0 && value <= 1))
     throw roofkit::usage_error(fmt::format(
-        "target occupancy '{}' out of range (valid: 0 < x <= 1, or a percentage up to 100%)",
+        "target occupancy '{}' out of range (valid: a fraction 0 < x <= 1 such as 0.75, or a "
+        "percentage up to 100% such as 75%)",
         text));
   return value;
 }

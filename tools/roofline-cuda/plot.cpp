@@ -59,6 +59,11 @@ int run_plot(const plot_args& a) {
   using namespace roofkit;
   const bool compare = !a.before.empty() || !a.after.empty();
   const int inputs = (a.run_file.empty() ? 0 : 1) + (a.ncu_csv.empty() ? 0 : 1) + (compare ? 1 : 0);
+  if (inputs == 0 && !a.machine_file.empty())
+    throw usage_error("--ceilings '" + a.machine_file +
+                      "' gives the roofs; plot needs a run to "
+                      "place under them: roofline-cuda plot RUN.json --ceilings " +
+                      a.machine_file);
   if (inputs == 0)
     throw usage_error("nothing to plot: give a run file, --import-ncu FILE.csv, or --before "
                       "A.json --after B.json");

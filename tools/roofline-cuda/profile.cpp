@@ -87,6 +87,16 @@ int run_profile(const profile_cli& o) {
                   res.log.finished || res.log.device.empty()
                       ? ""
                       : "; the records end early (the application did not exit normally)"));
+  if (res.log.launches.empty()) { // never a run labelled measured that measured nothing
+    const int code =
+        res.exit_code != 0 ? res.exit_code : static_cast<int>(roofkit::exit_code::none_profiled);
+    say(fmt::format("no launch was profiled{}: no run or chart written (exit {})",
+                    res.log.total_launches > 0
+                        ? fmt::format(" of the {} the application made", res.log.total_launches)
+                        : "",
+                    code));
+    return code;
+  }
   if (!o.output.empty()) {
     roofkit::write_text_file(o.output, roofkit::profile_run_json(res.result, res.log, res.inputs));
     say("run written to " + o.output);

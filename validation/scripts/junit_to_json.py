@@ -3,8 +3,24 @@ validation/data/gpu-tests-*.json: one entry per test case with its time and stat
 Usage: python3 validation/scripts/junit_to_json.py REPORT.xml OUT.json REVISION "COMMAND" "WHAT" """
 import datetime
 import json
+import subprocess
 import sys
 import xml.etree.ElementTree as ET
+
+
+def device_here():
+    """The GPU this machine really has, as nvidia-smi names it, or "no GPU"."""
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version",
+                              "--format=csv,noheader"], capture_output=True, text=True,
+                             timeout=60, check=True).stdout.strip().splitlines()
+    except (OSError, subprocess.SubprocessError):
+        return "no GPU"
+    if not out:
+        return "no GPU"
+    name, _, driver = out[0].partition(",")
+    more = f" (and {len(out) - 1} more)" if len(out) > 1 else ""
+    return f"{name.strip()}, driver {driver.strip()}{more}"
 
 
 def main():
@@ -19,7 +35,7 @@ def main():
             status = "skipped"
         cases.append({"name": c.get("name"), "time_s": float(c.get("time", 0)), "status": status})
     doc = {"schema": "roofkit.validation/1", "what": what,
-           "device": "NVIDIA H100 80GB HBM3, driver 580.159.04, CUDA 13.0",
+           "device": device_here(),
            "date": datetime.date.today().isoformat(), "git_revision": revision, "command": command,
            "tests": len(cases), "failures": sum(c["status"] == "failed" for c in cases),
            "skipped": sum(c["status"] == "skipped" for c in cases), "cases": cases}

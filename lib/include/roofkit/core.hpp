@@ -30,6 +30,8 @@ enum class exit_code : int {
   failure = 1,   ///< a runtime failure (CUDA error, failed verification, I/O error)
   usage = 2,     ///< bad usage or bad input (flags, files, values out of range)
   no_device = 3, ///< no GPU, or no access to its performance counters
+  /// profiling an application: launches were selected, but none of them was profiled
+  none_profiled = 4,
 };
 
 /// The one exception type of roofkit: a one-line message, an exit code, and an optional hint
@@ -149,6 +151,12 @@ namespace roofkit {
 std::string_view tool_version();
 /// The short git revision the library was built from, or "unknown".
 std::string_view git_revision();
+/// The GPU architectures this build holds code for (CMAKE_CUDA_ARCHITECTURES), e.g. "90" or
+/// "80;90".
+std::string_view built_cuda_architectures();
+/// The one-line message for a GPU this build has no code for (exit 3): names the compute
+/// capability, the architectures built and the CMake setting that adds it.
+std::string no_kernel_image_message(int major, int minor);
 } // namespace roofkit
 
 // ---- data files ----
@@ -226,6 +234,18 @@ std::string utc_timestamp();
 
 /// This machine's host name, or "unknown".
 std::string host_name();
+
+/// This machine's id (/etc/machine-id, trimmed), or "" when it has none.
+std::string machine_id();
+
+/// The UUID of a GPU as nvidia-smi prints it ("GPU-1a2b3c4d-..."), from 16 raw bytes.
+std::string format_gpu_uuid(const unsigned char (&bytes)[16]);
+
+/// The UUIDs of the GPUs visible to this process; empty without a GPU or driver (never throws).
+std::vector<std::string> visible_gpu_uuids();
+
+/// The UUID of one GPU (ROOFKIT_CUDA_CHECK errors); "" when the device is not there.
+std::string gpu_uuid(int ordinal);
 
 /// The median of `v` (the mean of the middle two for an even count), 0 when `v` is empty.
 double median_of(std::vector<double> v);

@@ -67,6 +67,9 @@ std::string to_string(model_origin o);
 struct device_model {
   std::string name;      ///< device name (live: as the driver reports it)
   std::string spec_name; ///< matching data/gpus.json entry, "" when none
+  /// The spec's fields that rest on no primary source (gpu_spec::unconfirmed): the roofs built
+  /// from them say so in their method.
+  std::vector<std::string> unconfirmed;
   model_origin origin = model_origin::spec;
   int ordinal = -1; ///< CUDA device ordinal (live only)
   int cc_major = 0;

@@ -38,13 +38,27 @@ std::vector<kernel_result> select_run_kernels(const run& r, const std::string& r
 /// Writes a run file atomically (runtime_error on failure).
 void save_run(const std::filesystem::path& path, const run& r);
 
-/// True when the run was not measured on this machine: origin "recorded", the `recorded` flag,
-/// or a context host that is not this machine's host name.
+/// What identifies a machine for provenance: its machine id and its GPUs' UUIDs.
+struct machine_identity {
+  std::string machine_id;
+  std::vector<std::string> gpu_uuids;
+};
+
+/// This machine's identity (machine_id(), visible_gpu_uuids()), read once.
+const machine_identity& this_machine();
+
+/// True when the run was not measured on `here`: origin "recorded", the `recorded` flag, or a
+/// context whose GPU UUID is not one of here's GPUs (for a run without a GPU UUID: whose machine
+/// id is not here's). A run naming neither is from elsewhere: a host name alone never decides.
+bool run_is_from_elsewhere(const run& r, bool recorded, const machine_identity& here);
+/// run_is_from_elsewhere against this_machine().
 bool run_is_from_elsewhere(const run& r, bool recorded = false);
 
 /// One sentence stating where the run comes from, e.g. "Recorded run from NVIDIA H100 80GB HBM3
 /// on 2026-11-22 - not measured on this machine".
 std::string provenance_line(const run& r, bool recorded = false);
+/// provenance_line judged against `here` instead of this machine.
+std::string provenance_line(const run& r, bool recorded, const machine_identity& here);
 
 /// The clocks the run and its ceilings hold at, e.g. "SM clock 1980 MHz, memory clock 2619 MHz;
 /// ceilings: theoretical".

@@ -60,6 +60,8 @@ struct run_context {
   std::string git_revision;
   std::string date; ///< ISO 8601, UTC
   std::string host;
+  std::string gpu_uuid;   ///< the measured GPU's UUID ("GPU-..."); decides "this machine"
+  std::string machine_id; ///< /etc/machine-id of the host; decides it for runs without a GPU
   std::string device_name;
   int cc_major = 0;
   int cc_minor = 0;
@@ -77,6 +79,9 @@ struct run_context {
   /// its counters); empty when unknown.
   std::string clock_control;
   std::map<std::string, std::string> extra;
+  /// What changed the run's numbers without failing it (a fallback, a substitution), one
+  /// sentence each; printed under the provenance line.
+  std::vector<std::string> notes;
 };
 
 /// Launch configuration of one kernel.

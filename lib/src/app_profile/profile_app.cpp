@@ -77,6 +77,11 @@ app_profile_result profile_application(const app_profile_request& request) {
       for (int d = 0; d < count; ++d)
         devices.push_back(d);
     }
+    // Nothing can be profiled without a GPU: refused before the application starts.
+    if (visible_device_count() == 0)
+      throw no_device_error("no CUDA GPU visible: nothing to profile (the application was not "
+                            "started)",
+                            "check nvidia-smi and CUDA_VISIBLE_DEVICES");
     const clock_control_state clocks = apply_clock_control(options.clock_control, devices);
     const bool own_record = request.records_file.empty();
     options.record_path = own_record ? temporary_record_path().string() : request.records_file;
@@ -102,6 +107,7 @@ app_profile_result profile_application(const app_profile_request& request) {
   in.command = request.command;
   in.date = utc_timestamp();
   in.host = host_name();
+  std::string fallback_note; // a substitution that changes the run's numbers
   if (!file_ceilings.empty()) {
     in.ceilings = file_ceilings;
   } else if (out.log.device.count("ordinal")) {
@@ -110,16 +116,31 @@ app_profile_result profile_application(const app_profile_request& request) {
         throw no_device_error("rebuilding from records");
       in.ceilings =
           theoretical_ceilings(query_device(std::atoi(out.log.device["ordinal"].c_str())));
-    } catch (const error&) {
-      if (auto spec = match_gpu(out.log.device["name"], load_gpu_specs()))
+    } catch (const error& e) {
+      if (auto spec = match_gpu(out.log.device["name"], load_gpu_specs())) {
         in.ceilings = theoretical_ceilings(model_from_spec(*spec));
-      else
+        fallback_note = fmt::format(
+            "roofs from the {} datasheet (data/gpus.json): {}", spec->name,
+            request.from_records ? std::string("a run rebuilt from records queries no device")
+                                 : fmt::format("the live device query failed ({})", e.what()));
+        say("note: " + fallback_note);
+      } else
         say(fmt::format("warning: no ceilings: no GPU here and no spec for '{}' in "
                         "data/gpus.json",
                         out.log.device["name"]));
     }
   }
   out.result = build_profile_run(out.log, in);
+  if (!fallback_note.empty())
+    out.result.context.notes.push_back(fallback_note);
+  if (!request.from_records) { // provenance: this machine, the GPU the application ran on
+    out.result.context.machine_id = machine_id();
+    if (out.log.device.count("ordinal"))
+      try {
+        out.result.context.gpu_uuid = gpu_uuid(std::atoi(out.log.device["ordinal"].c_str()));
+      } catch (const error&) {
+      }
+  }
 
   if (!request.from_records) {
     if (out.app.signal)

@@ -255,6 +255,8 @@ void fill_context(run_context& c, const bench_outcome& out, const bench_options&
   c.git_revision = std::string(git_revision());
   c.date = utc_timestamp();
   c.host = host_name();
+  c.gpu_uuid = gpu_uuid(options.device);
+  c.machine_id = machine_id();
   c.device_name = model.name;
   c.cc_major = model.cc_major;
   c.cc_minor = model.cc_minor;
@@ -480,7 +482,9 @@ bench_outcome run_bench(const bench_options& options) {
         k.message = "host transfer: bandwidth over the host link, not placed on the roofline";
       inst->teardown();
     } catch (const error& e) {
-      if (e.code() == exit_code::usage)
+      // Bad input, or a GPU this build cannot run on (no code for it): every kernel would fail
+      // the same way, so the run stops with the one line.
+      if (e.code() == exit_code::usage || e.code() == exit_code::no_device)
         throw;
       k.status = "error";
       k.message = e.what();

@@ -208,12 +208,7 @@ machine_ceilings parse_machine_ceilings(const std::string& text, const std::stri
 }
 
 std::vector<ceiling> load_machine_ceilings(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in)
-    throw usage_error(fmt::format("cannot read machine file '{}'", path.string()));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_machine_ceilings(text.str(), path.string()).ceilings;
+  return parse_machine_ceilings(read_text_file(path), path.string()).ceilings;
 }
 
 void apply_measured_ceilings(std::vector<ceiling>& roofs, const std::vector<ceiling>& measured) {

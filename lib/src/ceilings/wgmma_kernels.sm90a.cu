@@ -180,7 +180,11 @@ __global__ void __launch_bounds__(128)
 
 } // namespace
 
+#ifdef ROOFKIT_WGMMA_NOT_BUILT
+bool wgmma_built() { return false; } // no 90 in CMAKE_CUDA_ARCHITECTURES: kernels reject only
+#else
 bool wgmma_built() { return true; }
+#endif
 
 void wgmma_loop(wgmma_type type, int iterations, const shape& s) {
   switch (type) {

@@ -296,12 +296,8 @@ cliff_result parse_cliff(std::string_view text, const std::string& source_name) 
 }
 
 cliff_result load_cliff(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw usage_error(fmt::format("cannot read cliff file '{}'", path.string()));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_cliff(ss.str(), path.string());
+  // read_text_file names a missing file, a directory, an unreadable one.
+  return parse_cliff(read_text_file(path), path.string());
 }
 
 } // namespace roofkit

@@ -21,6 +21,9 @@ fs::path data_dir() {
 }
 
 std::string read_text_file(const fs::path& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec))
+    throw usage_error(fmt::format("cannot read '{}': is a directory, not a file", path.string()));
   std::ifstream in(path, std::ios::binary);
   if (!in)
     throw usage_error(fmt::format("cannot read '{}': file missing or unreadable", path.string()));

@@ -29,4 +29,38 @@ void require_device(int ordinal) {
   throw usage_error(missing_device_message(ordinal, names));
 }
 
+namespace {
+std::string uuid_of(const cudaDeviceProp& prop) {
+  unsigned char bytes[16];
+  for (int i = 0; i < 16; ++i)
+    bytes[i] = static_cast<unsigned char>(prop.uuid.bytes[i]);
+  return format_gpu_uuid(bytes);
+}
+} // namespace
+
+std::vector<std::string> visible_gpu_uuids() {
+  std::vector<std::string> out;
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError(); // no GPU or no driver: nothing visible, nothing left pending
+    return out;
+  }
+  for (int i = 0; i < count; ++i) {
+    cudaDeviceProp prop{};
+    if (cudaGetDeviceProperties(&prop, i) == cudaSuccess)
+      out.push_back(uuid_of(prop));
+  }
+  return out;
+}
+
+std::string gpu_uuid(int ordinal) {
+  int count = 0;
+  ROOFKIT_CUDA_CHECK(cudaGetDeviceCount(&count));
+  if (ordinal < 0 || ordinal >= count)
+    return {};
+  cudaDeviceProp prop{};
+  ROOFKIT_CUDA_CHECK(cudaGetDeviceProperties(&prop, ordinal));
+  return uuid_of(prop);
+}
+
 } // namespace roofkit

@@ -5,6 +5,8 @@
 #include <cupti.h>
 #include <fmt/format.h>
 
+#include <utility>
+
 namespace roofkit {
 
 error::error(exit_code code, const std::string& message, std::string hint)
@@ -16,6 +18,21 @@ error runtime_error(const std::string& message, std::string hint) {
 }
 error no_device_error(const std::string& message, std::string hint) {
   return error(exit_code::no_device, message, std::move(hint));
+}
+
+std::string no_kernel_image_message(int major, int minor) {
+  const std::string gpu = major > 0 ? fmt::format("compute capability {}.{}", major, minor)
+                                    : std::string("this GPU's architecture");
+  const std::string flag =
+      major > 0 ? fmt::format("-DCMAKE_CUDA_ARCHITECTURES={}{}", major, minor)
+                : std::string("-DCMAKE_CUDA_ARCHITECTURES=NN (the GPU's compute capability, "
+                              "e.g. 80 for an A100)");
+  std::string built(built_cuda_architectures());
+  for (auto& c : built)
+    if (c == ';')
+      c = ',';
+  return fmt::format("this build has no GPU code for {} (built for {}): rebuild with {}", gpu,
+                     built.empty() ? "no architecture" : built, flag);
 }
 
 namespace detail {
@@ -41,8 +58,24 @@ std::string where(const char* call, const char* file, int line) {
 }
 } // namespace
 
+namespace {
+// The current device's compute capability, or 0.0 when it cannot be read (already in an error).
+std::pair<int, int> current_capability() {
+  int device = 0, major = 0, minor = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess)
+    return {0, 0};
+  return {major, minor};
+}
+} // namespace
+
 void throw_cuda_error(int status, const char* call, const char* file, int line) {
   const auto err = static_cast<cudaError_t>(status);
+  if (err == cudaErrorNoKernelImageForDevice) {
+    const auto [major, minor] = current_capability();
+    throw no_device_error(no_kernel_image_message(major, minor));
+  }
   const std::string message = fmt::format("{}: {} ({})", where(call, file, line),
                                           cudaGetErrorName(err), cudaGetErrorString(err));
   switch (err) {

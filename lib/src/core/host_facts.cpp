@@ -1,6 +1,7 @@
 // Facts of this machine and moment that every results file records.
 #include <chrono>
 #include <ctime>
+#include <fstream>
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -20,6 +21,24 @@ std::string utc_timestamp() {
 std::string host_name() {
   char buf[256] = {};
   return gethostname(buf, sizeof buf - 1) == 0 ? std::string(buf) : std::string("unknown");
+}
+
+std::string machine_id() {
+  std::ifstream in("/etc/machine-id");
+  std::string id;
+  if (!(in >> id))
+    return {};
+  return id;
+}
+
+std::string format_gpu_uuid(const unsigned char (&bytes)[16]) {
+  std::string out = "GPU-";
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10)
+      out += '-';
+    out += fmt::format("{:02x}", bytes[i]);
+  }
+  return out;
 }
 
 } // namespace roofkit

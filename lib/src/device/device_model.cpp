@@ -1,6 +1,9 @@
 // Device model from a spec, and the theoretical ceilings derived from first principles.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <initializer_list>
+
 #include "cc_limits.hpp"
 #include "roofkit/device.hpp"
 
@@ -45,6 +48,7 @@ device_model model_from_spec(const gpu_spec& spec) {
   device_model m;
   m.name = spec.name;
   m.spec_name = spec.name;
+  m.unconfirmed = spec.unconfirmed;
   m.origin = model_origin::spec;
   m.cc_major = spec.cc_major;
   m.cc_minor = spec.cc_minor;
@@ -71,6 +75,20 @@ device_model model_from_spec(const gpu_spec& spec) {
   }
   return m;
 }
+
+namespace {
+
+// " [unconfirmed in data/gpus.json: ...]" for the spec fields a roof rests on that no primary
+// source confirms; "" when all are confirmed.
+std::string unconfirmed_mark(const device_model& m, std::initializer_list<std::string> fields) {
+  std::string list;
+  for (const auto& f : fields)
+    if (std::find(m.unconfirmed.begin(), m.unconfirmed.end(), f) != m.unconfirmed.end())
+      list += (list.empty() ? "" : ", ") + f;
+  return list.empty() ? list : " [unconfirmed in data/gpus.json: " + list + "]";
+}
+
+} // namespace
 
 std::vector<ceiling> theoretical_ceilings(const device_model& m) {
   std::vector<ceiling> out;
@@ -103,6 +121,8 @@ std::vector<ceiling> theoretical_ceilings(const device_model& m) {
                       "which ptxas emits only when both packed operands are whole registers, not "
                       "one half read twice (validation/data/hfma2-pipes-h100.json)";
       }
+      c.method += unconfirmed_mark(
+          m, {to_string(p), tensor_clock ? "tensor_clock_mhz" : "boost_clock_mhz"});
       out.push_back(std::move(c));
     }
   }
@@ -142,6 +162,8 @@ std::vector<ceiling> theoretical_ceilings(const device_model& m) {
                         fmt_rate(rates->l1_bytes_per_clk), m.sm_count, fmt_rate(m.sm_clock_mhz));
       }
     }
+    c.method += level == memory_level::dram ? unconfirmed_mark(m, {"memory_clock_mhz", "dram_gbs"})
+                                            : unconfirmed_mark(m, {"boost_clock_mhz"});
     out.push_back(std::move(c));
   }
   return out;

@@ -64,7 +64,13 @@ table device_table(const device_model& m) {
   r.add("bus_width_bits", "Memory bus width", std::int64_t{m.bus_width_bits}, "bits");
   r.add("dram_bandwidth_gbs", "DRAM bandwidth (theoretical)", dram_bandwidth(m) / 1e9, "GB/s",
         "2 x memory clock x bus width / 8");
-  r.bytes("global_memory_bytes", "Device memory", m.global_memory_bytes);
+  // Device memory in the vendor's decimal GB, with GiB beside it (an "80 GB" card holds
+  // 74.5 GiB): both units named, never one mistaken for the other.
+  r.add("global_memory_bytes", "Device memory", m.global_memory_bytes, "bytes",
+        m.global_memory_bytes > 0
+            ? fmt::format("{:.1f} GB ({:.1f} GiB)", m.global_memory_bytes / 1e9,
+                          static_cast<double>(m.global_memory_bytes) / (1 << 30))
+            : "");
   r.bytes("l2_bytes", "L2 cache", m.l2_bytes);
   r.bytes("l1_shared_bytes_per_sm", "L1 + shared per SM", m.l1_shared_bytes_per_sm);
   r.bytes("shared_memory_per_sm_bytes", "Shared memory per SM", m.shared_memory_per_sm_bytes);
@@ -127,6 +133,14 @@ table ceilings_table(const std::vector<ceiling>& ceilings, const gpu_spec* spec)
   }
   t.notes.push_back("Dense peaks at the clocks shown. 'estimate:' marks roofs without a "
                     "published per-clock figure; measured ceilings replace them.");
+  if (spec && !spec->unconfirmed.empty()) {
+    std::string list;
+    for (const auto& f : spec->unconfirmed)
+      list += (list.empty() ? "" : ", ") + f;
+    t.notes.push_back(fmt::format("UNCONFIRMED datasheet values of the {} (a secondary source, a "
+                                  "product name only, or an inference; data/gpus.json): {}",
+                                  spec->name, list));
+  }
   return t;
 }
 
@@ -142,11 +156,15 @@ table gpu_list_table(const std::vector<gpu_spec>& specs) {
                {"dram_gbs", "DRAM", "GB/s", 0},
                {"fp32_tflops", "FP32", "TFLOP/s", 1},
                {"tensor_fp16_tflops", "Tensor FP16", "TFLOP/s", 1},
+               {"unconfirmed", "Unconfirmed"},
                {"aliases", "Aliases"}};
   for (const auto& s : specs) {
     std::string aliases;
     for (const auto& a : s.aliases)
       aliases += (aliases.empty() ? "" : "; ") + a;
+    std::string unconfirmed;
+    for (const auto& f : s.unconfirmed)
+      unconfirmed += (unconfirmed.empty() ? "" : ", ") + f;
     auto peak = [&](precision p) -> cell {
       if (auto it = s.datasheet_flops.find(p); it != s.datasheet_flops.end())
         return it->second / 1e12;
@@ -156,7 +174,7 @@ table gpu_list_table(const std::vector<gpu_spec>& specs) {
                       std::int64_t{s.sm_count}, s.boost_clock_mhz,
                       fmt::format("{:g} GB {}", s.memory_gb, s.memory_type),
                       s.datasheet_dram_bandwidth / 1e9, peak(precision::fp32),
-                      peak(precision::tensor_fp16), aliases});
+                      peak(precision::tensor_fp16), unconfirmed, aliases});
   }
   return t;
 }

@@ -90,6 +90,7 @@ device_model query_device(int ordinal) {
   m.consumer_tensor_rates = m.name.find("GeForce") != std::string::npos;
   if (auto spec = match_gpu(m.name, load_gpu_specs())) {
     m.spec_name = spec->name;
+    m.unconfirmed = spec->unconfirmed;
     m.memory_type = spec->memory_type;
     m.consumer_tensor_rates = spec->segment == "geforce";
     if (spec->tensor_clock_mhz > 0 && spec->boost_clock_mhz > 0)

@@ -397,7 +397,10 @@ void add_roofs(roofline_chart_data& d, const run& r, const chart_options& option
     const ceiling& c = *rp.primary();
     roof.value = c.value;
     roof.source = c.source;
-    roof.short_label = name + " " + format_si(c.value, unit) + roof_clock_suffix(c);
+    // A roof resting on a datasheet value no primary source confirms says so wherever it shows.
+    const bool unconfirmed = c.method.find("[unconfirmed") != std::string::npos;
+    roof.short_label = name + " " + format_si(c.value, unit) + roof_clock_suffix(c) +
+                       (unconfirmed ? " (unconfirmed)" : "");
     roof.label = roof.short_label;
     roof.key = roof.short_label + " " + to_string(c.source);
     const bool has_reference = rp.reference && std::fabs(rp.reference->value / c.value - 1) > 0.005;

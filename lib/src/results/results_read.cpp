@@ -166,6 +166,8 @@ run_context parse_context(const reader& rd, const json& j) {
   c.git_revision = rd.text(j, w, "git_revision", false);
   c.date = rd.text(j, w, "date", false);
   c.host = rd.text(j, w, "host", false);
+  c.gpu_uuid = rd.text(j, w, "gpu_uuid", false);
+  c.machine_id = rd.text(j, w, "machine_id", false);
   c.device_name = rd.text(j, w, "device", false);
   if (const std::string cc = rd.text(j, w, "cc", false); !cc.empty()) {
     int major = 0;
@@ -189,6 +191,15 @@ run_context parse_context(const reader& rd, const json& j) {
   if (const json* extra = rd.object(j, w, "extra", false))
     for (const auto& [key, value] : extra->items())
       c.extra[key] = value.is_string() ? value.get<std::string>() : value.dump();
+  if (const auto it = j.find("notes"); it != j.end()) {
+    if (!it->is_array())
+      rd.fail("context.notes", "must be an array of strings");
+    for (const auto& note : *it) {
+      if (!note.is_string())
+        rd.fail("context.notes", "must be an array of strings");
+      c.notes.push_back(note.get<std::string>());
+    }
+  }
   return c;
 }
 

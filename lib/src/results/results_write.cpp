@@ -28,6 +28,8 @@ json context_json(const run_context& c) {
   put_if(j, "git_revision", c.git_revision);
   put_if(j, "date", c.date);
   put_if(j, "host", c.host);
+  put_if(j, "gpu_uuid", c.gpu_uuid);
+  put_if(j, "machine_id", c.machine_id);
   put_if(j, "device", c.device_name);
   if (c.cc_major > 0)
     j["cc"] = fmt::format("{}.{}", c.cc_major, c.cc_minor);
@@ -41,6 +43,8 @@ json context_json(const run_context& c) {
   put_if(j, "clock_control", c.clock_control);
   if (!c.extra.empty())
     j["extra"] = c.extra;
+  if (!c.notes.empty())
+    j["notes"] = c.notes;
   return j;
 }
 

@@ -256,7 +256,10 @@ table context_table(const run& r, bool recorded) {
   add("cc", c.cc_major > 0 ? fmt::format("{}.{}", c.cc_major, c.cc_minor) : "");
   add("sms", c.sm_count > 0 ? std::to_string(c.sm_count) : "");
   add("date", c.date);
+  for (const auto& note : c.notes)
+    add("note", note);
   add("host", c.host);
+  add("gpu_uuid", c.gpu_uuid);
   add("sm_clock_mhz", mhz(c.sm_clock_mhz));
   add("mem_clock_mhz", mhz(c.mem_clock_mhz));
   add("driver", c.driver_version);
@@ -311,6 +314,14 @@ table ceilings_table(const run& r) {
   }
   if (r.ceilings.empty())
     t.notes.push_back("The run has no ceilings: kernels cannot be placed under roofs.");
+  std::string unconfirmed;
+  for (const auto& c : r.ceilings)
+    if (c.method.find("[unconfirmed") != std::string::npos)
+      unconfirmed +=
+          (unconfirmed.empty() ? "" : ", ") + (c.is_memory ? label(c.level) : label(c.prec));
+  if (!unconfirmed.empty())
+    t.notes.push_back("UNCONFIRMED: " + unconfirmed +
+                      " rest on datasheet values no primary source confirms (data/gpus.json)");
   return t;
 }
 
@@ -401,6 +412,8 @@ void print_run_report(const run& r, output_format format, std::ostream& out,
     out << wrapped(clocks, width) << "\n\n";
     if (auto it = r.context.extra.find("note"); it != r.context.extra.end())
       out << wrapped("Note: " + it->second, width) << "\n\n";
+    for (const auto& note : r.context.notes)
+      out << wrapped("Note: " + note + ".", width) << "\n\n";
     if (wanted("ceilings"))
       printer->print(options.wide ? ceilings_table(r) : narrow_ceilings_table(ceilings_table(r)));
     if (wanted("kernels")) {
