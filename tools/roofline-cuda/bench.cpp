@@ -60,9 +60,12 @@ int run_bench_command(const bench_cli& o, const std::string& command) {
   opts.flush_l2 = o.cold || (!o.warm && opts.cache == roofkit::cache_control::all);
   opts.counters = !o.no_counters;
   roofkit::cli::for_flag("--kernel", [&] { return roofkit::select_kernels(o.kernel); });
-  const auto roofs = roofkit::cli::roofs_for_run(o.no_ceilings ? "theoretical" : o.machine_file,
-                                                 o.ceilings_any_gpu, o.device,
-                                                 !o.quiet && roofkit::stderr_is_terminal());
+  // Without a GPU, run_bench says so (exit 3) before any roof is chosen.
+  const auto roofs = roofkit::visible_device_count() == 0
+                         ? roofkit::chosen_roofs{}
+                         : roofkit::cli::roofs_for_run(
+                               o.no_ceilings ? "theoretical" : o.machine_file, o.ceilings_any_gpu,
+                               o.device, !o.quiet && roofkit::stderr_is_terminal());
   opts.measure_ceilings = false;
   opts.machine_ceilings = roofs.measured;
   opts.device = o.device;
