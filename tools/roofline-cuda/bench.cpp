@@ -10,6 +10,7 @@
 #include "roofkit/core.hpp"
 #include "roofkit/plot.hpp"
 #include "roofkit/results.hpp"
+#include "roofs_option.hpp"
 #include "subcommand.hpp"
 #include "suite/claims_markdown.hpp"
 
@@ -29,6 +30,7 @@ struct bench_cli {
   bool no_counters = false;
   bool no_ceilings = false;
   std::string machine_file;
+  bool ceilings_any_gpu = false;
   bool quiet = false;
   bool json = false;
   bool csv = false;
@@ -57,9 +59,15 @@ int run_bench_command(const bench_cli& o, const std::string& command) {
   // Timing follows cache control unless told otherwise: cold with `all`, warm with `none`.
   opts.flush_l2 = o.cold || (!o.warm && opts.cache == roofkit::cache_control::all);
   opts.counters = !o.no_counters;
-  opts.measure_ceilings = !o.no_ceilings;
-  if (!o.machine_file.empty())
-    opts.machine_ceilings = roofkit::load_machine_ceilings(o.machine_file);
+  roofkit::cli::for_flag("--kernel", [&] { return roofkit::select_kernels(o.kernel); });
+  // Without a GPU, run_bench says so (exit 3) before any roof is chosen.
+  const auto roofs = roofkit::visible_device_count() == 0
+                         ? roofkit::chosen_roofs{}
+                         : roofkit::cli::roofs_for_run(
+                               o.no_ceilings ? "theoretical" : o.machine_file, o.ceilings_any_gpu,
+                               o.device, !o.quiet && roofkit::stderr_is_terminal());
+  opts.measure_ceilings = false;
+  opts.machine_ceilings = roofs.measured;
   opts.device = o.device;
   opts.command = command;
   roofkit::progress_bar bar(!o.quiet && roofkit::stderr_is_terminal());
@@ -70,12 +78,14 @@ int run_bench_command(const bench_cli& o, const std::string& command) {
     bar.finish();
     std::cerr << "roofline-cuda: warning: " << s << '\n';
   };
-  roofkit::cli::for_flag("--kernel", [&] { return roofkit::select_kernels(o.kernel); });
   auto outcome = roofkit::cli::hint_if_none(
       roofkit::exit_code::no_device,
       "to see a recorded H100 run instead: roofline-cuda report data/runs/h100-sxm.json",
       [&] { return roofkit::run_bench(opts); });
   bar.finish();
+  roofkit::cli::note_roofs(outcome.result, roofs);
+  if (roofs.result)
+    outcome.measured = *roofs.result;
   const auto& r = outcome.result;
   const auto placements = roofkit::analyze(r);
 
@@ -84,7 +94,8 @@ int run_bench_command(const bench_cli& o, const std::string& command) {
                               : roofkit::output_format::markdown;
   if (format == roofkit::output_format::markdown) {
     std::cout << "# roofline-cuda bench on " << r.context.device_name << "\n\n"
-              << roofkit::provenance_line(r) << ". " << roofkit::clocks_line(r) << ".\n\n";
+              << roofkit::provenance_line(r) << ". " << roofkit::clocks_line(r) << ".\n\n"
+              << "Roofs: " << roofs.note << ".\n\n";
     if (outcome.counters_used)
       std::cout << fmt::format("Counters: CUPTI range profiler, {} replay passes per kernel (the "
                                "roofline set with the coalescing and claim counters), cache "
@@ -171,13 +182,11 @@ const roofkit::cli::registration reg{
       cold->excludes(warm);
       cmd->add_flag("--no-counters", o->no_counters,
                     "Do not collect CUPTI counters (analytical mode: declared FLOPs and bytes)");
-      auto* no_ceilings = cmd->add_flag(
-          "--no-ceilings", o->no_ceilings,
-          "Do not measure DRAM/FMA ceilings (place kernels under theoretical roofs only)");
-      cmd->add_option("--ceilings", o->machine_file,
-                      "Measured roofs from a machine file (`ceilings --save`) instead of "
-                      "measuring them")
+      auto* no_ceilings = cmd->add_flag("--no-ceilings", o->no_ceilings,
+                                        "Theoretical roofs only (as --ceilings theoretical)");
+      cmd->add_option("--ceilings", o->machine_file, roofkit::cli::ceilings_option_help)
           ->excludes(no_ceilings);
+      cmd->add_flag("--ceilings-any-gpu", o->ceilings_any_gpu, roofkit::cli::ceilings_any_gpu_help);
       cmd->add_flag("-q,--quiet", o->quiet, "No progress bar");
       auto* json = cmd->add_flag("--json", o->json,
                                  "Print the run as JSON (roofkit.run/1, as -o writes it)");

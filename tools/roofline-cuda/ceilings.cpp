@@ -90,6 +90,17 @@ const roofkit::cli::registration reg{
         printer->finish();
         if (!o->save.empty() && format == roofkit::output_format::markdown)
           std::cout << "\nMachine file: " << o->save << "\n";
+        // What passed is printed and saved; a failed check (a wrong result, a time source or
+        // clock beyond the hardware) is a failed run.
+        const auto failures = roofkit::failed_checks(result);
+        for (const auto& f : failures)
+          std::cerr << "roofline-cuda: error: " << f << '\n';
+        if (!failures.empty()) {
+          std::cerr << "roofline-cuda: error: " << failures.size()
+                    << " measurement(s) failed their checks; their figures are no roof"
+                    << (o->save.empty() ? "" : " and are not in " + o->save + " as roofs") << '\n';
+          return 1;
+        }
         return 0;
       };
     }};

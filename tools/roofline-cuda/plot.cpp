@@ -26,6 +26,7 @@ struct plot_args {
   std::string format;
   std::string save_run;
   std::string machine_file;
+  bool ceilings_any_gpu = false;
   bool term = false;
   std::string color = "auto";
   int columns = 80;
@@ -55,6 +56,21 @@ std::vector<roofkit::memory_level> parse_levels(const std::vector<std::string>& 
   return out;
 }
 
+// --ceilings FILE over a run: its measured roofs, refused when measured on another GPU than the
+// run's unless --ceilings-any-gpu (then one warning and a note in the run).
+void apply_machine_file(roofkit::run& r, const plot_args& a) {
+  roofkit::gpu_identity gpu;
+  gpu.name = r.context.device_name;
+  std::string accepted;
+  const auto m = roofkit::load_machine_file_for(a.machine_file, gpu, a.ceilings_any_gpu, &accepted);
+  if (!accepted.empty())
+    std::cerr << "roofline-cuda: warning: " << accepted << " (--ceilings-any-gpu)\n";
+  roofkit::apply_measured_ceilings(r.ceilings, m.ceilings);
+  r.context.extra["roofs"] = "measured roofs from machine file '" + a.machine_file +
+                             "', measured " + (m.date.empty() ? "at an unrecorded date" : m.date) +
+                             (accepted.empty() ? "" : "; " + accepted);
+}
+
 int run_plot(const plot_args& a) {
   using namespace roofkit;
   const bool compare = !a.before.empty() || !a.after.empty();
@@ -64,6 +80,8 @@ int run_plot(const plot_args& a) {
                       "' gives the roofs; plot needs a run to "
                       "place under them: roofline-cuda plot RUN.json --ceilings " +
                       a.machine_file);
+  if (a.ceilings_any_gpu && a.machine_file.empty())
+    throw usage_error("--ceilings-any-gpu applies to a machine file: give --ceilings FILE");
   if (inputs == 0)
     throw usage_error("nothing to plot: give a run file, --import-ncu FILE.csv, or --before "
                       "A.json --after B.json");
@@ -124,9 +142,8 @@ int run_plot(const plot_args& a) {
     run before = load_run(a.before);
     run after = load_run(a.after);
     if (!a.machine_file.empty()) {
-      const auto measured = load_machine_ceilings(a.machine_file);
-      apply_measured_ceilings(before.ceilings, measured);
-      apply_measured_ceilings(after.ceilings, measured);
+      apply_machine_file(before, a);
+      apply_machine_file(after, a);
     }
     compare_chart_options co;
     co.chart = options;
@@ -146,7 +163,7 @@ int run_plot(const plot_args& a) {
     r = load_run(a.run_file);
   }
   if (!a.machine_file.empty())
-    apply_measured_ceilings(r.ceilings, load_machine_ceilings(a.machine_file));
+    apply_machine_file(r, a);
   if (!a.kernel.empty())
     r.kernels = select_run_kernels(r, a.kernel);
   if (a.bandwidth) {
@@ -185,7 +202,9 @@ std::function<int()> add_plot(CLI::App& app) {
   sub->add_option("--save-run", a->save_run, "with --import-ncu: also save the run as JSON");
   sub->add_option("--ceilings", a->machine_file,
                   "machine file from 'roofline-cuda ceilings --save': its measured roofs "
-                  "replace the run's");
+                  "replace the run's (refused when measured on another GPU)");
+  sub->add_flag("--ceilings-any-gpu", a->ceilings_any_gpu,
+                "accept a --ceilings machine file measured on another GPU than the run's");
   sub->add_option("--before", a->before, "before/after chart: the first run");
   sub->add_option("--after", a->after, "before/after chart: the second run");
   sub->add_option("--arrow-level", a->arrow_level,

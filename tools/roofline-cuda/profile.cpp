@@ -12,6 +12,7 @@
 #include "roofkit/core.hpp"
 #include "roofkit/plot.hpp"
 #include "roofkit/results.hpp"
+#include "roofs_option.hpp"
 #include "subcommand.hpp"
 
 namespace {
@@ -19,6 +20,7 @@ namespace {
 struct profile_cli {
   roofkit::app_profile_options options;
   std::string ceilings;
+  bool ceilings_any_gpu = false;
   std::string output;
   std::vector<std::string> plots;
   std::vector<std::string> app;
@@ -50,7 +52,16 @@ int run_profile(const profile_cli& o) {
   roofkit::app_profile_request req;
   req.options = o.options;
   req.argv = o.app;
-  req.ceilings_file = o.ceilings;
+  // Roofs: a run file's as they are; otherwise chosen (and measured, once per GPU) before the
+  // application runs. Rebuilt from records or without a GPU, none is measured.
+  roofkit::chosen_roofs roofs;
+  if (!o.ceilings.empty() && o.ceilings != "theoretical" && !roofkit::is_machine_file(o.ceilings))
+    req.ceilings_file = o.ceilings;
+  else if (!o.ceilings.empty() ||
+           (o.from_records.empty() && !o.app.empty() && roofkit::visible_device_count() > 0))
+    roofs = roofkit::cli::roofs_for_run(o.ceilings, o.ceilings_any_gpu, 0,
+                                        roofkit::stderr_is_terminal());
+  req.measured_ceilings = roofs.measured;
   req.command = roofkit::cli::command_line();
   req.say = say;
   req.records_file = o.from_records.empty() ? o.records : o.from_records;
@@ -71,6 +82,7 @@ int run_profile(const profile_cli& o) {
     throw roofkit::usage_error("no application given: put its command line after '--' "
                                "(roofline-cuda profile [options] -- ./app args...)");
   auto res = roofkit::profile_application(req);
+  roofkit::cli::note_roofs(res.result, roofs);
   for (std::size_t i = 0; i < res.log.errors.size(); ++i)
     say("error: " + res.log.errors[i] +
         (res.log.hints[i].empty() ? "" : " (" + res.log.hints[i] + ")"));
@@ -137,7 +149,8 @@ const roofkit::cli::registration reg{
                       "Consecutive launches replayed together in one set of passes, after they "
                       "ran (1 to 256; 1: each launch alone, before it runs; default 32)");
       cmd->add_option("--ceilings", o->ceilings,
-                      "Take the roofs from this machine file or run file");
+                      std::string(roofkit::cli::ceilings_option_help) + ", or a run file");
+      cmd->add_flag("--ceilings-any-gpu", o->ceilings_any_gpu, roofkit::cli::ceilings_any_gpu_help);
       cmd->add_option("-o,--output", o->output, "Write the run (roofkit.run/1 JSON) to this file");
       cmd->add_option("--plot", o->plots,
                       "Write the roofline chart of the kernels with most GPU time (.svg, "

@@ -267,7 +267,9 @@ struct app_profile_request {
   std::string inject_library; ///< explicit path; empty: the first of inject_candidates
   std::vector<std::filesystem::path> inject_candidates;
   std::string ceilings_file; ///< a file with a "ceilings" array (run or machine file); "" = none
-  std::string command;       ///< the command line, recorded in the run
+  /// Measured roofs placed over the device's theoretical ones (choose_roofs); empty: none.
+  std::vector<ceiling> measured_ceilings;
+  std::string command; ///< the command line, recorded in the run
   /// Keep the record log at this path (options.record_path); "" = a temporary file, removed.
   std::string records_file;
   /// Build the run from the record log at records_file instead of running an application.

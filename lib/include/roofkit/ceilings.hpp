@@ -94,6 +94,18 @@ struct sweep_curve {
   double sm_clock_mhz = 0;
 };
 
+/// Which GPU a measurement belongs to: what a cached or saved set of roofs must match.
+struct gpu_identity {
+  std::string uuid;         ///< "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"; "" when unknown
+  std::string name;         ///< as the driver reports it
+  std::string driver;       ///< driver version (NVML's, e.g. "580.95.05", else CUDA's "13.0")
+  double sm_clock_mhz = 0;  ///< maximum SM clock (cudaDevAttrClockRate)
+  double mem_clock_mhz = 0; ///< memory clock (cudaDevAttrMemoryClockRate)
+};
+
+/// The identity of the live GPU `device` (no_device_error without one).
+gpu_identity query_gpu_identity(int device);
+
 /// What measure_ceilings found.
 struct ceilings_result {
   std::vector<ceiling> ceilings;                 ///< measured roofs (source = measured)
@@ -103,6 +115,8 @@ struct ceilings_result {
   std::string sm_clock_method;
   double mem_clock_mhz = 0;
   double elapsed_s = 0; ///< wall time of the whole measurement
+  gpu_identity gpu;     ///< the GPU measured (its maximum SM clock bounds every clock)
+  int cc_major = 0, cc_minor = 0, sm_count = 0;
 };
 
 /// Runs the microbenchmarks on `options.device`. Throws no_device_error without a GPU.
@@ -113,6 +127,16 @@ ceilings_result measure_ceilings(const ceilings_options& options,
 /// its check (the DRAM roof at least the best reference copy), with the clock of its own run.
 std::vector<ceiling> best_ceilings(const std::vector<ceiling_measurement>& measurements,
                                    double mem_clock_mhz);
+
+/// Marks as a measurement error (its check, so it never becomes a roof) every measurement whose
+/// SM clock is above `max_sm_clock_mhz` (references excepted: their clock is probed apart) or
+/// whose rate is above its theoretical roof taken at that maximum clock (DRAM: at its own
+/// theoretical value), beyond a 1% reading tolerance. Nothing is clamped. Returns how many.
+std::size_t reject_above_hardware(std::vector<ceiling_measurement>& measurements,
+                                  double max_sm_clock_mhz);
+
+/// One line per measurement that failed its check ("NAME: CHECK"); empty when all passed.
+std::vector<std::string> failed_checks(const ceilings_result& result);
 
 /// The measurements as a table (id "ceilings_measured"): value, % of theoretical at the clock
 /// observed, clocks (burst and sustained), check and method.
@@ -127,6 +151,7 @@ table comparison_table(const ceilings_result& result);
 /// A machine file: the measured ceilings of one GPU, saved for later runs.
 struct machine_ceilings {
   std::string device_name;
+  gpu_identity gpu; ///< the GPU it was measured on (uuid, driver, clocks; "" in older files)
   int cc_major = 0;
   int cc_minor = 0;
   int sm_count = 0;
@@ -152,5 +177,64 @@ machine_ceilings parse_machine_ceilings(const std::string& text, const std::stri
 std::vector<ceiling> load_machine_ceilings(const std::filesystem::path& path);
 /// Replaces the measured roofs of `roofs` by `measured` (theoretical roofs are kept).
 void apply_measured_ceilings(std::vector<ceiling>& roofs, const std::vector<ceiling>& measured);
+
+/// Why machine file `m` does not belong to the GPU `here` ("" when it does): another UUID where
+/// both have one, else another name (compared as normalize_gpu_name does), or no GPU named.
+std::string machine_gpu_mismatch(const machine_ceilings& m, const gpu_identity& here);
+
+/// Reads machine file `path` for the GPU `here`: usage_error naming both GPUs when it was
+/// measured on another one, unless `any_gpu`; then `*accepted_note` (when given) says so.
+machine_ceilings load_machine_file_for(const std::filesystem::path& path, const gpu_identity& here,
+                                       bool any_gpu, std::string* accepted_note = nullptr);
+
+/// True when `path` reads as a machine file (`roofkit.machine/1`), not e.g. a run file.
+bool is_machine_file(const std::filesystem::path& path);
+
+// ---- measured roofs by default: measured once per GPU and cached ----
+
+/// The cache key of a GPU's roofs: its UUID, driver version and SM and memory clocks. Roofs
+/// cached under another key (a new driver, other clocks) are measured again.
+std::string ceilings_cache_key(const gpu_identity& gpu);
+/// $XDG_CACHE_HOME/roofkit, else $HOME/.cache/roofkit; empty when neither is set.
+std::filesystem::path default_ceilings_cache_dir();
+/// The cache file of a GPU in `dir` (one per UUID, or per name when there is no UUID).
+std::filesystem::path ceilings_cache_path(const std::filesystem::path& dir,
+                                          const gpu_identity& gpu);
+
+/// Where the roofs of a run come from.
+struct roofs_request {
+  /// "" : measured roofs of this GPU, from the cache or measured now (quick set) and cached;
+  /// "theoretical": theoretical roofs only; anything else: a machine file's path.
+  std::string ceilings;
+  bool any_gpu = false; ///< accept a machine file measured on another GPU
+  int device = 0;
+  std::filesystem::path cache_dir; ///< "" : default_ceilings_cache_dir()
+  std::string command;             ///< recorded in a cache file made now
+  /// Progress of a measurement made now (done, total, what) and what is being done (one line
+  /// each, e.g. "measuring ..."): for a terminal.
+  std::function<void(std::size_t, std::size_t, const std::string&)> progress;
+  std::function<void(const std::string&)> info;
+  /// Diagnostics that change what is used (a corrupt cache, another GPU's file): one line each.
+  std::function<void(const std::string&)> warn;
+  /// The measurement and the GPU query; empty: measure_ceilings (quick) and query_gpu_identity.
+  std::function<ceilings_result(const ceilings_options&, const std::vector<ceiling>&)> measure;
+  std::function<gpu_identity(int)> identify;
+};
+
+/// The roofs chosen for a run.
+struct chosen_roofs {
+  std::vector<ceiling> measured;         ///< measured roofs to use; empty: theoretical ones only
+  std::string origin;                    ///< "cache", "measured", "file" or "theoretical"
+  std::string date;                      ///< when the measured roofs were measured
+  std::string path;                      ///< the cache or machine file read or written
+  std::string note;                      ///< for the run: which roofs, from where, measured when
+  std::optional<ceilings_result> result; ///< the measurement, when made now
+};
+
+/// The roofs a run uses, as `request` asks. A cache hit reads the cache file; a miss (none, a
+/// stale key, or a corrupt file: then one warning) measures the quick set and caches it when
+/// every check passed (otherwise the passing roofs are used, not cached, with a warning).
+/// A machine file measured on another GPU: usage_error unless any_gpu (then one warning).
+chosen_roofs choose_roofs(const roofs_request& request, const std::vector<ceiling>& theoretical);
 
 } // namespace roofkit

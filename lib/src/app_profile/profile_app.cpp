@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "roofkit/app_profile.hpp"
+#include "roofkit/ceilings.hpp"
 #include "roofkit/core.hpp"
 #include "roofkit/device.hpp"
 #include "roofkit/results.hpp"
@@ -130,6 +131,8 @@ app_profile_result profile_application(const app_profile_request& request) {
                         out.log.device["name"]));
     }
   }
+  if (file_ceilings.empty() && !request.measured_ceilings.empty())
+    apply_measured_ceilings(in.ceilings, request.measured_ceilings);
   out.result = build_profile_run(out.log, in);
   if (!fallback_note.empty())
     out.result.context.notes.push_back(fallback_note);

@@ -28,6 +28,15 @@ double theoretical_value(const std::vector<ceiling>& roofs, std::optional<precis
   return c ? c->value : 0;
 }
 
+// A candidate's event time, checked once more against the host's clock.
+void cross_check(measure_context& ctx, ceiling_measurement& m, const shaped_launch& launch,
+                 int blocks, int threads) {
+  if (m.check != "ok")
+    return;
+  if (auto why = ctx.cross_check_host_clock(launch, blocks, threads, m.time.median_s); !why.empty())
+    m.check = std::move(why);
+}
+
 // ---- DRAM streams ----
 
 struct stream_kind {
@@ -53,7 +62,7 @@ void measure_streams(measure_context& ctx, const std::vector<ceiling>& theoretic
   const std::vector<int> waves = ctx.quick() ? std::vector<int>{1, 2} : std::vector<int>{1, 2, 4};
   for (const auto& k : stream_kinds) {
     ctx.step(k.name);
-    ceiling_measurement best;
+    ceiling_measurement best, failed;
     shaped_launch best_launch;
     int best_blocks = 0, best_threads = 0;
     for (int threads : threads_list)
@@ -73,11 +82,17 @@ void measure_streams(measure_context& ctx, const std::vector<ceiling>& theoretic
           best_launch = launch;
           best_blocks = blocks;
           best_threads = threads;
+        } else if (m.check != "ok" && failed.check == "ok") {
+          failed = m;
         }
       }
+    if (!best_launch) // no configuration passed: the first failure is reported
+      best = failed;
     best.level = memory_level::dram;
+    if (best_launch)
+      cross_check(ctx, best, best_launch, best_blocks, best_threads);
     out.measurements.push_back(best);
-    if (best_launch) {
+    if (best_launch && best.check == "ok") {
       ceiling_measurement& m = out.measurements.back();
       ctx.sustain(best_launch, best_blocks, best_threads, m);
     }
@@ -120,6 +135,7 @@ void measure_sweeps(measure_context& ctx, const std::vector<ceiling>& theoretica
     curve.name = k.name;
     std::vector<double> clocks;
     unsigned failed = 0;
+    std::string time_error;
     const double max_ws = std::min(4 * l2, double(array_bytes) * k.arrays);
     for (double ws = 16 * 1024.0; ws <= max_ws * 1.0001; ws *= factor) {
       const std::size_t slice4 =
@@ -135,6 +151,8 @@ void measure_sweeps(measure_context& ctx, const std::vector<ceiling>& theoretica
             },
             blocks, threads, 1, reps);
         failed += t.errors;
+        if (!t.time_check.empty() && time_error.empty())
+          time_error = t.time_check;
         curve.points.push_back({actual_ws, actual_ws * p, t.time.median_s});
         if (t.sm_clock_mhz > 0)
           clocks.push_back(t.sm_clock_mhz);
@@ -143,11 +161,11 @@ void measure_sweeps(measure_context& ctx, const std::vector<ceiling>& theoretica
     std::sort(clocks.begin(), clocks.end());
     curve.sm_clock_mhz = clocks.empty() ? 0 : clocks[clocks.size() / 2];
     curve.plateaus = find_plateaus(curve.points);
-    if (failed) { // wrong values read: report, and take no roof from this sweep
+    if (failed || !time_error.empty()) { // report, and take no roof from this sweep
       ceiling_measurement m;
       m.name = std::string("sweep: ") + k.name;
       m.unit = "B/s";
-      m.check = fmt::format("{} failed result checks", failed);
+      m.check = failed ? fmt::format("{} failed result checks", failed) : time_error;
       m.method = "working-set sweep; its plateaus are not used";
       out.measurements.push_back(m);
       curve.plateaus.clear();
@@ -187,12 +205,14 @@ void measure_shared(measure_context& ctx, const std::vector<ceiling>& theoretica
     const int threads = 1024, blocks = ctx.sms() * blocks_per_sm;
     auto launch_n = [&](const ck::shape& s, int n) { kernel(n, sink.as<float>(), s); };
     const int n = ctx.calibrate(launch_n, blocks, threads, 2e-3, trial, trial << 10);
-    const timed t = ctx.run([&](const ck::shape& s) { launch_n(s, n); }, blocks, threads);
+    const shaped_launch launch = [&](const ck::shape& s) { launch_n(s, n); };
+    const timed t = ctx.run(launch, blocks, threads);
     auto m = make_measurement(name, "B/s", bytes_per_iteration * n * double(blocks) * threads, t,
                               theoretical_value(theoretical, std::nullopt, memory_level::l1),
                               fmt::format("{}, {} iterations, {} x {} threads; {}; median of {}",
                                           what, n, blocks, threads, counted, t.time.repetitions));
     m.level = memory_level::l1;
+    cross_check(ctx, m, launch, blocks, threads);
     return m;
   };
   ceiling_measurement best;
@@ -279,6 +299,7 @@ void measure_fma(measure_context& ctx, const std::vector<ceiling>& theoretical,
       if (wrong)
         c.m.check = fmt::format("{} of {} threads did not end at {} (every chain converges to 1)",
                                 wrong, host.size(), chains);
+      cross_check(ctx, c.m, launch, blocks, threads);
       c.launch = launch;
       c.blocks = blocks;
       c.threads = threads;
@@ -324,6 +345,7 @@ void measure_mma(measure_context& ctx, const std::vector<ceiling>& theoretical,
                       "in registers, {} x {} threads; 2 x M x N x K per instruction; median of {}",
                       chains, n, blocks, threads, t.time.repetitions));
       c.m.prec = k.prec;
+      cross_check(ctx, c.m, launch, blocks, threads);
       c.launch = launch;
       c.blocks = blocks;
       c.threads = threads;
@@ -367,6 +389,7 @@ void measure_wgmma(measure_context& ctx, const std::vector<ceiling>& theoretical
                       "{} blocks; 2 x M x N x K per instruction; median of {}",
                       n, blocks, t.time.repetitions));
       c.m.prec = k.prec;
+      cross_check(ctx, c.m, launch, blocks, 128);
       c.launch = launch;
       c.blocks = blocks;
       c.threads = 128;
@@ -448,6 +471,10 @@ ceilings_result measure_ceilings(const ceilings_options& options,
   }
 
   ctx.step("clocks");
+  result.gpu = query_gpu_identity(options.device);
+  result.cc_major = ctx.prop().major;
+  result.cc_minor = ctx.prop().minor;
+  result.sm_count = ctx.sms();
   const clock_reading clock = observe_sm_clock(options.device);
   result.sm_clock_mhz = clock.mhz;
   result.sm_clock_method = clock.method;
@@ -459,6 +486,7 @@ ceilings_result measure_ceilings(const ceilings_options& options,
       m.theoretical = roof->value;
       m.theoretical_clock_mhz = roof->sm_clock_mhz;
     }
+  reject_above_hardware(result.measurements, result.gpu.sm_clock_mhz);
   result.ceilings = best_ceilings(result.measurements, result.mem_clock_mhz);
   result.elapsed_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -11,6 +11,7 @@
 
 #include "roofkit/ceilings.hpp"
 #include "roofkit/core.hpp"
+#include "roofkit/device.hpp"
 
 namespace roofkit {
 
@@ -98,6 +99,9 @@ machine_ceilings make_machine_ceilings(const ceilings_result& result, std::strin
   m.command = std::move(command);
   m.tool_version = std::string(tool_version());
   m.date = utc_timestamp();
+  m.gpu = result.gpu;
+  if (m.gpu.name.empty())
+    m.gpu.name = m.device_name;
   m.ceilings = result.ceilings;
   m.measurements = result.measurements;
   m.sweeps = result.sweeps;
@@ -110,6 +114,14 @@ std::string machine_json_text(const machine_ceilings& m) {
   doc["device"] = {{"name", m.device_name},
                    {"cc", fmt::format("{}.{}", m.cc_major, m.cc_minor)},
                    {"sms", m.sm_count}};
+  if (!m.gpu.uuid.empty())
+    doc["device"]["uuid"] = m.gpu.uuid;
+  if (!m.gpu.driver.empty())
+    doc["device"]["driver"] = m.gpu.driver;
+  if (m.gpu.sm_clock_mhz > 0)
+    doc["device"]["max_sm_clock_mhz"] = number(m.gpu.sm_clock_mhz);
+  if (m.gpu.mem_clock_mhz > 0)
+    doc["device"]["mem_clock_mhz"] = number(m.gpu.mem_clock_mhz);
   doc["date"] = m.date;
   doc["command"] = m.command;
   doc["tool_version"] = m.tool_version;
@@ -169,6 +181,11 @@ machine_ceilings parse_machine_ceilings(const std::string& text, const std::stri
     if (std::sscanf(cc.c_str(), "%d.%d", &m.cc_major, &m.cc_minor) != 2)
       m.cc_major = m.cc_minor = 0;
     m.sm_count = static_cast<int>(get_number(*it, "sms", source, "device", false));
+    m.gpu.name = m.device_name;
+    m.gpu.uuid = get_text(*it, "uuid");
+    m.gpu.driver = get_text(*it, "driver");
+    m.gpu.sm_clock_mhz = get_number(*it, "max_sm_clock_mhz", source, "device", false);
+    m.gpu.mem_clock_mhz = get_number(*it, "mem_clock_mhz", source, "device", false);
   }
   m.date = get_text(doc, "date");
   m.command = get_text(doc, "command");
@@ -207,8 +224,54 @@ machine_ceilings parse_machine_ceilings(const std::string& text, const std::stri
   return m;
 }
 
+namespace {
+
+std::string describe(const gpu_identity& g) {
+  if (g.name.empty())
+    return g.uuid.empty() ? "an unnamed GPU" : g.uuid;
+  return g.uuid.empty() ? g.name : fmt::format("{} ({})", g.name, g.uuid);
+}
+
+} // namespace
+
 std::vector<ceiling> load_machine_ceilings(const std::filesystem::path& path) {
   return parse_machine_ceilings(read_text_file(path), path.string()).ceilings;
+}
+
+std::string machine_gpu_mismatch(const machine_ceilings& m, const gpu_identity& here) {
+  const std::string there_name = m.gpu.name.empty() ? m.device_name : m.gpu.name;
+  if (!m.gpu.uuid.empty() && !here.uuid.empty()) {
+    if (m.gpu.uuid == here.uuid)
+      return "";
+  } else if (there_name.empty()) {
+    return "it names no GPU";
+  } else if (normalize_gpu_name(there_name) == normalize_gpu_name(here.name)) {
+    return "";
+  }
+  gpu_identity there = m.gpu;
+  there.name = there_name;
+  return fmt::format("measured on {}, not on {}", describe(there), describe(here));
+}
+
+machine_ceilings load_machine_file_for(const std::filesystem::path& path, const gpu_identity& here,
+                                       bool any_gpu, std::string* accepted_note) {
+  machine_ceilings m = parse_machine_ceilings(read_text_file(path), path.string());
+  const std::string why = machine_gpu_mismatch(m, here);
+  if (why.empty())
+    return m;
+  if (!any_gpu)
+    throw usage_error(fmt::format("machine file '{}' is of another GPU: {}", path.string(), why));
+  if (accepted_note)
+    *accepted_note = fmt::format("roofs of machine file '{}' used although {}", path.string(), why);
+  return m;
+}
+
+bool is_machine_file(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    return false;
+  const json doc = json::parse(read_text_file(path), nullptr, false);
+  return doc.is_object() && get_text(doc, "schema").rfind(machine_schema, 0) == 0;
 }
 
 void apply_measured_ceilings(std::vector<ceiling>& roofs, const std::vector<ceiling>& measured) {

@@ -28,6 +28,69 @@ double median_clock_mhz(const ceiling_kernels::clock_sample& c, unsigned long lo
   return median_of(std::move(mhz));
 }
 
+double median_span_s(const ceiling_kernels::clock_sample& c, unsigned long long last) {
+  std::vector<double> spans;
+  constexpr unsigned long long slots = ceiling_kernels::clock_sample::slots;
+  const auto n = std::min({c.launches, slots, last});
+  for (unsigned long long k = 1; k <= n; ++k) {
+    const auto i = (c.launches - k) % slots;
+    if (c.time1[i] > c.time0[i])
+      spans.push_back(double(c.time1[i] - c.time0[i]) * 1e-9);
+  }
+  return median_of(std::move(spans));
+}
+
+std::string event_span_check(double event_median_s, double span_median_s) {
+  // Block 0 runs inside its launch; 1% and 2 us for the two timers' reading granularity.
+  if (!(event_median_s > 0) || !(span_median_s > 1.01 * event_median_s + 2e-6))
+    return "";
+  return fmt::format("time source error: block 0 ran {:.4g} ms on the in-kernel global timer, "
+                     "longer than its whole launch between CUDA events ({:.4g} ms)",
+                     span_median_s * 1e3, event_median_s * 1e3);
+}
+
+std::string host_clock_check(double event_s, double host_s, int launches, double slack_s) {
+  if (!(event_s > 0) || !(host_s > 1.01 * event_s + slack_s))
+    return "";
+  return fmt::format("time source error: {} back-to-back launches took {:.4g} ms on the host "
+                     "clock but {:.4g} ms between CUDA events ({:.1f}% short): the GPU's timer "
+                     "under-measures",
+                     launches, host_s * 1e3, event_s * 1e3, 100 * (1 - event_s / host_s));
+}
+
+std::string measure_context::cross_check_host_clock(const shaped_launch& launch, int blocks,
+                                                    int threads, double median_s) {
+  if (!(median_s > 0))
+    return "";
+  const int n = static_cast<int>(std::clamp(std::ceil(0.05 / median_s), 1.0, 20000.0));
+  ceiling_kernels::shape s;
+  s.blocks = blocks;
+  s.threads = threads;
+  cudaEvent_t start = nullptr, stop = nullptr;
+  ROOFKIT_CUDA_CHECK(cudaEventCreate(&start));
+  ROOFKIT_CUDA_CHECK(cudaEventCreate(&stop));
+  std::string why;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+    const auto t0 = std::chrono::steady_clock::now();
+    ROOFKIT_CUDA_CHECK(cudaEventRecord(start, s.stream));
+    for (int i = 0; i < n; ++i)
+      launch(s);
+    ROOFKIT_CUDA_CHECK(cudaGetLastError());
+    ROOFKIT_CUDA_CHECK(cudaEventRecord(stop, s.stream));
+    ROOFKIT_CUDA_CHECK(cudaEventSynchronize(stop));
+    const auto t1 = std::chrono::steady_clock::now();
+    float ms = 0;
+    ROOFKIT_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    why = host_clock_check(ms * 1e-3, std::chrono::duration<double>(t1 - t0).count(), n);
+    if (why.empty())
+      break;
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  return why;
+}
+
 timed measure_context::run(const shaped_launch& launch, int blocks, int threads, int warmup,
                            int reps) {
   ROOFKIT_CUDA_CHECK(cudaMemset(errors_.ptr, 0, sizeof(unsigned)));
@@ -58,8 +121,9 @@ timed measure_context::run(const shaped_launch& launch, int blocks, int threads,
   out.time = r.time;
   // The timed launches only: a warm-up launch that ran at a lower clock would pull the median
   // below the clock of the launches whose times make the rate.
-  out.sm_clock_mhz =
-      median_clock_mhz(c, r.samples_s.size() * static_cast<std::size_t>(r.launches_per_sample));
+  const auto timed_launches = r.samples_s.size() * static_cast<std::size_t>(r.launches_per_sample);
+  out.sm_clock_mhz = median_clock_mhz(c, timed_launches);
+  out.time_check = event_span_check(r.time.median_s, median_span_s(c, timed_launches));
   return out;
 }
 
@@ -103,6 +167,8 @@ void measure_context::sustain(const shaped_launch& launch, int blocks, int threa
   m.sustained_sm_clock_mhz = t.sm_clock_mhz;
   if (t.errors)
     m.check = fmt::format("{} failed result checks in the sustained run", t.errors);
+  else if (!t.time_check.empty())
+    m.check = t.time_check + " (sustained run)";
 }
 
 void measure_context::step(const std::string& what) {
@@ -125,6 +191,8 @@ ceiling_measurement make_measurement(std::string name, std::string unit, double 
   m.sm_clock_mhz = t.sm_clock_mhz;
   if (t.errors)
     m.check = fmt::format("{} failed result checks", t.errors);
+  else if (!t.time_check.empty())
+    m.check = t.time_check;
   return m;
 }
 

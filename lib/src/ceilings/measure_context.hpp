@@ -31,11 +31,25 @@ using shaped_launch = std::function<void(const ceiling_kernels::shape&)>;
 /// none has a usable sample).
 double median_clock_mhz(const ceiling_kernels::clock_sample& c, unsigned long long last);
 
+/// The median span of block 0 on the global timer (seconds) over the last `last` launches
+/// recorded in `c` (0 when none has a usable sample).
+double median_span_s(const ceiling_kernels::clock_sample& c, unsigned long long last);
+
+/// Why a launch's event time cannot be right (""): block 0 alone ran longer on the in-kernel
+/// global timer than the whole launch between its events.
+std::string event_span_check(double event_median_s, double span_median_s);
+
+/// Why the GPU's time source cannot be right (""): `launches` back-to-back launches took
+/// `host_s` on the host's steady clock but only `event_s` between CUDA events. The host interval
+/// holds the event one, plus a submission and a wake-up (under `slack_s`).
+std::string host_clock_check(double event_s, double host_s, int launches, double slack_s = 3e-4);
+
 /// One timed measurement: time statistics, the median clock of its launches, failed checks.
 struct timed {
   timing time;
   double sm_clock_mhz = 0;
   unsigned errors = 0;
+  std::string time_check; ///< "" or why the event time disagrees with the in-kernel timer
 };
 
 class measure_context {
@@ -55,6 +69,10 @@ public:
                 int threads, double target_s, int trial_iterations, int max_iterations);
   /// Runs `launch` back to back for sustained_s(), then times it: rate and clock at the end.
   void sustain(const shaped_launch& launch, int blocks, int threads, ceiling_measurement& m);
+  /// Times `launch` once more against the host's steady clock, back to back for about 50 ms
+  /// between two CUDA events (best of three tries): "" when the two agree, else why not.
+  std::string cross_check_host_clock(const shaped_launch& launch, int blocks, int threads,
+                                     double median_s);
   /// Advances the progress callback.
   void step(const std::string& what);
   void set_total_steps(std::size_t total) { total_ = total; }

@@ -410,6 +410,8 @@ void print_run_report(const run& r, output_format format, std::ostream& out,
     if (!options.source_name.empty())
       clocks += " File: " + options.source_name + ".";
     out << wrapped(clocks, width) << "\n\n";
+    if (auto it = r.context.extra.find("roofs"); it != r.context.extra.end())
+      out << wrapped("Roofs: " + it->second + ".", width) << "\n\n";
     if (auto it = r.context.extra.find("note"); it != r.context.extra.end())
       out << wrapped("Note: " + it->second, width) << "\n\n";
     for (const auto& note : r.context.notes)
