@@ -79,8 +79,8 @@ TEST(KernelNames, TemplateArgumentsKeptOnlyWhereTheyTellKernelsApart) {
        "void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<float, float, "
        "false>(int)"});
   const auto labels = roofkit::kernel_labels(r);
-  EXPECT_EQ(labels[0], "vectorized_elementwise_kernel<GeluFunctor, array>");
-  EXPECT_EQ(labels[1], "vectorized_elementwise_kernel<MulFunctor, array>");
+  EXPECT_EQ(labels[0], "vectorized_elementwise_kernel<GeluFunctor>");
+  EXPECT_EQ(labels[1], "vectorized_elementwise_kernel<MulFunctor>");
   EXPECT_EQ(labels[2], "elementwise_kernel<CUDAFunctor_add>");
   EXPECT_EQ(labels[3], "elementwise_kernel<CUDAFunctor_mul>");
   EXPECT_EQ(labels[4], "vectorized_layer_norm_kernel");

@@ -85,8 +85,10 @@ diagnosis_occupancy occupancy_of(const arch_spec& arch, const kernel_result& k) 
   d.registers = p.registers_per_thread;
   d.achieved = k.occupancy_achieved;
   d.max_warps_per_sm = arch.max_warps_per_sm;
-  if (p.threads_per_block <= 0)
-    return d;
+  const auto& g = k.launch.grid;
+  if (p.threads_per_block <= 1 && 1ull * g[0] * g[1] * g[2] <= 1)
+    return d; // the launch is not known
+
   const occupancy_result o = compute_occupancy(arch, p, false);
   d.theoretical = o.occupancy;
   d.active_blocks = o.active_blocks;

@@ -86,6 +86,15 @@ std::string ascii_label(std::string s) {
   return s;
 }
 
+// A bound label for the narrow table: "combined FP32 + FP16" as "FP32+FP16".
+std::string compact_bound(std::string s) {
+  if (s.rfind("combined ", 0) == 0)
+    s.erase(0, 9);
+  for (auto at = s.find(" + "); at != std::string::npos; at = s.find(" + ", at))
+    s.replace(at, 3, "+");
+  return s;
+}
+
 // Splits text into lines of at most `width` characters, at spaces.
 std::vector<std::string> wrap(const std::string& text, std::size_t width) {
   std::vector<std::string> lines;
@@ -149,7 +158,7 @@ table narrow_kernels_table(const run& r, const std::vector<kernel_placement>& pl
   if (occupancy)
     t.columns.push_back({"occupancy_achieved_pct", "Occ %", "", 0});
   t.columns.push_back({"flag", "Flag"});
-  const auto labels = kernel_labels(r, 32);
+  const auto labels = kernel_labels(r, 28);
   for (std::size_t i = 0; i < r.kernels.size(); ++i) {
     const kernel_result& k = r.kernels[i];
     const kernel_placement& p = placements[i];
@@ -160,7 +169,7 @@ table narrow_kernels_table(const run& r, const std::vector<kernel_placement>& pl
       row.push_back(lp && p.has_flops ? maybe(lp->intensity) : cell(std::monostate{}));
     }
     row.push_back(lp ? positive_or_empty(lp->achieved_bandwidth, 1e-9) : cell(std::monostate{}));
-    row.push_back(p.bound_label.empty() ? p.bound : p.bound_label);
+    row.push_back(compact_bound(p.bound_label.empty() ? p.bound : p.bound_label));
     row.push_back(p.bound == "unknown" ? cell(std::monostate{}) : maybe(p.pct_of_roof));
     if (occupancy)
       row.push_back(k.occupancy_achieved ? maybe(*k.occupancy_achieved, 100)
@@ -344,7 +353,7 @@ table kernels_table(const run& r, const std::vector<kernel_placement>& placement
   t.columns.push_back({"source", "Source"});
   t.columns.push_back({"why", "Why"});
   t.columns.push_back({"note", "Note"});
-  t.columns.push_back({"demangled_name", "Full name"});
+  t.columns.push_back({"display_name", "Label"});
 
   const auto labels = kernel_labels(r);
   const auto diagnoses = diagnose_run(r, placements);
@@ -352,7 +361,7 @@ table kernels_table(const run& r, const std::vector<kernel_placement>& placement
     const kernel_result& k = r.kernels[i];
     const kernel_placement& p = placements[i];
     std::vector<cell> row;
-    row.push_back(labels[i]);
+    row.push_back(k.name);
     row.push_back(positive_or_empty(k.time.median_s, 1e6));
     if (flops)
       row.push_back(p.has_flops ? maybe(p.achieved_flops, 1e-9) : cell(std::monostate{}));
@@ -376,7 +385,7 @@ table kernels_table(const run& r, const std::vector<kernel_placement>& placement
     row.push_back(to_string(k.source));
     row.push_back(diagnoses[i] ? diagnoses[i]->limiter : std::string());
     row.push_back(kernel_note(k, p));
-    row.push_back(k.name);
+    row.push_back(labels[i]);
     t.rows.push_back(std::move(row));
     t.highlight.push_back(k.status != "ok");
   }

@@ -166,9 +166,10 @@ std::string library_name(const std::string& demangled, const name_parts& p) {
     return gemm_label(name_dtype(b), tile_of(b), "cuBLAS nvjet");
   if (b.rfind("cutlass_", 0) == 0 && l.find("gemm") != std::string::npos)
     return gemm_label(name_dtype(b), tile_of(b), "CUTLASS");
-  if ((l.find("xmma_gemm") != std::string::npos || l.find("sgemm") != std::string::npos ||
-       l.find("hgemm") != std::string::npos) &&
-      p.args.empty())
+  // cuBLAS kernels name their architecture and tile: "sm80_xmma_gemm_..._tilesize256x128x8_...",
+  // "ampere_sgemm_128x64_nn"; a user's "sgemm_8192" is left alone.
+  static const std::regex cublas(R"(^(sm[0-9]+|maxwell|pascal|volta|turing|ampere|hopper)_.*gemm)");
+  if (p.args.empty() && !tile_of(b).empty() && std::regex_search(l, cublas))
     return gemm_label(name_dtype(b), tile_of(b), "cuBLAS");
   const std::string whole = lower(demangled);
   const bool flash = whole.find("flash_fwd") != std::string::npos ||
@@ -177,9 +178,9 @@ std::string library_name(const std::string& demangled, const name_parts& p) {
   const bool fmha = whole.find("fmha") != std::string::npos;
   const bool sdpa = whole.find("sdpa") != std::string::npos;
   if (flash || fmha || sdpa) {
-    const bool bwd = whole.find("bwd") != std::string::npos ||
-                     whole.find("backward") != std::string::npos ||
-                     whole.find("dgrad") != std::string::npos;
+    const bool bwd =
+        whole.find("bwd") != std::string::npos || whole.find("backward") != std::string::npos ||
+        whole.find("dgrad") != std::string::npos || whole.find("bprop") != std::string::npos;
     const std::string lib = flash ? "flash" : sdpa ? "cuDNN sdpa" : "fmha";
     return fmt::format("attention {} ({}, {})", bwd ? "bwd" : "fwd", lib, b);
   }
