@@ -37,6 +37,7 @@ struct plot_args {
   bool all_roofs = false;
   bool recorded = false;
   std::string kernel;
+  int top = 0;
   std::string label;
   std::string colour_by = "auto";
   bool bandwidth = false;
@@ -166,6 +167,8 @@ int run_plot(const plot_args& a) {
     apply_machine_file(r, a);
   if (!a.kernel.empty())
     r.kernels = select_run_kernels(r, a.kernel);
+  if (a.top > 0)
+    r = top_kernels_run(r, static_cast<std::size_t>(a.top));
   if (a.bandwidth) {
     if (to_file)
       write_bandwidth_chart(r, a.output, file_format, options);
@@ -212,6 +215,10 @@ std::function<int()> add_plot(CLI::App& app) {
       ->default_str("dram");
   sub->add_option("--levels", a->levels, "memory levels to draw (default: all)")->delimiter(',');
   sub->add_option("--kernel", a->kernel, "only kernels whose name matches this regex (ECMAScript)");
+  sub->add_option("--top", a->top,
+                  "only the N kernels holding most of the GPU time, the rest folded into "
+                  "'other'; labels carry each kernel's share of the time")
+      ->check(CLI::Range(1, 1000));
   sub->add_option("--label", a->label,
                   "label only kernels whose name matches this regex (default: the ones that "
                   "matter)");

@@ -6,10 +6,22 @@
 
 #include "cli_format.hpp"
 #include "cli_help.hpp"
+#include "roofkit/diagnosis.hpp"
 #include "roofkit/results.hpp"
 #include "subcommand.hpp"
 
 namespace {
+
+// The occupancy-calc command that shows a cliff.
+std::string occupancy_calc_command(const roofkit::diagnosis_cliff& c) {
+  std::string cmd = "occupancy-calc --arch " + c.arch + " --threads " + std::to_string(c.threads) +
+                    " --regs " + std::to_string(c.registers);
+  if (c.static_smem > 0)
+    cmd += " --smem-static " + std::to_string(c.static_smem);
+  if (c.dynamic_smem > 0)
+    cmd += " --smem-dynamic " + std::to_string(c.dynamic_smem);
+  return cmd;
+}
 
 struct report_args {
   std::string file;
@@ -17,6 +29,7 @@ struct report_args {
   bool recorded = false;
   bool wide = false;
   std::string table = "all";
+  std::string explain;
 };
 
 std::function<int()> add_report(CLI::App& app) {
@@ -32,10 +45,18 @@ std::function<int()> add_report(CLI::App& app) {
   sub->add_option("--table", args->table, "which table to print")
       ->check(CLI::IsMember({"all", "context", "ceilings", "kernels"}))
       ->default_str("all");
+  sub->add_option("--explain", args->explain,
+                  "the diagnosis of the kernels this names (a label, or a regex searched in the "
+                  "labels and full names): verdict, findings with evidence, the cliff command");
   if (auto doc = roofkit::cli::help_page("docs/cli/roofline-cuda-report.md"))
     sub->footer(std::string(*doc));
   return [args] {
     const roofkit::run r = roofkit::load_run(args->file);
+    if (!args->explain.empty()) {
+      for (std::size_t i : roofkit::find_kernels(r, args->explain))
+        std::cout << roofkit::explain_kernel(r, i, occupancy_calc_command) << "\n";
+      return 0;
+    }
     const auto format = args->output.format();
     roofkit::report_options options;
     options.recorded = args->recorded;

@@ -106,7 +106,9 @@ enum class work_source { counters, analytical, imported };
 
 /// One kernel in a run: what it did (FLOPs, bytes), how long it took, raw counters beside.
 struct kernel_result {
-  std::string name;
+  std::string name;         ///< the name as recorded (demangled when known)
+  std::string display_name; ///< short label, unique within the run (assign_display_names)
+  std::string mangled_name; ///< the symbol, when known ("" otherwise)
   std::string topic;
   std::string claim; ///< the seed claim it illustrates, if any
   std::string size;  ///< problem size, e.g. "N=67108864"
@@ -153,6 +155,30 @@ std::optional<memory_level> parse_memory_level(const std::string& name);
 /// A kernel name shortened for charts and tables: no leading "void ", no argument list, long
 /// template arguments elided ("ns::kernel<…>"), at most `max_chars` characters (UTF-8 aware).
 std::string short_kernel_name(const std::string& name, std::size_t max_chars);
+
+/// A short name people recognise: no return type, namespaces or argument list, no template
+/// arguments; library kernels whose names encode a configuration (cuBLAS nvjet/xmma, CUTLASS,
+/// attention) get a readable form ("GEMM bf16, tile 64x64 (CUTLASS)").
+std::string display_kernel_name(const std::string& demangled);
+
+/// One label per kernel of the run, unique within it and at most `max_chars` characters: the
+/// display name, with the template arguments that tell apart kernels of the same function, and
+/// "#2", "#3" (with the grid when known) when nothing else does. A kernel's stored
+/// display_name is used when set. Same order as r.kernels.
+std::vector<std::string> kernel_labels(const run& r, std::size_t max_chars = 60);
+
+/// Sets every kernel's display_name to kernel_labels(r) (unique within the run).
+void assign_display_names(run& r);
+
+/// The GPU time a kernel holds in its run: all its launches in an application run (the profile's
+/// total), else its median time.
+double kernel_gpu_time(const kernel_result& k);
+
+/// The run reduced to the `n` kernels holding most of the GPU time, the others folded into one
+/// kernel "other (K kernels)" whose FLOPs, bytes and time are their sums; every display name
+/// ends with the kernel's share of the time ("softmax 23%"). The kernels keep their order by
+/// time, largest first.
+run top_kernels_run(const run& r, std::size_t n);
 
 /// Every precision and every level, in display order.
 inline constexpr std::array<precision, 9> all_precisions{

@@ -160,6 +160,7 @@ run build_profile_run(const profile_log& log, const profile_run_inputs& in) {
     for (const auto& key : keys) {
       const auto& launches = groups[key];
       kernel_result k = launch_kernel(log, *launches.front());
+      k.mangled_name = launches.front()->mangled_name;
       if (configs[s.name].size() > 1)
         k.name +=
             fmt::format(" [grid {} block {}]", dims_text(k.launch.grid), dims_text(k.launch.block));

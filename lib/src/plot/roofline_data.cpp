@@ -11,6 +11,7 @@
 #include "../core/user_regex.hpp"
 #include "chart_internal.hpp"
 #include "roofkit/core.hpp"
+#include "roofkit/diagnosis.hpp"
 #include "roofkit/roofline.hpp"
 
 namespace roofkit {
@@ -91,9 +92,24 @@ std::string excluded_reason_no_flops(const kernel_placement& pl) {
   return s;
 }
 
-std::string tooltip_of(const kernel_result& k, const chart_kernel& ck) {
-  std::vector<std::string> lines;
-  lines.push_back(k.size.empty() ? k.name : fmt::format("{}  ({})", k.name, k.size));
+// The kernel's names (label, demangled, mangled) and its diagnosis, for tooltips.
+std::vector<std::string> name_and_why_lines(const kernel_result& k, const std::string& label,
+                                            const std::optional<kernel_diagnosis>& d) {
+  std::vector<std::string> lines{label + (k.size.empty() ? "" : "  (" + k.size + ")")};
+  if (k.name != label)
+    lines.push_back("demangled: " + k.name);
+  if (!k.mangled_name.empty())
+    lines.push_back("mangled: " + k.mangled_name);
+  if (d) {
+    lines.push_back("why (" + d->limiter + "): " + d->verdict);
+    lines.push_back("try: " + d->try_first);
+  }
+  return lines;
+}
+
+std::string tooltip_of(const kernel_result& k, const chart_kernel& ck,
+                       const std::optional<kernel_diagnosis>& d) {
+  std::vector<std::string> lines = name_and_why_lines(k, ck.label, d);
   std::string time = "time " + format_time(k.time.median_s);
   if (k.time.repetitions > 0)
     time += fmt::format(" (median of {})", k.time.repetitions);
@@ -529,10 +545,12 @@ roofline_chart_data make_roofline_data(const run& r, const chart_options& option
   // Kernels first: the compute roofs drawn depend on the precisions they use.
   std::set<precision> used_precisions;
   std::size_t colour = 0;
+  const auto labels = kernel_labels(r, 28);
+  const auto diagnoses = diagnose_run(r, analyze(r));
   for (std::size_t i = 0; i < r.kernels.size(); ++i) {
     const kernel_result& k = r.kernels[i];
     const auto exclude = [&](std::string reason) {
-      d.excluded.push_back({i, k.name, std::move(reason)});
+      d.excluded.push_back({i, labels[i], std::move(reason)});
     };
     if (k.status != "ok") {
       exclude(k.message.empty() ? k.status : k.status + ": " + k.message);
@@ -548,6 +566,7 @@ roofline_chart_data make_roofline_data(const run& r, const chart_options& option
       d.excluded.back().no_flops = true;
       ++d.no_flops;
       chart_bandwidth_kernel bk = data_only_kernel(k, pl, i, options);
+      bk.label = labels[i];
       if (!bk.bars.empty())
         d.data_only.push_back(std::move(bk));
       continue;
@@ -558,7 +577,8 @@ roofline_chart_data make_roofline_data(const run& r, const chart_options& option
       continue;
     }
     ck.color = kernel_color(colour++);
-    ck.tooltip = tooltip_of(k, ck);
+    ck.label = labels[i];
+    ck.tooltip = tooltip_of(k, ck, diagnoses[i]);
     for (auto& p : ck.points)
       p.tip = point_tip(ck, p);
     for (const auto& [p, f] : k.flops)

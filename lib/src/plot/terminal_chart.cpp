@@ -419,18 +419,21 @@ void compose_key(std::vector<std::string>& out, const roofline_chart_data& d,
   points += "(one row per kernel, joined)";
   out.push_back(points);
   std::size_t name_w = 8;
+  const auto chars = [](const std::string& text) {
+    std::size_t n = 0;
+    for (unsigned char ch : text)
+      n += (ch & 0xC0) != 0x80 ? 1 : 0;
+    return n;
+  };
   for (const auto& k : d.kernels)
-    name_w = std::max(name_w, short_name(k.name, 28).size());
-  name_w = std::min<std::size_t>(name_w, 28);
+    name_w = std::max(name_w, chars(k.label)); // unique labels of at most 28 characters
   for (std::size_t i = 0; i < d.kernels.size(); ++i) {
     const auto& k = d.kernels[i];
     if (!k.labelled)
       continue;
     const chart_point& p = k.points.back();
-    const std::string name = short_name(k.name, name_w);
-    std::size_t name_cols = 0;
-    for (unsigned char ch : name)
-      name_cols += (ch & 0xC0) != 0x80 ? 1 : 0;
+    const std::string& name = k.label;
+    const std::size_t name_cols = chars(name);
     std::string line = fmt::format("{}{} {:>8} FLOP/B {:<4} {:>12}", name,
                                    std::string(name_w - std::min(name_w, name_cols), ' '),
                                    chart_detail::format_number(p.intensity),

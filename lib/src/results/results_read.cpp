@@ -286,6 +286,8 @@ kernel_result parse_kernel(const reader& rd, const json& j, const std::string& w
     rd.fail(w, fmt::format("expected an object, got {}", reader::describe(j)));
   kernel_result k;
   k.name = rd.text(j, w, "name", true);
+  k.display_name = rd.text(j, w, "display_name", false);
+  k.mangled_name = rd.text(j, w, "mangled_name", false);
   k.topic = rd.text(j, w, "topic", false);
   k.claim = rd.text(j, w, "claim", false);
   k.size = rd.text(j, w, "size", false);

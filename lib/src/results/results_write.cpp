@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "roofkit/core.hpp"
+#include "roofkit/diagnosis.hpp"
 #include "roofkit/results.hpp"
 
 namespace roofkit {
@@ -105,9 +106,60 @@ void put_derived(json& j, const kernel_placement& pl) {
     j["notes"] = pl.notes;
 }
 
+json finding_json(const diagnosis_finding& f) {
+  json evidence = json::object();
+  for (const auto& [key, v] : f.evidence)
+    evidence[key] = number(v);
+  for (const auto& [key, v] : f.evidence_text)
+    evidence[key] = v;
+  return {{"kind", f.kind}, {"gain", number(f.gain)}, {"text", f.text}, {"evidence", evidence}};
+}
+
+json occupancy_diagnosis_json(const diagnosis_occupancy& o) {
+  json j = {{"theoretical", number(o.theoretical)},
+            {"limiter", o.limiter},
+            {"active_blocks", o.active_blocks},
+            {"registers", o.registers}};
+  if (o.achieved)
+    j["achieved"] = number(*o.achieved);
+  if (o.cliff)
+    j["cliff"] = {{"variable", o.cliff->variable},
+                  {"current", o.cliff->current},
+                  {"value", o.cliff->value},
+                  {"occupancy", number(o.cliff->occupancy)},
+                  {"text", o.cliff->text},
+                  {"launch",
+                   {{"arch", o.cliff->arch},
+                    {"threads", o.cliff->threads},
+                    {"registers", o.cliff->registers},
+                    {"static_smem_bytes", o.cliff->static_smem},
+                    {"dynamic_smem_bytes", o.cliff->dynamic_smem}}}};
+  return j;
+}
+
+json diagnosis_json(const kernel_diagnosis& d) {
+  json j = json::object();
+  j["limiter"] = d.limiter;
+  j["verdict"] = d.verdict;
+  j["try"] = d.try_first;
+  j["bound"] = {{"roof", d.bound_roof},
+                {"pct_of_roof", number(d.pct_of_roof)},
+                {"sm_clock_mhz", number(d.sm_clock_mhz)}};
+  if (d.occupancy)
+    j["occupancy"] = occupancy_diagnosis_json(*d.occupancy);
+  json findings = json::array();
+  for (const auto& f : d.findings)
+    findings.push_back(finding_json(f));
+  j["findings"] = findings;
+  return j;
+}
+
 json kernel_json(const kernel_result& k, const kernel_placement& pl) {
   json j = json::object();
   j["name"] = k.name;
+  j["display_name"] = k.display_name;
+  j["demangled_name"] = k.name;
+  j["mangled_name"] = k.mangled_name;
   put_if(j, "topic", k.topic);
   put_if(j, "claim", k.claim);
   put_if(j, "size", k.size);
@@ -164,14 +216,21 @@ json kernel_json(const kernel_result& k, const kernel_placement& pl) {
 } // namespace
 
 std::string to_json_text(const run& r) {
-  const auto placements = analyze(r);
+  run named = r;
+  assign_display_names(named);
+  const auto placements = analyze(named);
+  const auto diagnoses = diagnose_run(named, placements);
   json doc = json::object();
   doc["schema"] = std::string(run_schema);
   doc["context"] = context_json(r.context);
   doc["ceilings"] = ceilings_json(r.ceilings);
   json kernels = json::array();
-  for (std::size_t i = 0; i < r.kernels.size(); ++i)
-    kernels.push_back(kernel_json(r.kernels[i], placements[i]));
+  for (std::size_t i = 0; i < named.kernels.size(); ++i) {
+    json k = kernel_json(named.kernels[i], placements[i]);
+    if (diagnoses[i])
+      k["diagnosis"] = diagnosis_json(*diagnoses[i]);
+    kernels.push_back(std::move(k));
+  }
   doc["kernels"] = kernels;
   return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }

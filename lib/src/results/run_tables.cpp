@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "roofkit/core.hpp"
+#include "roofkit/diagnosis.hpp"
 #include "roofkit/results.hpp"
 
 namespace roofkit {
@@ -77,13 +78,20 @@ std::string value_unit(const ceiling& c) {
   return c.prec == precision::tensor_int8 ? "TOP/s" : "TFLOP/s";
 }
 
-// A kernel name in at most `max` characters (ASCII "..." so that Markdown widths stay right).
-std::string short_kernel_name(const std::string& name, std::size_t max) {
-  std::string s = name.rfind("void ", 0) == 0 ? name.substr(5) : name;
-  if (const auto paren = s.find('('); paren != std::string::npos && paren > 0)
-    s = s.substr(0, paren);
-  if (s.size() > max)
-    s = s.substr(0, max - 3) + "...";
+// A label with an ASCII "..." for the ellipsis, so that Markdown widths stay right.
+std::string ascii_label(std::string s) {
+  const std::string ellipsis = "\u2026";
+  for (auto at = s.find(ellipsis); at != std::string::npos; at = s.find(ellipsis, at))
+    s.replace(at, ellipsis.size(), "...");
+  return s;
+}
+
+// A bound label for the narrow table: "combined FP32 + FP16" as "FP32+FP16".
+std::string compact_bound(std::string s) {
+  if (s.rfind("combined ", 0) == 0)
+    s.erase(0, 9);
+  for (auto at = s.find(" + "); at != std::string::npos; at = s.find(" + ", at))
+    s.replace(at, 3, "+");
   return s;
 }
 
@@ -150,17 +158,18 @@ table narrow_kernels_table(const run& r, const std::vector<kernel_placement>& pl
   if (occupancy)
     t.columns.push_back({"occupancy_achieved_pct", "Occ %", "", 0});
   t.columns.push_back({"flag", "Flag"});
+  const auto labels = kernel_labels(r, 28);
   for (std::size_t i = 0; i < r.kernels.size(); ++i) {
     const kernel_result& k = r.kernels[i];
     const kernel_placement& p = placements[i];
     const level_point* lp = point_at(p, main_level);
-    std::vector<cell> row{short_kernel_name(k.name, 34), positive_or_empty(k.time.median_s, 1e6)};
+    std::vector<cell> row{ascii_label(labels[i]), positive_or_empty(k.time.median_s, 1e6)};
     if (flops) {
       row.push_back(p.has_flops ? maybe(p.achieved_flops, 1e-9) : cell(std::monostate{}));
       row.push_back(lp && p.has_flops ? maybe(lp->intensity) : cell(std::monostate{}));
     }
     row.push_back(lp ? positive_or_empty(lp->achieved_bandwidth, 1e-9) : cell(std::monostate{}));
-    row.push_back(p.bound_label.empty() ? p.bound : p.bound_label);
+    row.push_back(compact_bound(p.bound_label.empty() ? p.bound : p.bound_label));
     row.push_back(p.bound == "unknown" ? cell(std::monostate{}) : maybe(p.pct_of_roof));
     if (occupancy)
       row.push_back(k.occupancy_achieved ? maybe(*k.occupancy_achieved, 100)
@@ -353,8 +362,12 @@ table kernels_table(const run& r, const std::vector<kernel_placement>& placement
     t.columns.push_back({"occupancy_achieved_pct", "Occupancy", "%", 1});
   t.columns.push_back({"status", "Status"});
   t.columns.push_back({"source", "Source"});
+  t.columns.push_back({"why", "Why"});
   t.columns.push_back({"note", "Note"});
+  t.columns.push_back({"display_name", "Label"});
 
+  const auto labels = kernel_labels(r);
+  const auto diagnoses = diagnose_run(r, placements);
   for (std::size_t i = 0; i < r.kernels.size(); ++i) {
     const kernel_result& k = r.kernels[i];
     const kernel_placement& p = placements[i];
@@ -381,7 +394,9 @@ table kernels_table(const run& r, const std::vector<kernel_placement>& placement
                                          : cell(std::monostate{}));
     row.push_back(k.status);
     row.push_back(to_string(k.source));
+    row.push_back(diagnoses[i] ? diagnoses[i]->limiter : std::string());
     row.push_back(kernel_note(k, p));
+    row.push_back(labels[i]);
     t.rows.push_back(std::move(row));
     t.highlight.push_back(k.status != "ok");
   }
@@ -422,6 +437,9 @@ void print_run_report(const run& r, output_format format, std::ostream& out,
       const auto placements = analyze(r);
       printer->print(options.wide ? kernels_table(r, placements)
                                   : narrow_kernels_table(r, placements, options.wide_hint));
+    }
+    if (wanted("kernels")) {
+      out << diagnosis_section(r, options.wide ? std::string::npos : narrow_width);
     }
     if (wanted("context"))
       printer->print(options.wide ? context_table(r, options.recorded)

@@ -134,7 +134,8 @@ std::string short_kernel_name(const std::string& name, std::size_t max_chars) {
       if (s[i] == ')')
         ++depth;
       else if (s[i] == '(' && --depth == 0) {
-        if (i > 0)
+        // "(CUTLASS)" after a space is part of a label, not an argument list.
+        if (i > 0 && s[i - 1] != ' ')
           s = s.substr(0, i);
         break;
       }

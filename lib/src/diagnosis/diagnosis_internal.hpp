@@ -1,0 +1,41 @@
+#pragma once
+// The finding builders of the diagnosis (diagnosis.cpp ranks them).
+
+#include <optional>
+#include <string>
+
+#include "roofkit/arch.hpp"
+#include "roofkit/diagnosis.hpp"
+
+namespace roofkit::diag {
+
+inline constexpr double near_roof_pct = 80; ///< at or above: near the roof
+inline constexpr double min_gain = 0.02;    ///< findings worth less are dropped
+inline constexpr double tail_threshold = 0.10;
+inline constexpr double tiny_kernel_s = 10e-6; ///< launch overhead matters below this
+
+std::optional<double> counter(const kernel_result& k, const std::string& name);
+const level_point* level_of(const kernel_placement& pl, memory_level l);
+double gap_of(const kernel_placement& pl);
+int registers_of(const kernel_result& k);
+double kernel_time(const kernel_result& k);
+/// "dram_bandwidth", "l2_bandwidth", "l1_bandwidth" or "compute" for the binding roof.
+std::string roof_kind(const kernel_placement& pl);
+
+diagnosis_occupancy occupancy_of(const arch_spec& arch, const kernel_result& k);
+std::optional<diagnosis_finding> uncoalesced_finding(const kernel_result& k,
+                                                     const kernel_placement& pl);
+std::optional<diagnosis_finding> bank_conflict_finding(const kernel_result& k,
+                                                       const kernel_placement& pl);
+std::optional<diagnosis_finding> local_memory_finding(const kernel_result& k,
+                                                      const kernel_placement& pl);
+std::optional<diagnosis_finding> occupancy_finding(const diagnosis_occupancy& occ,
+                                                   const kernel_placement& pl);
+std::optional<diagnosis_finding> latency_finding(const run& r, const kernel_result& k,
+                                                 const kernel_placement& pl,
+                                                 const diagnosis_occupancy& occ);
+std::optional<diagnosis_finding> waves_finding(const run& r, const kernel_result& k,
+                                               const kernel_placement& pl,
+                                               const diagnosis_occupancy& occ);
+
+} // namespace roofkit::diag

@@ -1,0 +1,189 @@
+// Launch findings: occupancy and its nearest cliff, Little's law, waves and tail, launch
+// overhead.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "diagnosis_internal.hpp"
+#include "roofkit/occupancy.hpp"
+#include "roofkit/plot.hpp"
+
+namespace roofkit::diag {
+
+namespace {
+
+launch_params params_of(const kernel_result& k) {
+  launch_params p;
+  p.threads_per_block = static_cast<int>(k.launch.block[0] * k.launch.block[1] * k.launch.block[2]);
+  p.registers_per_thread = registers_of(k);
+  p.static_smem = k.launch.static_smem_bytes;
+  p.dynamic_smem = k.launch.dynamic_smem_bytes;
+  return p;
+}
+
+std::string limiter_of(const occupancy_result& o) {
+  for (limiter l : {limiter::registers, limiter::shared_memory, limiter::blocks, limiter::warps})
+    if (o.limited_by(l))
+      return std::string(to_string(l));
+  return o.limiters ? limiter_names(o.limiters) : "warps";
+}
+
+// The nearest cliff of the limiting variable (or of registers when nothing limits): the side
+// that raises occupancy when it is limited, else the nearer side.
+std::optional<diagnosis_cliff> nearest_cliff(const arch_spec& arch, const launch_params& p,
+                                             const std::string& limiter_name, bool limited) {
+  const auto cliffs = find_cliffs(arch, p);
+  const occupancy_variable want = limiter_name == "shared_memory"
+                                      ? occupancy_variable::shared_memory
+                                  : limiter_name == "registers" ? occupancy_variable::registers
+                                                                : occupancy_variable::block_size;
+  for (const auto& c : cliffs) {
+    if (c.variable != (limited ? want : occupancy_variable::registers) &&
+        !(limited == false && p.registers_per_thread == 0 && c.variable == want))
+      continue;
+    const occupancy_point* side = nullptr;
+    if (limited)
+      side = c.below && c.below->occupancy > c.current.occupancy   ? &*c.below
+             : c.above && c.above->occupancy > c.current.occupancy ? &*c.above
+                                                                   : nullptr;
+    else if (c.below && c.above)
+      side = (c.current.value - c.below->value) <= (c.above->value - c.current.value) ? &*c.below
+                                                                                      : &*c.above;
+    else
+      side = c.below ? &*c.below : c.above ? &*c.above : nullptr;
+    if (!side)
+      continue;
+    diagnosis_cliff out;
+    out.variable = std::string(to_string(c.variable));
+    out.current = c.current.value;
+    out.value = side->value;
+    out.occupancy = side->occupancy;
+    out.text = c.text;
+    launch_params at = p;
+    if (c.variable == occupancy_variable::registers)
+      at.registers_per_thread = static_cast<int>(side->value);
+    else if (c.variable == occupancy_variable::block_size)
+      at.threads_per_block = static_cast<int>(side->value);
+    else
+      at.dynamic_smem = std::max<std::int64_t>(0, side->value - p.static_smem);
+    out.arch = arch.id();
+    out.threads = at.threads_per_block;
+    out.registers = at.registers_per_thread;
+    out.static_smem = at.static_smem;
+    out.dynamic_smem = at.dynamic_smem;
+    return out;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+diagnosis_occupancy occupancy_of(const arch_spec& arch, const kernel_result& k) {
+  const launch_params p = params_of(k);
+  diagnosis_occupancy d;
+  d.registers = p.registers_per_thread;
+  d.achieved = k.occupancy_achieved;
+  d.max_warps_per_sm = arch.max_warps_per_sm;
+  const auto& g = k.launch.grid;
+  if (p.threads_per_block <= 1 && 1ull * g[0] * g[1] * g[2] <= 1)
+    return d; // the launch is not known
+
+  const occupancy_result o = compute_occupancy(arch, p, false);
+  d.theoretical = o.occupancy;
+  d.active_blocks = o.active_blocks;
+  d.limiter = limiter_of(o);
+  if (o.active_blocks > 0)
+    d.cliff = nearest_cliff(arch, p, d.limiter, o.occupancy < 1);
+  return d;
+}
+
+std::optional<diagnosis_finding> occupancy_finding(const diagnosis_occupancy& occ,
+                                                   const kernel_placement& pl) {
+  if (occ.theoretical <= 0 || occ.theoretical >= 1 || pl.pct_of_roof >= near_roof_pct ||
+      occ.limiter.empty() || occ.limiter == "barriers")
+    return std::nullopt;
+  diagnosis_finding f;
+  f.kind = "occupancy_" + occ.limiter;
+  const double better = occ.cliff ? occ.cliff->occupancy : 1.0;
+  const double reach = std::min(100.0, pl.pct_of_roof * better / occ.theoretical);
+  f.gain = reach > 0 ? 1 - pl.pct_of_roof / reach : 0;
+  f.text = fmt::format("theoretical occupancy {:.0f}% ({} blocks per SM), limited by {}{}",
+                       100 * occ.theoretical, occ.active_blocks, occ.limiter,
+                       occ.cliff ? fmt::format("; {:.0f}% at {} {}", 100 * occ.cliff->occupancy,
+                                               occ.cliff->value, occ.cliff->variable)
+                                 : std::string());
+  f.evidence = {{"theoretical", occ.theoretical}};
+  if (occ.achieved)
+    f.evidence["achieved"] = *occ.achieved;
+  f.evidence_text["limiter"] = occ.limiter;
+  if (occ.cliff)
+    f.evidence["cliff_value"] = static_cast<double>(occ.cliff->value);
+  return f;
+}
+
+std::optional<diagnosis_finding> latency_finding(const run& r, const kernel_result& k,
+                                                 const kernel_placement& pl,
+                                                 const diagnosis_occupancy& occ) {
+  const auto* dram = level_of(pl, memory_level::dram);
+  const auto lr = counter(k, "smsp__sass_inst_executed_op_global_ld.sum");
+  const auto ls = counter(k, "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum");
+  if (pl.bound != "dram" || !dram || !dram->has_ceiling || !lr || !ls || *lr <= 0 ||
+      r.context.sm_count <= 0 || !occ.achieved || occ.max_warps_per_sm <= 0 || pl.pct_of_roof >= 90)
+    return std::nullopt;
+  const memory_latency lat = dram_latency(r.context.cc_major, r.context.cc_minor);
+  const double needed = dram->bandwidth_roof * lat.dram_ns * 1e-9;
+  const double bytes_per_load = 32 * *ls / *lr;
+  const double warps = *occ.achieved * occ.max_warps_per_sm; // achieved resident warps per SM
+  const double in_flight = warps * r.context.sm_count * bytes_per_load;
+  if (in_flight >= needed)
+    return std::nullopt;
+  diagnosis_finding f;
+  f.kind = "latency_hiding";
+  f.gain = std::min(gap_of(pl), 1 - in_flight / needed);
+  f.text = fmt::format("too few bytes in flight: the DRAM roof needs {} ({}/s x {:.0f} ns); "
+                       "{:.1f} warps per SM x {} SMs x {:.0f} B per load keep {} in flight with "
+                       "one load per warp",
+                       format_si(needed, "B"), format_si(dram->bandwidth_roof, "B"), lat.dram_ns,
+                       warps, r.context.sm_count, bytes_per_load, format_si(in_flight, "B"));
+  f.evidence = {{"bytes_in_flight_needed", needed},
+                {"bytes_in_flight", in_flight},
+                {"bytes_per_load", bytes_per_load},
+                {"warps_per_sm", warps},
+                {"dram_latency_ns", lat.dram_ns}};
+  return f;
+}
+
+std::optional<diagnosis_finding> waves_finding(const run& r, const kernel_result& k,
+                                               const kernel_placement& pl,
+                                               const diagnosis_occupancy& occ) {
+  const double blocks = 1.0 * k.launch.grid[0] * k.launch.grid[1] * k.launch.grid[2];
+  if (blocks <= 0 || occ.active_blocks <= 0 || r.context.sm_count <= 0)
+    return std::nullopt;
+  const double slots = 1.0 * occ.active_blocks * r.context.sm_count;
+  const double waves = blocks / slots;
+  const double t = kernel_time(k);
+  diagnosis_finding f;
+  f.evidence = {{"waves", waves}, {"blocks", blocks}, {"blocks_per_wave", slots}};
+  if (waves < 1 && (t < tiny_kernel_s || k.overhead_dominated)) {
+    f.kind = "launch_overhead";
+    f.gain = gap_of(pl);
+    f.text =
+        fmt::format("{} for {:.0f} blocks, {:.1f}% of one wave ({} SMs x {} blocks): the "
+                    "launch and ramp cost more than the work",
+                    format_si(t, "s"), blocks, 100 * waves, r.context.sm_count, occ.active_blocks);
+    return f;
+  }
+  const double full = std::ceil(waves);
+  const double idle = (full - waves) / full; // SM time left idle in the last wave
+  if (idle <= tail_threshold)
+    return std::nullopt;
+  f.kind = "tail_effect";
+  f.gain = std::min(idle, gap_of(pl));
+  f.text = fmt::format("{:.2f} waves of {:.0f} blocks: the last wave is {:.0f}% full, leaving "
+                       "{:.0f}% of the SM time idle",
+                       waves, slots, 100 * (waves - std::floor(waves)), 100 * idle);
+  return f;
+}
+
+} // namespace roofkit::diag

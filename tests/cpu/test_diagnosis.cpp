@@ -1,0 +1,178 @@
+// The diagnosis on the recorded bundled run (data/runs/h100-sxm.json): each seed claim's kernel
+// gets the limiter its article gives, from its counters, launch and placement (issue 37).
+#include <algorithm>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "roofkit/core.hpp"
+#include "roofkit/diagnosis.hpp"
+#include "roofkit/results.hpp"
+
+namespace {
+
+using namespace roofkit;
+
+const run& h100() {
+  static const run r = load_run(std::string(ROOFKIT_TEST_SOURCE_DIR) + "/data/runs/h100-sxm.json");
+  return r;
+}
+
+std::size_t index_of(const run& r, const std::string& name) {
+  for (std::size_t i = 0; i < r.kernels.size(); ++i)
+    if (r.kernels[i].name == name)
+      return i;
+  ADD_FAILURE() << name << " not in the run";
+  return 0;
+}
+
+kernel_diagnosis diagnosis_of(const run& r, const std::string& name) {
+  const auto placements = analyze(r);
+  const std::size_t i = index_of(r, name);
+  const auto d = diagnose_kernel(r, i, placements[i]);
+  EXPECT_TRUE(d.has_value()) << name;
+  return d.value_or(kernel_diagnosis{});
+}
+
+const diagnosis_finding* finding(const kernel_diagnosis& d, const std::string& kind) {
+  for (const auto& f : d.findings)
+    if (f.kind == kind)
+      return &f;
+  return nullptr;
+}
+
+TEST(Diagnosis, StridedAndColumnMajorAccessIsUncoalescedWithSectorsPerRequest) {
+  for (const char* name :
+       {"global/stride-32", "global/stride-16", "global/stride-8", "global/matrix-column-major"}) {
+    const auto d = diagnosis_of(h100(), name);
+    EXPECT_EQ(d.limiter, "uncoalesced_access") << name << ": " << d.verdict;
+    const auto* f = finding(d, "uncoalesced_access");
+    ASSERT_NE(f, nullptr) << name;
+    EXPECT_GT(f->evidence.at("sectors_per_request"), 4.5) << name;
+    EXPECT_DOUBLE_EQ(f->evidence.at("ideal_sectors_per_request"), 4) << name;
+  }
+  // Stride 32 loads touch a sector per thread: 32 per request, 8x the 4 a coalesced load needs.
+  const auto s32 = diagnosis_of(h100(), "global/stride-32");
+  EXPECT_NEAR(finding(s32, "uncoalesced_access")->evidence.at("sectors_per_request_ld"), 32, 0.1);
+  const auto col = diagnosis_of(h100(), "global/matrix-column-major");
+  EXPECT_NEAR(finding(col, "uncoalesced_access")->evidence.at("sectors_per_request"), 32, 0.1);
+  // Their coalesced twins are not.
+  for (const char* name : {"global/coalesced", "global/matrix-row-major"})
+    EXPECT_EQ(finding(diagnosis_of(h100(), name), "uncoalesced_access"), nullptr) << name;
+}
+
+TEST(Diagnosis, BankConflictKernelsGetTheirWays) {
+  for (int ways : {2, 4, 8, 16, 32}) {
+    const std::string name = "smem/bank-conflict-" + std::to_string(ways);
+    const auto d = diagnosis_of(h100(), name);
+    EXPECT_EQ(d.limiter, "bank_conflicts") << name << ": " << d.verdict;
+    const auto* f = finding(d, "bank_conflicts");
+    ASSERT_NE(f, nullptr) << name;
+    EXPECT_NEAR(f->evidence.at("ways"), ways, 0.1 * ways) << name;
+  }
+  EXPECT_EQ(finding(diagnosis_of(h100(), "smem/bank-conflict-1"), "bank_conflicts"), nullptr);
+}
+
+TEST(Diagnosis, RegisterFoldKernelsAreRegisterLimitedWithTheCliff) {
+  for (const char* name : {"registers/two-more-vars", "registers/maxnreg-33", "cliff/fold-cap"}) {
+    const auto d = diagnosis_of(h100(), name);
+    EXPECT_EQ(d.limiter, "occupancy_registers") << name << ": " << d.verdict;
+    ASSERT_TRUE(d.occupancy) << name;
+    EXPECT_DOUBLE_EQ(d.occupancy->theoretical, 0.75) << name;
+    EXPECT_EQ(d.occupancy->limiter, "registers") << name;
+    ASSERT_TRUE(d.occupancy->cliff) << name;
+    // 512 threads: 32 registers fit 4 blocks (100%).
+    EXPECT_EQ(d.occupancy->cliff->variable, "registers");
+    EXPECT_EQ(d.occupancy->cliff->value, 32) << name;
+    EXPECT_DOUBLE_EQ(d.occupancy->cliff->occupancy, 1.0) << name;
+    EXPECT_EQ(d.occupancy->cliff->registers, 32) << name;
+    EXPECT_EQ(d.occupancy->cliff->threads, 512) << name;
+    EXPECT_EQ(d.occupancy->cliff->arch, "sm_90") << name;
+  }
+  // 31 registers: full occupancy, and the nearest cliff is above (33 registers, 75%).
+  const auto d31 = diagnosis_of(h100(), "registers/31-regs");
+  ASSERT_TRUE(d31.occupancy && d31.occupancy->cliff);
+  EXPECT_DOUBLE_EQ(d31.occupancy->theoretical, 1.0);
+  EXPECT_EQ(d31.occupancy->cliff->value, 33);
+  EXPECT_DOUBLE_EQ(d31.occupancy->cliff->occupancy, 0.75);
+  EXPECT_EQ(finding(d31, "occupancy_registers"), nullptr);
+}
+
+TEST(Diagnosis, SpillKernelIsLocalMemory) {
+  const auto d = diagnosis_of(h100(), "registers/spill");
+  EXPECT_EQ(d.limiter, "local_memory") << d.verdict;
+  EXPECT_EQ(finding(d, "local_memory")->evidence.at("local_bytes_per_thread"), 64);
+  EXPECT_GT(finding(d, "local_memory")->evidence.at("local_share_of_l1_bytes"), 0.5);
+  EXPECT_EQ(finding(diagnosis_of(h100(), "registers/31-regs"), "local_memory"), nullptr);
+}
+
+TEST(Diagnosis, TinyLaunchesAreLaunchOverhead) {
+  for (const char* name :
+       {"divergence/boundary-100", "divergence/boundary-1000", "divergence/boundary-10000"}) {
+    const auto d = diagnosis_of(h100(), name);
+    EXPECT_EQ(d.limiter, "launch_overhead") << name << ": " << d.verdict;
+    EXPECT_LT(finding(d, "launch_overhead")->evidence.at("waves"), 0.1) << name;
+  }
+  // A big grid-stride reduction is not.
+  EXPECT_EQ(finding(diagnosis_of(h100(), "reduce/two-pass"), "launch_overhead"), nullptr);
+}
+
+TEST(Diagnosis, ScalarCopyLacksBytesInFlightAndInt4CopyIsNearTheRoof) {
+  const auto scalar = diagnosis_of(h100(), "vector/copy-scalar");
+  EXPECT_EQ(scalar.limiter, "latency_hiding") << scalar.verdict;
+  const auto* f = finding(scalar, "latency_hiding");
+  ASSERT_NE(f, nullptr);
+  EXPECT_LT(f->evidence.at("bytes_in_flight"), f->evidence.at("bytes_in_flight_needed"));
+  EXPECT_DOUBLE_EQ(f->evidence.at("bytes_per_load"), 128);
+  const auto int4 = diagnosis_of(h100(), "vector/copy-int4");
+  EXPECT_EQ(int4.limiter, "dram_bandwidth") << int4.verdict;
+  EXPECT_EQ(finding(int4, "latency_hiding"), nullptr);
+  EXPECT_LT(int4.findings.front().gain, 0.15);
+  EXPECT_GT(int4.pct_of_roof, 80);
+}
+
+TEST(Diagnosis, RankedByGainAndEveryBundledKernelPlacedHasOne) {
+  const run& r = h100();
+  const auto placements = analyze(r);
+  const auto all = diagnose_run(r, placements);
+  int diagnosed = 0;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (!all[i])
+      continue;
+    ++diagnosed;
+    ASSERT_FALSE(all[i]->findings.empty()) << r.kernels[i].name;
+    for (std::size_t j = 1; j < all[i]->findings.size(); ++j)
+      EXPECT_GE(all[i]->findings[j - 1].gain, all[i]->findings[j].gain) << r.kernels[i].name;
+    for (const auto& f : all[i]->findings) {
+      EXPECT_GE(f.gain, 0) << r.kernels[i].name;
+      EXPECT_LE(f.gain, 1) << r.kernels[i].name;
+    }
+  }
+  EXPECT_GE(diagnosed, 60);
+}
+
+TEST(Diagnosis, ApplicationRunDiagnosesKernelsAboveOnePercent) {
+  const run r =
+      load_run(std::string(ROOFKIT_TEST_SOURCE_DIR) + "/data/runs/h100-torch-ops-profile.json");
+  const auto all = diagnose_run(r, analyze(r));
+  for (std::size_t i = 0; i < r.kernels.size(); ++i) {
+    const auto share = app_time_share(r.kernels[i]);
+    ASSERT_TRUE(share);
+    EXPECT_EQ(all[i].has_value(), *share >= 0.01 && r.kernels[i].status == "ok")
+        << r.kernels[i].name;
+  }
+}
+
+TEST(Diagnosis, ExplainNamesTheCliffCommand) {
+  const run& r = h100();
+  const auto idx = find_kernels(r, "registers/maxnreg-33");
+  ASSERT_EQ(idx.size(), 1u);
+  const std::string text = explain_kernel(r, idx[0], [](const diagnosis_cliff& c) {
+    return "calc " + c.arch + " " + std::to_string(c.threads) + " " + std::to_string(c.registers);
+  });
+  EXPECT_NE(text.find("verdict (occupancy_registers)"), std::string::npos) << text;
+  EXPECT_NE(text.find("test it: calc sm_90 512 32"), std::string::npos) << text;
+  EXPECT_THROW(find_kernels(r, "no-such-kernel"), roofkit::error);
+}
+
+} // namespace
