@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# The GPU checks behind this release's claims, after a build (scripts/gpu-check.sh tests):
+#   roofs     measured roofs by default: the first bench measures the quick ceilings and caches
+#             them, the second reads the cache; ceilings --quick's exit code and any rejection;
+#             a machine file of another GPU refused (exit 2) and accepted with --ceilings-any-gpu
+#   exits     profile's exit codes: no GPU visible (3), launches selected but none profiled (4)
+#   skip      a GPU test run where the tests skip (no GPU visible) fails the skip check
+#   fallback  the driver's L2 flush turned off: the run and stderr say the sweep was used and why
+# Each stage writes one evidence file under $OUT (roofkit.validation/1, with command, device,
+# revision). Usage: OUT=dir REV=revision validation/scripts/release-checks.sh BUILD_DIR [stages]
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 2
+BUILD="${1:?usage: OUT=dir REV=rev validation/scripts/release-checks.sh BUILD_DIR [stages]}"
+shift
+stages="${*:-roofs exits skip fallback}"
+OUT="$(mkdir -p "${OUT:-out/release-checks}" && cd "${OUT:-out/release-checks}" && pwd)"
+REV="${REV:-unknown}"
+RC="$BUILD/tools/roofline-cuda/roofline-cuda"
+W="$(mktemp -d)"
+gpu="$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | awk '{print tolower($2)}')"
+now() { date +%s.%N; }
+# check NAME EXPECTED_RC CMD...: runs CMD, appends {name, expected_rc, rc, seconds, stderr tail}.
+check() {
+  local name=$1 want=$2
+  shift 2
+  local a b rc
+  a=$(now)
+  "$@" >"$W/$name.out" 2>"$W/$name.err"
+  rc=$?
+  b=$(now)
+  python3 - "$name" "$want" "$rc" "$a" "$b" "$W/$name.err" "$*" >>"$W/results.jsonl" <<'PY'
+import json, sys
+name, want, rc, a, b, err, cmd = sys.argv[1:]
+lines = open(err, errors="replace").read().splitlines()
+print(json.dumps({"check": name, "command": cmd, "expected_rc": int(want), "rc": int(rc),
+                  "ok": int(want) == int(rc), "seconds": round(float(b) - float(a), 2),
+                  "stderr": lines[-6:]}))
+PY
+  echo "release-checks: $name rc=$rc (expected $want) in $(awk -v a="$a" -v b="$b" 'BEGIN{printf "%.1f", b-a}') s"
+}
+record() { # record FILE WHAT COMMAND: wraps results.jsonl into FILE and starts a new one
+  python3 -c 'import json,sys; print(json.dumps([json.loads(l) for l in open(sys.argv[1])]))' \
+    "$W/results.jsonl" >"$W/results.json"
+  python3 validation/scripts/evidence_record.py "$OUT/$1" "$2" "$3" "$REV" "$W/results.json"
+  : >"$W/results.jsonl"
+}
+: >"$W/results.jsonl"
+app="$BUILD/tests/apps/roofkit_app_features"
+[ -x "$app" ] || app="$(find "$BUILD/tests/apps" -maxdepth 1 -type f -executable | head -1)"
+
+if [[ " $stages " == *" roofs "* ]]; then
+  export XDG_CACHE_HOME="$W/cache"
+  k=(--kernel '^global/coalesced$' --reps 3)
+  check first_bench_measures 0 "$RC" bench "${k[@]}" -o "$W/b1.json"
+  check second_bench_from_cache 0 "$RC" bench "${k[@]}" -o "$W/b2.json"
+  grep -h '"roofs"' "$W/b1.json" "$W/b2.json" >"$W/roofs-lines.txt" 2>&1
+  check theoretical_roofs 0 "$RC" bench "${k[@]}" --ceilings theoretical -o "$W/b0.json"
+  check quick_ceilings 0 "$RC" ceilings --quick --save "$W/machine.json"
+  check other_gpu_file_refused 2 "$RC" bench "${k[@]}" --ceilings tests/data/machine/ceilings-a100.json
+  check other_gpu_file_insisted 0 "$RC" bench "${k[@]}" \
+    --ceilings tests/data/machine/ceilings-a100.json --ceilings-any-gpu
+  ls "$XDG_CACHE_HOME/roofkit" >"$W/cache-files.txt" 2>&1
+  python3 - "$W" >>"$W/results.jsonl" <<'PY'
+import json, sys, glob
+w = sys.argv[1]
+def roofs(p):
+    try: return json.load(open(p))["context"].get("roofs")
+    except Exception as e: return f"unreadable: {e}"
+print(json.dumps({"check": "roofs_recorded", "first": roofs(w + "/b1.json"),
+                  "second": roofs(w + "/b2.json"), "theoretical": roofs(w + "/b0.json"),
+                  "cache_files": open(w + "/cache-files.txt").read().split()}))
+PY
+  cp "$W/machine.json" "$OUT/ceilings-quick-$gpu.json" 2>/dev/null
+  record "roofs-default-$gpu.json" "Measured roofs by default: the first bench measures the quick ceilings (time), the second reads the per-GPU cache; theoretical on request; another GPU's machine file refused (exit 2) unless --ceilings-any-gpu; ceilings --quick exit code" \
+    "OUT=... REV=... validation/scripts/release-checks.sh BUILD roofs"
+  unset XDG_CACHE_HOME
+fi
+
+if [[ " $stages " == *" exits "* ]]; then
+  check profile_no_gpu 3 env CUDA_VISIBLE_DEVICES= "$RC" profile -o "$W/none.json" -- "$app"
+  check profile_none_profiled 4 "$RC" profile --kernel 'no_kernel_has_this_name' \
+    -o "$W/none2.json" -- "$app"
+  check profile_ok 0 "$RC" profile -o "$W/ok.json" -- "$app"
+  python3 - "$W" >>"$W/results.jsonl" <<'PY'
+import json, os, sys
+w = sys.argv[1]
+print(json.dumps({"check": "no_run_written", "no_gpu_run_exists": os.path.exists(w + "/none.json"),
+                  "none_profiled_run_exists": os.path.exists(w + "/none2.json")}))
+PY
+  record "profile-exit-codes-$gpu.json" "profile's exit codes on a GPU machine: 3 with no GPU visible (no run written), 4 when launches were selected but none profiled (no run written), 0 otherwise" \
+    "OUT=... REV=... validation/scripts/release-checks.sh BUILD exits"
+fi
+
+if [[ " $stages " == *" skip "* ]]; then
+  CUDA_VISIBLE_DEVICES= ctest --test-dir "$BUILD" -L gpu -R 'timing|ceilings_limits' \
+    --output-junit "$W/planted.xml" >"$W/planted.log" 2>&1
+  echo "ctest rc=$? ($(grep -E 'tests passed|tests failed' "$W/planted.log"))" >"$W/planted.txt"
+  check planted_skip_fails 1 python3 scripts/junit-skips.py "$W/planted.xml"
+  record "gpu-check-planted-skip-$gpu.json" "A GPU test run whose tests all skip (CUDA_VISIBLE_DEVICES empty) fails the skip check that gpu-check.sh applies (scripts/junit-skips.py exits 1)" \
+    "OUT=... REV=... validation/scripts/release-checks.sh BUILD skip"
+fi
+
+if [[ " $stages " == *" fallback "* ]]; then
+  check flush_default 0 "$RC" profile -o "$W/flush-default.json" -- "$app"
+  check flush_off 0 env ROOFKIT_DRIVER_FLUSH=off "$RC" profile -o "$W/flush-off.json" -- "$app"
+  python3 - "$W" >>"$W/results.jsonl" <<'PY'
+import json, sys
+w = sys.argv[1]
+def ctx(p):
+    try:
+        c = json.load(open(p))["context"]
+        return {k: v for k, v in c.items() if "cache" in k or "flush" in k or k in ("notes", "extra")}
+    except Exception as e: return f"unreadable: {e}"
+print(json.dumps({"check": "cache_control_in_run", "default": ctx(w + "/flush-default.json"),
+                  "driver_flush_off": ctx(w + "/flush-off.json")}))
+PY
+  record "driver-flush-fallback-$gpu.json" "The driver's L2 flush and its fallback: by default the run records the method used; with the driver flush refused (ROOFKIT_DRIVER_FLUSH=off) the L2 sweep is used, with the reason on one stderr line and in the run" \
+    "OUT=... REV=... validation/scripts/release-checks.sh BUILD fallback"
+fi
+ls -l "$OUT"
