@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include "../validation/validation_kernels.cuh"
+#include "../../validation/programs/validation_kernels.cuh"
 #include "roofkit/profiler.hpp"
 #include "roofkit/timing.hpp"
 
