@@ -18,28 +18,11 @@ bool is_kernel_launch(CUpti_CallbackId cbid) {
   }
 }
 
-batch_effect replay_batch_effect(CUpti_CallbackId cbid) {
-  if (is_kernel_launch(cbid))
-    return batch_effect::keeps;
+namespace {
+
+// Calls that read or set context, device and function state only.
+bool context_query(CUpti_CallbackId cbid) {
   switch (cbid) {
-  // The runtime loads modules lazily inside its own calls, holding a lock of its own; replaying
-  // there left that lock broken (the PyTorch script hung at its next launch). A module load only
-  // adds memory the batch's launches do not use.
-  case CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData:
-  case CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadFromFile:
-  case CUPTI_DRIVER_TRACE_CBID_cuLibraryGetManaged:
-  case CUPTI_DRIVER_TRACE_CBID_cuLibraryGetUnifiedFunction:
-  case CUPTI_DRIVER_TRACE_CBID_cuModuleLoad:
-  case CUPTI_DRIVER_TRACE_CBID_cuModuleLoadData:
-  case CUPTI_DRIVER_TRACE_CBID_cuModuleLoadDataEx:
-  case CUPTI_DRIVER_TRACE_CBID_cuModuleLoadFatBinary:
-  case CUPTI_DRIVER_TRACE_CBID_cuModuleGetLoadingMode:
-  case CUPTI_DRIVER_TRACE_CBID_cuKernelGetLibrary:
-    return batch_effect::keeps;
-  // Unloading (at exit, under the same lock) would take functions the replay needs.
-  case CUPTI_DRIVER_TRACE_CBID_cuModuleUnload:
-  case CUPTI_DRIVER_TRACE_CBID_cuLibraryUnload:
-    return batch_effect::drops;
   case CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent:
   case CUPTI_DRIVER_TRACE_CBID_cuCtxGetDevice:
   case CUPTI_DRIVER_TRACE_CBID_cuCtxGetDevice_v2:
@@ -89,6 +72,15 @@ batch_effect replay_batch_effect(CUpti_CallbackId cbid) {
   case CUPTI_DRIVER_TRACE_CBID_cuModuleGetFunction:
   case CUPTI_DRIVER_TRACE_CBID_cuModuleGetGlobal_v2:
   case CUPTI_DRIVER_TRACE_CBID_cuLibraryGetGlobal:
+    return true;
+  default:
+    return false;
+  }
+}
+
+// Calls on events, streams, pointers and occupancy that touch no device memory.
+bool stream_or_memory_query(CUpti_CallbackId cbid) {
+  switch (cbid) {
   case CUPTI_DRIVER_TRACE_CBID_cuEventCreate:
   case CUPTI_DRIVER_TRACE_CBID_cuEventDestroy:
   case CUPTI_DRIVER_TRACE_CBID_cuEventDestroy_v2:
@@ -135,9 +127,43 @@ batch_effect replay_batch_effect(CUpti_CallbackId cbid) {
   case CUPTI_DRIVER_TRACE_CBID_cuOccupancyAvailableDynamicSMemPerBlock:
   case CUPTI_DRIVER_TRACE_CBID_cuOccupancyMaxActiveClusters:
   case CUPTI_DRIVER_TRACE_CBID_cuOccupancyMaxPotentialClusterSize:
-    return batch_effect::keeps;
+    return true;
   default:
-    return batch_effect::replays;
+    return false;
+  }
+}
+
+// Calls that neither touch device memory nor let the host see results: the batch stays open.
+bool queries_only(CUpti_CallbackId cbid) {
+  return context_query(cbid) || stream_or_memory_query(cbid);
+}
+
+} // namespace
+
+batch_effect replay_batch_effect(CUpti_CallbackId cbid) {
+  if (is_kernel_launch(cbid))
+    return batch_effect::keeps;
+  switch (cbid) {
+  // The runtime loads modules lazily inside its own calls, holding a lock of its own; replaying
+  // there left that lock broken (the PyTorch script hung at its next launch). A module load only
+  // adds memory the batch's launches do not use.
+  case CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData:
+  case CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadFromFile:
+  case CUPTI_DRIVER_TRACE_CBID_cuLibraryGetManaged:
+  case CUPTI_DRIVER_TRACE_CBID_cuLibraryGetUnifiedFunction:
+  case CUPTI_DRIVER_TRACE_CBID_cuModuleLoad:
+  case CUPTI_DRIVER_TRACE_CBID_cuModuleLoadData:
+  case CUPTI_DRIVER_TRACE_CBID_cuModuleLoadDataEx:
+  case CUPTI_DRIVER_TRACE_CBID_cuModuleLoadFatBinary:
+  case CUPTI_DRIVER_TRACE_CBID_cuModuleGetLoadingMode:
+  case CUPTI_DRIVER_TRACE_CBID_cuKernelGetLibrary:
+    return batch_effect::keeps;
+  // Unloading (at exit, under the same lock) would take functions the replay needs.
+  case CUPTI_DRIVER_TRACE_CBID_cuModuleUnload:
+  case CUPTI_DRIVER_TRACE_CBID_cuLibraryUnload:
+    return batch_effect::drops;
+  default:
+    return queries_only(cbid) ? batch_effect::keeps : batch_effect::replays;
   }
 }
 

@@ -19,7 +19,6 @@ using NV::Cupti::Checkpoint::CUpti_Checkpoint;
 using NV::Cupti::Checkpoint::cuptiCheckpointFree;
 using NV::Cupti::Checkpoint::cuptiCheckpointRestore;
 using NV::Cupti::Checkpoint::cuptiCheckpointSave;
-#include <generated_nvtx_meta.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -41,11 +40,14 @@ using NV::Cupti::Checkpoint::cuptiCheckpointSave;
 
 #include "batch_calls.hpp"
 #include "driver_gate.hpp"
+#include "graph_kernels.hpp"
 #include "launch_args.hpp"
+#include "launch_facts.hpp"
 #include "launch_timer.hpp"
+#include "nvtx_ranges.hpp"
+#include "record_log.hpp"
 #include "replay_output.hpp"
 #include "roofkit/app_profile.hpp"
-#include "roofkit/bench.hpp"
 #include "roofkit/core.hpp"
 #include "roofkit/occupancy.hpp"
 #include "roofkit/profiler.hpp"
@@ -55,8 +57,7 @@ namespace roofkit::inject {
 
 namespace {
 
-thread_local bool in_tool = false;                // our own driver calls: no callbacks handled
-thread_local std::vector<std::string> nvtx_stack; // enclosing NVTX push/pop ranges
+thread_local bool in_tool = false; // our own driver calls: no callbacks handled
 
 struct tool_scope {
   bool was;
@@ -71,7 +72,8 @@ struct device_state {
   bool failed = false;
   std::unique_ptr<profiler_session> session;
   CUcontext primary = nullptr;
-  bool heap_ready = false; ///< prepare_device_heap() ran
+  bool heap_ready = false;    ///< prepare_device_heap() ran
+  std::string method_written; ///< the cache control method in the last device record
 };
 
 /// A selected launch whose replay waits for the end of its batch.
@@ -98,8 +100,7 @@ public:
 
   void start() {
     const char* path = std::getenv("ROOFKIT_PROFILE_RECORD");
-    if (path && *path)
-      out_ = std::fopen(path, "a");
+    records_.open(path ? path : "");
     try {
       turn_ = std::make_unique<profiler_turn>(path && *path ? path : "");
     } catch (const std::exception& e) { // no lock files: profile as a lone process would
@@ -155,10 +156,6 @@ public:
         {"flush_s", t.flush_s}};
     for (const auto& [name, value] : totals)
       fields[name] += value;
-    for (std::size_t i = 0; i < t.start_s_by_pass.size(); ++i)
-      fields[fmt::format("start_pass{}_s", i)] += t.start_s_by_pass[i];
-    for (std::size_t i = 0; i < t.stop_s_by_pass.size(); ++i)
-      fields[fmt::format("stop_pass{}_s", i)] += t.stop_s_by_pass[i];
   }
 
   // The application destroys or resets (cudaDeviceReset) a context that a device's session works
@@ -176,6 +173,7 @@ public:
         continue;
       }
       if (it->second.session) {
+        note_cache_method(it->first, it->second);
         std::map<std::string, double> fields;
         add_stats(it->second.session->stats(), fields);
         write(profiler_time_line(fields));
@@ -203,18 +201,18 @@ public:
       write(timing_line(t));
     for (const auto& [key, n] : not_profiled_)
       write(not_profiled_line({key.first, key.second, n}));
-    std::map<std::string, double> fields = phase_s_;
-    for (const auto& [ordinal, d] : devices_)
-      if (d.session)
+    std::map<std::string, double> fields = counts_;
+    for (auto& [ordinal, d] : devices_)
+      if (d.session) {
+        note_cache_method(ordinal, d);
         add_stats(d.session->stats(), fields);
+      }
     for (const auto& [why, n] : batch_ends_)
       fields["batch_ended_by:" + why] = static_cast<double>(n);
     if (!fields.empty())
       write(profiler_time_line(fields));
     write(end_line(launches_.load(), pid_));
-    if (out_)
-      std::fclose(out_);
-    out_ = nullptr;
+    records_.close();
   }
 
 private:
@@ -281,38 +279,6 @@ private:
     // Not mutex_: a thread that loads a module may hold driver locks that a profiling thread needs.
     std::lock_guard lock(heap_mutex_);
     heap_kernels_.merge(users);
-  }
-
-  static void on_nvtx(CUpti_CallbackId cbid, const CUpti_NvtxData* d) {
-    auto push_attrib = [](const nvtxEventAttributes_t* a) {
-      nvtx_stack.push_back(a && a->messageType == NVTX_MESSAGE_TYPE_ASCII && a->message.ascii
-                               ? a->message.ascii
-                               : "");
-    };
-    switch (cbid) {
-    case CUPTI_CBID_NVTX_nvtxRangePushA: {
-      const char* m = static_cast<const nvtxRangePushA_params*>(d->functionParams)->message;
-      nvtx_stack.push_back(m ? m : "");
-      break;
-    }
-    case CUPTI_CBID_NVTX_nvtxRangePushEx:
-      push_attrib(static_cast<const nvtxRangePushEx_params*>(d->functionParams)->eventAttrib);
-      break;
-    case CUPTI_CBID_NVTX_nvtxDomainRangePushEx:
-      push_attrib(
-          static_cast<const nvtxDomainRangePushEx_params*>(d->functionParams)->core.eventAttrib);
-      break;
-    case CUPTI_CBID_NVTX_nvtxRangePushW:
-      nvtx_stack.emplace_back();
-      break;
-    case CUPTI_CBID_NVTX_nvtxRangePop:
-    case CUPTI_CBID_NVTX_nvtxDomainRangePop:
-      if (!nvtx_stack.empty())
-        nvtx_stack.pop_back();
-      break;
-    default:
-      break;
-    }
   }
 
   void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData* d) {
@@ -402,58 +368,22 @@ private:
     return it->second;
   }
 
-  static std::string function_name(CUfunction f, CUkernel k) {
-    const char* name = nullptr;
-    if (f && cuFuncGetName(&name, f) == CUDA_SUCCESS && name)
-      return name;
-    if (k && cuKernelGetName(&name, k) == CUDA_SUCCESS && name)
-      return name;
-    return "(unknown kernel)";
-  }
-
-  void collect_graph_kernels(CUgraph graph, std::vector<std::string>& names, int depth = 0) {
-    std::size_t n = 0;
-    if (depth > 8 || cuGraphGetNodes(graph, nullptr, &n) != CUDA_SUCCESS || n == 0)
-      return;
-    std::vector<CUgraphNode> nodes(n);
-    if (cuGraphGetNodes(graph, nodes.data(), &n) != CUDA_SUCCESS)
-      return;
-    for (CUgraphNode node : nodes) {
-      CUgraphNodeType type;
-      if (cuGraphNodeGetType(node, &type) != CUDA_SUCCESS)
-        continue;
-      if (type == CU_GRAPH_NODE_TYPE_KERNEL) {
-        CUDA_KERNEL_NODE_PARAMS p{};
-        if (cuGraphKernelNodeGetParams(node, &p) == CUDA_SUCCESS)
-          names.push_back(demangle(function_name(p.func, p.kern)));
-      } else if (type == CU_GRAPH_NODE_TYPE_GRAPH) {
-        CUgraph child = nullptr;
-        if (cuGraphChildGraphNodeGetGraph(node, &child) == CUDA_SUCCESS)
-          collect_graph_kernels(child, names, depth + 1);
-      }
-    }
-  }
-
   void on_instantiate(CUgraphExec exec, CUgraph graph) {
     tool_scope scope;
-    std::vector<std::string> names;
-    collect_graph_kernels(graph, names);
-    std::lock_guard lock(graph_mutex_); // not mutex_: a call's exit is still inside the gate
-    graph_kernels_[exec] = std::move(names);
+    graphs_.on_instantiate(exec, graph); // not mutex_: a call's exit is still inside the gate
   }
 
   void on_graph_launch(CUgraphExec exec) {
     std::lock_guard lock(mutex_);
-    std::lock_guard graphs(graph_mutex_);
-    auto it = graph_kernels_.find(exec);
-    if (it == graph_kernels_.end()) {
+    const auto kernels = graphs_.kernels_of(exec);
+    if (!kernels) {
       ++not_profiled_[{"(kernels of a graph whose instantiation roofkit did not see)",
                        "CUDA graph"}];
       return;
     }
-    for (const auto& name : it->second)
+    for (const auto& name : *kernels)
       ++not_profiled_[{name, "CUDA graph"}];
-    launches_ += static_cast<std::int64_t>(it->second.size());
+    launches_ += static_cast<std::int64_t>(kernels->size());
   }
 
   void on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData* d) {
@@ -467,7 +397,7 @@ private:
       device_written_ = true;
       CUdevice dev = 0;
       if (cuCtxGetDevice(&dev) == CUDA_SUCCESS)
-        write_start(static_cast<int>(dev), "", 0, "");
+        write_start(static_cast<int>(dev), "", 0, nullptr);
     }
     CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
     if (captures_ > 0 || (cuStreamIsCapturing(a.stream, &capture) == CUDA_SUCCESS &&
@@ -483,7 +413,7 @@ private:
       int ordinal = 0;
       session_for(d->context, ordinal);
     }
-    if (selector_ && selector_->select(name, nvtx_stack)) {
+    if (selector_ && selector_->select(name, nvtx_ranges())) {
       if (stopped_)
         ++not_profiled_[{name, "profiler unavailable"}];
       else if (!take_turn())
@@ -507,13 +437,12 @@ private:
     device_state& s = devices_[ordinal];
     if (s.failed || s.session)
       return s.failed ? nullptr : &s;
-    const auto t0 = std::chrono::steady_clock::now();
     profiler_options po;
     po.warn = [](const std::string& w) { say("warning: " + w); };
     // The bench's metric set and cache control: the session flushes the L2 after the
     // profiler has started each pass, through the kernel driver, or else in kernels whose
     // ranges it drops (profile_launch).
-    po.cache = parse_cache_control(options_.cache_control);
+    po.cache = options_.cache;
     po.max_launch_sequence = static_cast<std::size_t>(options_.replay_batch);
     try {
       s.session = std::make_unique<profiler_session>(ordinal, bench_metric_set(), po);
@@ -528,16 +457,25 @@ private:
       fail(e.what(), re ? re->hint() : "", static_cast<int>(re ? re->code() : exit_code::failure));
       return nullptr;
     }
-    phase_s_["session_setup_s"] +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     cuDevicePrimaryCtxRetain(&s.primary, dev);
     cuCtxSetCurrent(ctx);
-    write_start(ordinal, s.session->chip(), s.session->passes(), s.session->cache_control_method());
+    write_start(ordinal, s.session->chip(), s.session->passes(), s.session.get());
+    s.method_written = s.session->cache_control_method();
     return &s;
   }
 
+  // Writes the device record again when the session's cache control method changed since the
+  // last one (the driver's flush failed mid-run and the sweep replaced it): the run says so.
+  void note_cache_method(int ordinal, device_state& d) {
+    if (!d.session || d.session->cache_control_method() == d.method_written)
+      return;
+    write_start(ordinal, d.session->chip(), d.session->passes(), d.session.get());
+    d.method_written = d.session->cache_control_method();
+  }
+
   /// The device record (again, with the chip and passes, once a session exists).
-  void write_start(int ordinal, const std::string& chip, int passes, const std::string& method) {
+  void write_start(int ordinal, const std::string& chip, int passes,
+                   const profiler_session* session) {
     std::map<std::string, std::string> dev;
     char name[256] = {};
     cuDeviceGetName(name, sizeof name, ordinal);
@@ -554,8 +492,12 @@ private:
     dev["ordinal"] = std::to_string(ordinal);
     if (!chip.empty())
       dev["chip"] = chip;
-    if (!method.empty())
-      dev["cache_control_method"] = method;
+    if (session) {
+      dev["cache_control_method"] = session->cache_control_method();
+      const std::string reason = session->cache_control_fallback_reason();
+      if (!reason.empty())
+        dev["cache_control_fallback_reason"] = reason;
+    }
     dev["driver"] = versions.driver;
     dev["runtime"] = versions.runtime;
     write(start_line(dev, passes > 0 ? "roofline" : "", passes, pid_));
@@ -644,15 +586,10 @@ private:
     rec.mangled_name = d->symbolName ? d->symbolName : "";
     kernel_result& k = rec.kernel;
     k.name = name;
+    // The function's attributes are read once it is loaded (replay_now, defer).
     k.launch.grid = {a.grid[0], a.grid[1], a.grid[2]};
     k.launch.block = {a.block[0], a.block[1], a.block[2]};
     k.launch.dynamic_smem_bytes = a.dynamic_smem;
-    int regs = 0;
-    int smem = 0;
-    if (cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, a.function) == CUDA_SUCCESS)
-      k.launch.registers_per_thread = static_cast<std::uint32_t>(regs);
-    if (cuFuncGetAttribute(&smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, a.function) == CUDA_SUCCESS)
-      k.launch.static_smem_bytes = static_cast<std::uint32_t>(smem);
     rec.stream = reinterpret_cast<std::uintptr_t>(a.stream);
     rec.thread = static_cast<std::uint64_t>(syscall(SYS_gettid));
     if (options_.replay_batch > 1)
@@ -680,22 +617,23 @@ private:
     };
     auto free_checkpoint = [&] {
       if (saved)
-        timed("checkpoint_free_s", [&] { cuptiCheckpointFree(&cp); });
+        cuptiCheckpointFree(&cp);
       saved = false;
     };
     std::string launch_error;
     std::optional<replay_output> output;
     try {
-      timed("load_s", [&] { load_function(a.function); });
+      load_function(a.function);
+      read_launch_facts(a, k.launch);
       if (!s->heap_ready && uses_heap(rec.mangled_name)) {
-        timed("heap_setup_s", prepare_device_heap);
+        prepare_device_heap();
         s->heap_ready = true;
       }
       // Also prints the device output of the application's earlier launches, before stdout is
       // redirected for the replay.
-      timed("sync_s", [&] { ROOFKIT_CU_CHECK(cuCtxSynchronize()); });
+      ROOFKIT_CU_CHECK(cuCtxSynchronize());
       output.emplace();
-      timed("checkpoint_save_s", [&] { ROOFKIT_CUPTI_CHECK(cuptiCheckpointSave(&cp)); });
+      ROOFKIT_CUPTI_CHECK(cuptiCheckpointSave(&cp));
       saved = true;
       auto work = [&] {
         const CUresult r = relaunch(a);
@@ -716,7 +654,7 @@ private:
       // range around the launch added about 17 us of launch overhead to every kernel's time).
       const range_values values = s->session->profile_launch(work, before_pass);
       cuCtxSetCurrent(ctx);
-      timed("checkpoint_restore_s", restore);
+      restore();
       free_checkpoint();
       note_dropped_output(name, output->finish());
       if (!launch_error.empty())
@@ -769,9 +707,10 @@ private:
     std::unique_ptr<captured_launch> copy;
     try {
       if (to_load)
-        timed("load_s", [&] { ROOFKIT_CU_CHECK(cuFuncLoad(f)); });
+        ROOFKIT_CU_CHECK(cuFuncLoad(f));
+      read_launch_facts(a, rec.kernel.launch);
       if (heap) {
-        timed("heap_setup_s", prepare_device_heap);
+        prepare_device_heap();
         s.heap_ready = true;
       }
       copy = captured_launch::copy(a);
@@ -779,14 +718,13 @@ private:
         const driver_gate::hold_scope quiet(gate_);
         note_busy_driver(quiet);
         // Also prints the device output of the application's earlier launches.
-        timed("sync_s", [&] { ROOFKIT_CU_CHECK(cuCtxSynchronize()); });
+        ROOFKIT_CU_CHECK(cuCtxSynchronize());
         pending_batch b;
         b.ctx = ctx;
         b.state = &s;
         b.checkpoint.ctx = ctx;
         b.checkpoint.allowOverwrite = 1;
-        timed("checkpoint_save_s",
-              [&] { ROOFKIT_CUPTI_CHECK(cuptiCheckpointSave(&b.checkpoint)); });
+        ROOFKIT_CUPTI_CHECK(cuptiCheckpointSave(&b.checkpoint));
         batch_.emplace(std::move(b));
       }
     } catch (const std::exception& e) {
@@ -819,8 +757,8 @@ private:
     CUcontext previous = nullptr;
     cuCtxGetCurrent(&previous);
     cuCtxSetCurrent(b.ctx);
-    phase_s_["batches"] += 1;
-    phase_s_["batch_launches"] += static_cast<double>(b.launches.size());
+    counts_["batches"] += 1;
+    counts_["batch_launches"] += static_cast<double>(b.launches.size());
     ++batch_ends_[why];
     std::vector<std::function<void()>> works;
     std::string launch_error;
@@ -839,12 +777,9 @@ private:
     std::string failure;
     try {
       // The application's launches have run: their printf output comes out before the redirect.
-      timed("sync_s", [&] { ROOFKIT_CU_CHECK(cuCtxSynchronize()); });
+      ROOFKIT_CU_CHECK(cuCtxSynchronize());
       output.emplace();
-      auto restore = [&] {
-        timed("checkpoint_restore_s",
-              [&] { ROOFKIT_CUPTI_CHECK(cuptiCheckpointRestore(&b.checkpoint)); });
-      };
+      auto restore = [&] { ROOFKIT_CUPTI_CHECK(cuptiCheckpointRestore(&b.checkpoint)); };
       values = b.state->session->profile_launch_sequence(works, restore);
       cuCtxSetCurrent(b.ctx);
       ROOFKIT_CU_CHECK(cuCtxSynchronize());
@@ -869,7 +804,7 @@ private:
                           b.launches.back().rec.kernel.name, again.what()));
       }
     }
-    timed("checkpoint_free_s", [&] { cuptiCheckpointFree(&b.checkpoint); });
+    cuptiCheckpointFree(&b.checkpoint);
     if (output)
       note_dropped_output(batch_label(b), output->finish());
     const double share =
@@ -920,7 +855,7 @@ private:
   void note_busy_driver(const driver_gate::hold_scope& quiet) {
     if (quiet.drained())
       return;
-    if (phase_s_["busy_driver_waits"]++ == 0)
+    if (counts_["busy_driver_waits"]++ == 0)
       say(fmt::format("warning: another thread of the application stayed inside a CUDA driver "
                       "call for over {} s; profiling went on beside it",
                       gate_limit.count()));
@@ -930,14 +865,6 @@ private:
   void profiling_error(const std::string& name, const std::string& why) {
     say(fmt::format("{}: not profiled: {}", name, why));
     ++not_profiled_[{name, "profiling error"}];
-  }
-
-  // Runs `call`, adding its wall time to the phase's total.
-  template <class F> void timed(const char* phase, F&& call) {
-    const auto begin = std::chrono::steady_clock::now();
-    call();
-    phase_s_[phase] +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   }
 
   static std::string batch_label(const pending_batch& b) {
@@ -994,12 +921,7 @@ private:
     write(error_line(message, hint, exit));
   }
 
-  void write(const std::string& line) {
-    if (!out_)
-      return;
-    std::fwrite(line.data(), 1, line.size(), out_);
-    std::fflush(out_);
-  }
+  void write(const std::string& line) { records_.write(line); }
 
   static constexpr double turn_limit_s = 120;
   static constexpr std::chrono::seconds gate_limit{10};
@@ -1008,8 +930,8 @@ private:
   const std::int64_t pid_ = static_cast<std::int64_t>(getpid());
   std::unique_ptr<profiler_turn> turn_;
   bool watching_ = false;
-  std::map<std::string, double> phase_s_; // the injector's own time per phase, all devices
-  FILE* out_ = nullptr;
+  std::map<std::string, double> counts_; // batches, their launches, busy-driver waits
+  record_log records_;
   app_profile_options options_;
   std::unique_ptr<launch_selector> selector_;
   CUpti_SubscriberHandle subscriber_ = nullptr;
@@ -1023,8 +945,7 @@ private:
   std::unordered_map<std::string, int> kernel_ids_;
   std::vector<std::string> kernel_names_;
   std::map<std::pair<std::string, std::string>, std::int64_t> not_profiled_;
-  std::mutex graph_mutex_; ///< guards graph_kernels_ (taken after mutex_, or alone)
-  std::unordered_map<CUgraphExec, std::vector<std::string>> graph_kernels_;
+  graph_kernels graphs_;
   std::set<std::string> kernels_with_output_;
   std::mutex heap_mutex_;
   std::set<std::string> heap_kernels_; ///< mangled names of the loaded functions that use the heap

@@ -36,22 +36,12 @@ TEST(app_profile_options, rejects_bad_values_naming_them) {
     }
     return std::string("no error");
   };
-  app_profile_options o1;
-  o1.cache_control = "some";
-  EXPECT_NE(message(o1).find("'some' is not valid (valid: all, none)"), std::string::npos);
-  app_profile_options o2;
-  o2.clock_control = "boost";
-  EXPECT_NE(message(o2).find("'boost' is not valid (valid: base, none)"), std::string::npos);
   app_profile_options o3;
   o3.launch_count = 0;
   EXPECT_NE(message(o3).find("launch count 0 is out of range"), std::string::npos);
   app_profile_options o4;
   o4.launch_skip = -2;
   EXPECT_NE(message(o4).find("launch skip -2 is out of range"), std::string::npos);
-  app_profile_options o6;
-  o6.profile_from_start = "no";
-  EXPECT_NE(message(o6).find("profile from start 'no' is not valid (valid: on, off)"),
-            std::string::npos);
   app_profile_options o7;
   o7.replay_batch = 0;
   EXPECT_NE(message(o7).find("replay batch 0 is out of range (valid: 1 to 256)"),
@@ -78,9 +68,9 @@ TEST(app_profile_options, survive_the_environment_round_trip) {
   o.nvtx_range = "ops";
   o.launch_skip = 3;
   o.launch_count = 7;
-  o.cache_control = "none";
-  o.clock_control = "base";
-  o.profile_from_start = "off";
+  o.cache = roofkit::cache_control::none;
+  o.clock = roofkit::clock_control::base;
+  o.from_start = roofkit::profile_start::off;
   o.record_path = "/tmp/x.jsonl";
   o.replay_batch = 1;
   fake_env = roofkit::to_environment(o);
@@ -89,9 +79,12 @@ TEST(app_profile_options, survive_the_environment_round_trip) {
   EXPECT_EQ(back.nvtx_range, "ops");
   EXPECT_EQ(back.launch_skip, 3);
   EXPECT_EQ(back.launch_count, 7);
-  EXPECT_EQ(back.cache_control, "none");
-  EXPECT_EQ(back.clock_control, "base");
-  EXPECT_EQ(back.profile_from_start, "off");
+  EXPECT_EQ(fake_env["ROOFKIT_PROFILE_CACHE_CONTROL"], "none");
+  EXPECT_EQ(fake_env["ROOFKIT_PROFILE_CLOCK_CONTROL"], "base");
+  EXPECT_EQ(fake_env["ROOFKIT_PROFILE_FROM_START"], "off");
+  EXPECT_EQ(back.cache, roofkit::cache_control::none);
+  EXPECT_EQ(back.clock, roofkit::clock_control::base);
+  EXPECT_EQ(back.from_start, roofkit::profile_start::off);
   EXPECT_EQ(back.record_path, "/tmp/x.jsonl");
   EXPECT_EQ(back.replay_batch, 1);
   fake_env["ROOFKIT_PROFILE_LAUNCH_COUNT"] = "7x";
@@ -99,12 +92,60 @@ TEST(app_profile_options, survive_the_environment_round_trip) {
   fake_env.clear();
   const auto defaults = roofkit::options_from_environment(fake_lookup);
   EXPECT_EQ(defaults.launch_count, -1);
-  EXPECT_EQ(defaults.cache_control, "all");
-  EXPECT_EQ(defaults.profile_from_start, "on");
+  EXPECT_EQ(defaults.cache, roofkit::cache_control::all);
+  EXPECT_EQ(defaults.clock, roofkit::clock_control::none);
+  EXPECT_EQ(defaults.from_start, roofkit::profile_start::on);
   EXPECT_EQ(defaults.replay_batch, 32);
   fake_env["ROOFKIT_PROFILE_REPLAY_BATCH"] = "300";
   EXPECT_THROW(roofkit::options_from_environment(fake_lookup), roofkit::error);
   fake_env.clear();
+  // A bad mode in the environment gets the same message as on the command line.
+  fake_env["ROOFKIT_PROFILE_CACHE_CONTROL"] = "some";
+  try {
+    roofkit::options_from_environment(fake_lookup);
+    ADD_FAILURE() << "no error for cache control 'some'";
+  } catch (const roofkit::error& e) {
+    EXPECT_STREQ(e.what(), "cache control 'some' is not valid (valid: all, none)");
+  }
+  fake_env.clear();
+}
+
+// Each mode is parsed and printed from one table: every name parses back to its value, and a bad
+// name gets one message naming it and the valid names.
+TEST(profiling_modes, parse_and_print_round_trip_from_one_table) {
+  for (auto c : {roofkit::cache_control::all, roofkit::cache_control::none})
+    EXPECT_EQ(roofkit::parse_cache_control(roofkit::to_string(c)), c);
+  for (auto c : {roofkit::clock_control::base, roofkit::clock_control::none})
+    EXPECT_EQ(roofkit::parse_clock_control(roofkit::to_string(c)), c);
+  for (auto p : {roofkit::profile_start::on, roofkit::profile_start::off})
+    EXPECT_EQ(roofkit::parse_profile_start(roofkit::to_string(p)), p);
+  EXPECT_EQ(roofkit::to_string(roofkit::cache_control::all), "all");
+  EXPECT_EQ(roofkit::to_string(roofkit::cache_control::none), "none");
+  EXPECT_EQ(roofkit::to_string(roofkit::clock_control::base), "base");
+  EXPECT_EQ(roofkit::to_string(roofkit::profile_start::off), "off");
+  auto message = [](auto parse) {
+    try {
+      parse();
+    } catch (const roofkit::error& e) {
+      EXPECT_EQ(e.code(), roofkit::exit_code::usage);
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message([] { roofkit::parse_cache_control("x"); }),
+            "cache control 'x' is not valid (valid: all, none)");
+  EXPECT_EQ(message([] { roofkit::parse_cache_control("ALL"); }),
+            "cache control 'ALL' is not valid (valid: all, none)");
+  EXPECT_EQ(message([] { roofkit::parse_clock_control("boost"); }),
+            "clock control 'boost' is not valid (valid: base, none)");
+  EXPECT_EQ(message([] { roofkit::parse_profile_start("no"); }),
+            "profile from start 'no' is not valid (valid: on, off)");
+  EXPECT_EQ(message([] { roofkit::parse_replay_batch(0); }),
+            "replay batch 0 is out of range (valid: 1 to 256)");
+  EXPECT_EQ(message([] { roofkit::parse_replay_batch(257); }),
+            "replay batch 257 is out of range (valid: 1 to 256)");
+  EXPECT_EQ(roofkit::parse_replay_batch(1), 1);
+  EXPECT_EQ(roofkit::parse_replay_batch(256), 256);
 }
 
 TEST(app_profile_environment, sets_the_injection_and_nvtx_only_when_asked) {
@@ -150,7 +191,7 @@ TEST(launch_selector, nvtx_range_matches_any_enclosing_range) {
 
 TEST(launch_selector, profile_from_start_off_selects_only_between_start_and_stop) {
   app_profile_options o;
-  o.profile_from_start = "off";
+  o.from_start = roofkit::profile_start::off;
   o.launch_skip = 1;
   launch_selector s(o);
   EXPECT_FALSE(s.select("k", {})); // before cudaProfilerStart: not even counted for the skip
@@ -342,7 +383,7 @@ TEST(profile_run, one_kernel_per_name_and_configuration_with_mean_work) {
   const auto log = fixture_log();
   roofkit::profile_run_inputs in;
   in.command = "roofline-cuda profile -- app";
-  in.options.cache_control = "all";
+  in.options.cache = roofkit::cache_control::all;
   const auto r = roofkit::build_profile_run(log, in);
   ASSERT_EQ(r.kernels.size(), 2u);
   // scale_in_place holds more GPU time than add_one in the fixture.
@@ -371,12 +412,13 @@ TEST(profile_run, clock_control_comes_from_the_launchers_clock_record) {
   EXPECT_NE(unlocked.context.extra.at("clock_control").find("not locked"), std::string::npos);
 
   const std::string note = "SM clock locked at the base clock, 1755 MHz";
-  const auto log = roofkit::parse_profile_log(roofkit::clock_line("base", note) +
-                                              roofkit::read_text_file(log_path));
+  const auto log = roofkit::parse_profile_log(
+      roofkit::clock_line(roofkit::clock_control::base, note) + roofkit::read_text_file(log_path));
   EXPECT_EQ(log.clock_control, "base");
   EXPECT_EQ(log.clock_note, note);
   EXPECT_EQ(log.launches.size(), fixture_log().launches.size());
-  in.options.clock_control = "none"; // a rebuild from records takes the log's, not the option's
+  in.options.clock =
+      roofkit::clock_control::none; // a rebuild from records takes the log's, not the option's
   const auto locked = roofkit::build_profile_run(log, in);
   EXPECT_EQ(locked.context.clock_control, "base");
   EXPECT_EQ(locked.context.extra.at("clock_control"), note);

@@ -11,11 +11,14 @@
 // cudaProfilerStart/Stop region.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -300,6 +303,67 @@ TEST(profile_app, device_reset_midway_starts_a_new_session) {
       << p.err;
   EXPECT_TRUE(p.run["profile"]["not_profiled"].empty()) << p.run["profile"]["not_profiled"].dump();
   EXPECT_TRUE(p.run["profile"]["errors"].empty()) << p.run["profile"]["errors"].dump();
+}
+
+// Every profiled launch carries the launch facts the driver gives for its function, read after
+// the function is loaded (with lazy loading, attributes read before are zero): the application
+// prints what cuFuncGetAttribute says, and the run must say the same.
+TEST(profile_app, launch_facts_match_the_drivers_attributes) {
+  const auto p = profile("facts", "", "", ROOFKIT_APP_LAUNCH_FACTS);
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  EXPECT_NE(p.out.find("launch_facts: all results correct"), std::string::npos) << p.out;
+  struct facts {
+    int regs = 0, smem = 0, local = 0, cw = 0, ch = 0, cd = 0;
+  };
+  std::map<std::string, facts> want;
+  std::istringstream lines(p.out);
+  for (std::string line; std::getline(lines, line);) {
+    char name[128] = {};
+    facts f;
+    if (std::sscanf(line.c_str(),
+                    "facts %127s regs %d static %d local %d required_cluster %d %d %d", name,
+                    &f.regs, &f.smem, &f.local, &f.cw, &f.ch, &f.cd) == 7)
+      want[name] = f;
+  }
+  ASSERT_EQ(want.size(), 4u) << p.out;
+  const auto& launches = p.run["profile"]["launches"];
+  ASSERT_EQ(launches.size(), 4u) << p.err;
+  const int sms = p.run["context"]["sms"].get<int>();
+  for (const auto& l : launches) {
+    std::string name = l["name"];
+    name = name.substr(0, name.find('('));
+    ASSERT_TRUE(want.count(name)) << name;
+    const facts& f = want[name];
+    const auto& launch = l["launch"];
+    EXPECT_GT(launch["registers_per_thread"].get<int>(), 0) << name;
+    EXPECT_EQ(launch["registers_per_thread"].get<int>(), f.regs) << name;
+    EXPECT_EQ(launch["static_smem_bytes"].get<int>(), f.smem) << name;
+    EXPECT_EQ(launch["local_bytes_per_thread"].get<int>(), f.local) << name;
+    EXPECT_EQ(launch["block"][0].get<int>(), 256) << name;
+    EXPECT_EQ(launch["grid"][0].get<int>(), 256) << name;
+    std::array<int, 3> cluster{1, 1, 1};
+    if (name == "facts_launch_cluster")
+      cluster = {4, 1, 1};
+    else if (f.cw > 0)
+      cluster = {f.cw, f.ch, f.cd};
+    for (int i = 0; i < 3; ++i)
+      EXPECT_EQ(launch["cluster"][i].get<int>(), cluster[static_cast<std::size_t>(i)]) << name;
+    const double waves = launch["waves_per_sm"].get<double>();
+    EXPECT_GT(waves, 0.0) << name;
+    EXPECT_LE(waves, 256.0 / sms) << name; // at least one block per SM
+    if (name == "facts_shared") {
+      EXPECT_EQ(f.smem, 2048);
+      EXPECT_EQ(launch["dynamic_smem_bytes"].get<int>(), 4096);
+    } else {
+      EXPECT_EQ(launch["dynamic_smem_bytes"].get<int>(), 0) << name;
+    }
+    if (name == "facts_local") {
+      EXPECT_GT(f.local, 0) << "the kernel's array is not in local memory";
+    }
+    if (name == "facts_required_cluster") {
+      EXPECT_EQ(f.cw, 2);
+    }
+  }
 }
 
 } // namespace

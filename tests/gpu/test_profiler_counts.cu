@@ -3,6 +3,7 @@
 // tensor FLOPs of a WMMA loop, and the DRAM bytes of a large copy.
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <string>
@@ -10,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include "../validation/validation_kernels.cuh"
+#include "../../validation/programs/validation_kernels.cuh"
 #include "roofkit/profiler.hpp"
 #include "roofkit/timing.hpp"
 
@@ -232,7 +233,8 @@ TEST_F(profiler_counts, cache_control_all_and_none) {
 // Where the driver can be reached, cache control uses its write-back and invalidate of the L2,
 // and the session then holds no sweep buffer (4 x L2 of device memory the application keeps).
 TEST_F(profiler_counts, cache_control_uses_the_drivers_flush_where_it_can) {
-  auto taken_by_session = [](bool driver_flush, std::string& method) {
+  auto taken_by_session = [](bool driver_flush, std::string& method,
+                             std::string* reason = nullptr) {
     std::size_t before = 0, after = 0, total = 0;
     EXPECT_EQ(cudaMemGetInfo(&before, &total), cudaSuccess);
     roofkit::profiler_options po;
@@ -240,16 +242,20 @@ TEST_F(profiler_counts, cache_control_uses_the_drivers_flush_where_it_can) {
     roofkit::profiler_session s(0, "roofline", po);
     s.enable_range_profiler(); // decides the method
     method = s.cache_control_method();
+    if (reason)
+      *reason = s.cache_control_fallback_reason();
     EXPECT_EQ(cudaMemGetInfo(&after, &total), cudaSuccess);
     return double(before) - double(after);
   };
-  std::string sweep_method, method;
-  const double sweep_taken = taken_by_session(false, sweep_method);
-  const double driver_taken = taken_by_session(true, method);
-  if (method.rfind("sweep", 0) == 0)
-    GTEST_SKIP() << "the driver's flush is not available here: " << method;
+  std::string sweep_method, sweep_reason, method, reason;
+  const double sweep_taken = taken_by_session(false, sweep_method, &sweep_reason);
+  const double driver_taken = taken_by_session(true, method, &reason);
+  if (method == "sweep")
+    GTEST_SKIP() << "the driver's flush is not available here: " << reason;
   EXPECT_EQ(method, "driver");
-  EXPECT_EQ(sweep_method, "sweep (not asked for (profiler_options::driver_flush))");
+  EXPECT_EQ(reason, "");
+  EXPECT_EQ(sweep_method, "sweep");
+  EXPECT_EQ(sweep_reason, "not asked for (profiler_options::driver_flush)");
   int l2 = 0;
   ASSERT_EQ(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0), cudaSuccess);
   std::printf("device memory taken by a session: %.1f MB with the sweep, %.1f MB with the "
@@ -378,3 +384,20 @@ TEST_F(profiler_counts, idle_session_leaves_timings_alone) {
 }
 
 } // namespace
+
+// ROOFKIT_DRIVER_FLUSH=off forces the sweep, and the session says why.
+TEST_F(profiler_counts, driver_flush_off_in_the_environment_forces_the_sweep) {
+  setenv("ROOFKIT_DRIVER_FLUSH", "off", 1);
+  std::string method, reason;
+  {
+    roofkit::profiler_options po;
+    po.warn = [](const std::string&) {};
+    roofkit::profiler_session s(0, "roofline", po);
+    s.enable_range_profiler();
+    method = s.cache_control_method();
+    reason = s.cache_control_fallback_reason();
+  }
+  unsetenv("ROOFKIT_DRIVER_FLUSH");
+  EXPECT_EQ(method, "sweep");
+  EXPECT_EQ(reason, "ROOFKIT_DRIVER_FLUSH=off");
+}

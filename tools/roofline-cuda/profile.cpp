@@ -19,6 +19,10 @@ namespace {
 
 struct profile_cli {
   roofkit::app_profile_options options;
+  // The modes as given, parsed in run_profile (roofkit's mode tables name a bad value).
+  std::string cache_control = roofkit::to_string(roofkit::cache_control::all);
+  std::string clock_control = roofkit::to_string(roofkit::clock_control::none);
+  std::string profile_from_start = roofkit::to_string(roofkit::profile_start::on);
   std::string ceilings;
   bool ceilings_any_gpu = false;
   std::string output;
@@ -51,6 +55,10 @@ int run_profile(const profile_cli& o) {
 
   roofkit::app_profile_request req;
   req.options = o.options;
+  req.options.cache = roofkit::parse_cache_control(o.cache_control);
+  req.options.clock = roofkit::parse_clock_control(o.clock_control);
+  req.options.from_start = roofkit::parse_profile_start(o.profile_from_start);
+  roofkit::parse_replay_batch(o.options.replay_batch);
   req.argv = o.app;
   // Roofs: a run file's as they are; otherwise chosen (and measured, once per GPU) before the
   // application runs. Rebuilt from records or without a GPU, none is measured.
@@ -138,11 +146,11 @@ const roofkit::cli::registration reg{
                       "Matching launches to let run before profiling starts");
       cmd->add_option("--launch-count", o->options.launch_count,
                       "Matching launches to profile at most (default: all)");
-      cmd->add_option("--cache-control", o->options.cache_control,
+      cmd->add_option("--cache-control", o->cache_control,
                       "all: flush the L2 before every replay pass; none: leave it (default all)");
-      cmd->add_option("--clock-control", o->options.clock_control,
+      cmd->add_option("--clock-control", o->clock_control,
                       "base or none (default none; see the help page)");
-      cmd->add_option("--profile-from-start", o->options.profile_from_start,
+      cmd->add_option("--profile-from-start", o->profile_from_start,
                       "on, or off: only launches between the application's cudaProfilerStart "
                       "and cudaProfilerStop (default on)");
       cmd->add_option("--replay-batch", o->options.replay_batch,

@@ -139,9 +139,11 @@ int profile(const std::string& cache, const std::string& out_path, const std::st
   padding pad;
   roofkit::profiler_options po;
   // "all-sweep": cache control all with roofkit's sweep even where the driver's flush is
-  // available; "all-evict": the sweep without invalidating its own lines (the L2 then starts
-  // full of clean lines instead of empty). Both experiments.
-  po.invalidate_l2 = cache != "all-evict";
+  // available (an experiment). "all-evict" (the sweep without invalidating its own lines) needed
+  // profiler_options::invalidate_l2, which left the library: it is refused.
+  if (cache == "all-evict")
+    throw roofkit::usage_error("'all-evict' is no longer available (profiler_options::"
+                               "invalidate_l2 left the library; see git history)");
   po.driver_flush = cache == "all";
   po.cache =
       roofkit::parse_cache_control(cache == "all-sweep" || cache == "all-evict" ? "all" : cache);

@@ -14,8 +14,10 @@
 #include <vector>
 
 #include "roofkit/printer.hpp"
+#include "roofkit/profiler.hpp"
 #include "roofkit/roofline.hpp"
 #include "roofkit/run.hpp"
+#include "roofkit/timing.hpp"
 
 // ---- app profile ----
 // Profiling another process's kernels: the options shared by the launcher and the injected
@@ -27,17 +29,31 @@ namespace roofkit {
 /// Largest replay batch (app_profile_options::replay_batch).
 inline constexpr std::int64_t max_replay_batch = 256;
 
+/// Whether launches are selectable from the application's start (as Nsight Compute's
+/// --profile-from-start).
+enum class profile_start {
+  on,  ///< from the start
+  off, ///< only between the application's cudaProfilerStart and cudaProfilerStop
+};
+/// "on" / "off".
+std::string to_string(profile_start p);
+/// Parses "on" / "off"; throws usage_error "profile from start 'x' is not valid (valid: on, off)".
+profile_start parse_profile_start(std::string_view text);
+/// `n` when it is a valid replay batch (1 to max_replay_batch); throws usage_error
+/// "replay batch N is out of range (valid: 1 to 256)".
+std::int64_t parse_replay_batch(std::int64_t n);
+
 /// What to profile in the application and how.
 struct app_profile_options {
-  std::string kernel_regex;           ///< ECMAScript regex searched in the demangled name; "" = all
-  std::string nvtx_range;             ///< only launches inside an NVTX push/pop range of this name
-  std::int64_t launch_skip = 0;       ///< selected launches to let pass before profiling starts
-  std::int64_t launch_count = -1;     ///< selected launches to profile at most; -1 = no limit
-  std::string cache_control = "all";  ///< "all" (flushed L2 before every pass) or "none"
-  std::string clock_control = "none"; ///< "base" or "none" (see docs/profile.md)
-  /// "on": launches are selectable from the start; "off": only between the application's
+  std::string kernel_regex;       ///< ECMAScript regex searched in the demangled name; "" = all
+  std::string nvtx_range;         ///< only launches inside an NVTX push/pop range of this name
+  std::int64_t launch_skip = 0;   ///< selected launches to let pass before profiling starts
+  std::int64_t launch_count = -1; ///< selected launches to profile at most; -1 = no limit
+  roofkit::cache_control cache = roofkit::cache_control::all;  ///< flushed L2 before every pass
+  roofkit::clock_control clock = roofkit::clock_control::none; ///< see docs/profile.md
+  /// on: launches are selectable from the start; off: only between the application's
   /// cudaProfilerStart and cudaProfilerStop (cuProfilerStart/Stop), as Nsight Compute's option.
-  std::string profile_from_start = "on";
+  profile_start from_start = profile_start::on;
   /// Consecutive selected launches replayed together, in one set of passes, after the
   /// application's own launches ran (1: each launch replayed alone in its callback, before the
   /// application's launch runs). See docs/profile.md.
@@ -69,7 +85,7 @@ public:
   /// True once launch_count launches were selected: no later launch is profiled.
   bool exhausted() const;
   /// The application called cudaProfilerStart (true) or cudaProfilerStop (false). With
-  /// profile_from_start "off", launches are selectable only while started.
+  /// from_start off, launches are selectable only while started.
   void set_started(bool started) { started_ = started; }
 
 private:
@@ -143,7 +159,7 @@ std::string not_profiled_line(const not_profiled& n);
 std::string error_line(const std::string& message, const std::string& hint, int exit);
 std::string end_line(std::int64_t total_launches, std::int64_t pid = 0);
 /// The launcher's first line: the clock control it applied before starting the application.
-std::string clock_line(const std::string& clock_control, const std::string& note);
+std::string clock_line(clock_control mode, const std::string& note);
 /// The profiler's time breakdown: `fields` are profiler_stats' members by name.
 std::string profiler_time_line(const std::map<std::string, double>& fields);
 

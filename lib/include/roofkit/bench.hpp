@@ -14,6 +14,7 @@
 #include "roofkit/registry.hpp"
 #include "roofkit/roofline.hpp"
 #include "roofkit/run.hpp"
+#include "roofkit/timing.hpp"
 
 // The bench: verifies, times, profiles and places registered kernels on the roofline, and
 // measures registered claims against a run.
@@ -38,7 +39,7 @@ struct bench_options {
   roofkit::cache_control cache = roofkit::cache_control::all;
   /// "none": each kernel's roofs at the SM clock it ran at (from its counters); "base": lock the
   /// SM clock to the base clock for the run (needs the right to set clocks; refused otherwise).
-  std::string clock_control = "none";
+  roofkit::clock_control clock = roofkit::clock_control::none;
   bool counters = true;         ///< collect CUPTI counters (false: analytical placement, asked for)
   bool measure_ceilings = true; ///< add measured roofs (ceilings.hpp, quick run)
   /// Measured roofs from a machine file (load_machine_ceilings): used instead of measuring.
@@ -83,10 +84,6 @@ void reconcile_flops(kernel_result& k, const std::map<precision, double>& declar
 
 /// Raw counter names the bench collects besides the roofline set (coalescing and claim counters).
 std::vector<std::string> bench_detail_metrics();
-
-/// The one metric set the bench collects per kernel: the roofline set plus the detail metrics,
-/// so that every value placed or stored for a kernel comes from one consistent pass set.
-metric_set_def bench_metric_set();
 
 /// Whether a kernel's time is dominated by launch overhead: its timed median per launch is
 /// more than 1.5x its own GPU duration from the counters or, without counters, below 5 us.

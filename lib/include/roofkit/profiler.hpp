@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "roofkit/printer.hpp"
@@ -176,6 +177,15 @@ roofline_counts derive_roofline_counts(const resolved_set& set,
 void apply_counts(const roofline_counts& counts, const std::map<std::string, double>& raw,
                   kernel_result& k);
 
+/// The metric set that bench and application profiles collect per kernel: the roofline set plus
+/// the coalescing and claim counters (bench_detail_metrics()), so that every value placed or
+/// stored for a kernel comes from one consistent pass set.
+metric_set_def bench_metric_set();
+
+/// Waves of a launch on the device, as Nsight Compute's launch__waves_per_multiprocessor: its
+/// grid's blocks over (SMs x blocks per SM); 0 when `blocks_per_sm` or `sms` is 0.
+double waves_per_sm(const launch_config& launch, int sms, int blocks_per_sm);
+
 /// Whether counters can be read on a device, checked without throwing.
 struct profiler_status {
   bool ok = false;
@@ -196,22 +206,22 @@ enum class cache_control {
   all,  ///< write back and invalidate the L2 before every pass: no data of ours, no dirty line
   none, ///< leave the caches as the previous work left them
 };
-/// "all" / "none".
+/// "all" / "none" (the mode tables: lib/src/profiler/modes.cpp).
 std::string to_string(cache_control c);
-/// Parses "all" / "none"; throws usage_error naming the value and the valid choices.
-cache_control parse_cache_control(const std::string& text);
+/// Parses "all" / "none"; throws usage_error "cache control 'x' is not valid (valid: all, none)".
+cache_control parse_cache_control(std::string_view text);
 
 /// Options of a profiler session.
 struct profiler_options {
   /// Applied by profile_launches() and profile_range() before every pass. profile() replays
   /// inside CUPTI (kernel replay) and can only flush before its first pass.
   roofkit::cache_control cache = roofkit::cache_control::all;
-  /// With cache_control::all, also invalidate the flush's own lines, so every pass starts from
-  /// an L2 with no valid line (l2_flusher); false leaves them there, clean.
-  bool invalidate_l2 = true;
   /// With cache_control::all, flush through the kernel driver (its write-back and invalidate of
-  /// the whole L2, as Nsight Compute's cache control) where it is available, else with
-  /// l2_flusher's sweep; false always sweeps. cache_control_method() says which is used.
+  /// the whole L2, as Nsight Compute's cache control) where it is available, on a driver version
+  /// whose interface was verified, and unless ROOFKIT_DRIVER_FLUSH=off; else, and from any
+  /// failure of the driver's flush on, with l2_flusher's sweep (said once through `warn`);
+  /// false always sweeps. cache_control_method() says which is used, and
+  /// cache_control_fallback_reason() why not the driver's.
   bool driver_flush = true;
   /// Kernel launches one profile() call is sized for; one more is kept, and a call that fills
   /// that too is warned about (launches beyond it are not profiled).
@@ -246,10 +256,6 @@ struct profiler_stats {
   double body_s = 0;   ///< cache control and the work, up to its synchronisation
   double flush_s = 0;  ///< synchronised cache control (inside body_s for the user-replay modes)
   double stop_s = 0;   ///< ending a pass (cuptiRangeProfilerStop)
-  /// start_s split by pass index (element i: every call's pass i), to tell the passes apart.
-  std::vector<double> start_s_by_pass;
-  /// stop_s split by pass index, likewise.
-  std::vector<double> stop_s_by_pass;
 };
 
 /// A counter session on one device for one metric set. Usage (bench runner):
@@ -280,9 +286,13 @@ public:
   /// Cumulative timings of profile_launches() calls.
   const profiler_stats& stats() const;
   /// How cache control empties the L2 before each pass: "none", "driver" (the kernel driver's
-  /// write-back and invalidate) or "sweep" (l2_flusher), the latter with the reason the driver's
-  /// was not used. Decided at the first profiling call; before it, the method asked for.
+  /// write-back and invalidate) or "sweep" (l2_flusher). Decided at the first profiling call
+  /// (before it, the method asked for); "sweep" from a failure of the driver's flush on.
   std::string cache_control_method() const;
+  /// Why the sweep is used instead of the driver's flush (version not verified, unreadable
+  /// version, ROOFKIT_DRIVER_FLUSH=off, the driver refused it at open, a failure mid-run);
+  /// empty while the driver's flush is used, or with cache_control::none.
+  std::string cache_control_fallback_reason() const;
 
   /// Auto range + kernel replay: runs `work` once; CUPTI replays each kernel it launches
   /// passes() times, restoring device memory in between, and synchronises after each kernel.

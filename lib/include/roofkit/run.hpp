@@ -91,6 +91,10 @@ struct launch_config {
   std::uint32_t dynamic_smem_bytes = 0;
   std::uint32_t static_smem_bytes = 0;
   std::uint32_t registers_per_thread = 0;
+  std::uint32_t local_bytes_per_thread = 0;      ///< local memory per thread (spills, stack)
+  std::array<std::uint32_t, 3> cluster{1, 1, 1}; ///< thread-block cluster shape; 1,1,1: none
+  /// Grid blocks over (SMs x blocks per SM), as ncu's launch__waves_per_multiprocessor.
+  std::optional<double> waves_per_sm;
 };
 
 /// Kernel time statistics over the timed repetitions.

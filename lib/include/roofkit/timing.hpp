@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "roofkit/run.hpp"
@@ -119,16 +120,25 @@ private:
   std::string message_;
 };
 
+/// Clock control of a run (as Nsight Compute's --clock-control).
+enum class clock_control {
+  base, ///< lock each device's SM clock to its base clock (needs permission)
+  none, ///< lock nothing: each kernel's roofs at the clock it ran at
+};
+/// "base" / "none".
+std::string to_string(clock_control c);
+/// Parses "base" / "none"; throws usage_error "clock control 'x' is not valid (valid: base, none)".
+clock_control parse_clock_control(std::string_view text);
+
 /// A run's clock control in force: the locks it holds ("base") and what it did, for the run.
 struct clock_control_state {
   std::vector<std::unique_ptr<clock_lock>> locks; ///< released (clocks unlocked) on destruction
   std::string note; ///< the locked clock of each device, or that nothing is locked
 };
 
-/// Applies clock control `mode` to `devices`: "base" locks each device's SM clock to its base
-/// clock (clock_lock), "none" locks nothing. Throws usage_error for another mode and
-/// no_device_error, naming the device and the reason, when a lock is refused (nothing stays
-/// locked then).
-clock_control_state apply_clock_control(const std::string& mode, const std::vector<int>& devices);
+/// Applies clock control `mode` to `devices`: base locks each device's SM clock to its base
+/// clock (clock_lock), none locks nothing. Throws no_device_error, naming the device and the
+/// reason, when a lock is refused (nothing stays locked then).
+clock_control_state apply_clock_control(clock_control mode, const std::vector<int>& devices);
 
 } // namespace roofkit

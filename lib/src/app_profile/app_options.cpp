@@ -41,18 +41,7 @@ void validate(const app_profile_options& o) {
   if (o.launch_count < -1 || o.launch_count == 0)
     throw usage_error(fmt::format(
         "launch count {} is out of range (valid: 1 or more; -1 for no limit)", o.launch_count));
-  if (o.replay_batch < 1 || o.replay_batch > max_replay_batch)
-    throw usage_error(fmt::format("replay batch {} is out of range (valid: 1 to {})",
-                                  o.replay_batch, max_replay_batch));
-  if (o.cache_control != "all" && o.cache_control != "none")
-    throw usage_error(
-        fmt::format("cache control '{}' is not valid (valid: all, none)", o.cache_control));
-  if (o.clock_control != "base" && o.clock_control != "none")
-    throw usage_error(
-        fmt::format("clock control '{}' is not valid (valid: base, none)", o.clock_control));
-  if (o.profile_from_start != "on" && o.profile_from_start != "off")
-    throw usage_error(
-        fmt::format("profile from start '{}' is not valid (valid: on, off)", o.profile_from_start));
+  parse_replay_batch(o.replay_batch);
   if (!o.kernel_regex.empty())
     detail::compile_user_regex(o.kernel_regex, "kernel regex");
 }
@@ -63,9 +52,9 @@ std::map<std::string, std::string> to_environment(const app_profile_options& o) 
   env[env_nvtx] = o.nvtx_range;
   env[env_skip] = std::to_string(o.launch_skip);
   env[env_count] = std::to_string(o.launch_count);
-  env[env_cache] = o.cache_control;
-  env[env_clock] = o.clock_control;
-  env[env_from_start] = o.profile_from_start;
+  env[env_cache] = to_string(o.cache);
+  env[env_clock] = to_string(o.clock);
+  env[env_from_start] = to_string(o.from_start);
   env[env_record] = o.record_path;
   env[env_batch] = std::to_string(o.replay_batch);
   return env;
@@ -86,11 +75,11 @@ app_profile_options options_from_environment(const char* (*lookup)(const char*))
   if (auto v = get(env_count))
     o.launch_count = parse_int(env_count, *v);
   if (auto v = get(env_cache))
-    o.cache_control = *v;
+    o.cache = parse_cache_control(*v);
   if (auto v = get(env_clock))
-    o.clock_control = *v;
+    o.clock = parse_clock_control(*v);
   if (auto v = get(env_from_start))
-    o.profile_from_start = *v;
+    o.from_start = parse_profile_start(*v);
   if (auto v = get(env_batch))
     o.replay_batch = parse_int(env_batch, *v);
   if (auto v = get(env_record))
@@ -119,7 +108,7 @@ bool launch_selector::name_matches(const std::string& kernel_name) {
 
 bool launch_selector::select(const std::string& kernel_name,
                              const std::vector<std::string>& nvtx_stack) {
-  if ((options_.profile_from_start == "off" && !started_) || !name_matches(kernel_name))
+  if ((options_.from_start == profile_start::off && !started_) || !name_matches(kernel_name))
     return false;
   if (!options_.nvtx_range.empty()) {
     bool inside = false;

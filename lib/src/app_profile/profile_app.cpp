@@ -71,7 +71,7 @@ app_profile_result profile_application(const app_profile_request& request) {
     // Locked before the application starts and unlocked after it ended (every visible device:
     // which ones the application uses is not known beforehand).
     std::vector<int> devices;
-    if (options.clock_control == "base") {
+    if (options.clock == clock_control::base) {
       const int count = visible_device_count();
       if (count == 0)
         throw no_device_error("clock control 'base': no CUDA GPU visible to lock");
@@ -83,11 +83,11 @@ app_profile_result profile_application(const app_profile_request& request) {
       throw no_device_error("no CUDA GPU visible: nothing to profile (the application was not "
                             "started)",
                             "check nvidia-smi and CUDA_VISIBLE_DEVICES");
-    const clock_control_state clocks = apply_clock_control(options.clock_control, devices);
+    const clock_control_state clocks = apply_clock_control(options.clock, devices);
     const bool own_record = request.records_file.empty();
     options.record_path = own_record ? temporary_record_path().string() : request.records_file;
     // The library appends its records after this one.
-    write_text_file(options.record_path, clock_line(options.clock_control, clocks.note));
+    write_text_file(options.record_path, clock_line(options.clock, clocks.note));
     const auto env = profile_environment(options, library, cupti_library_path());
     out.app = run_app(request.argv, env);
     try {

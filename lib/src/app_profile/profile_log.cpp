@@ -64,6 +64,8 @@ std::string launch_line(const launch_record& r) {
   j["registers"] = k.launch.registers_per_thread;
   j["static_smem"] = k.launch.static_smem_bytes;
   j["dynamic_smem"] = k.launch.dynamic_smem_bytes;
+  j["local_bytes"] = k.launch.local_bytes_per_thread;
+  j["cluster"] = dims(k.launch.cluster);
   j["stream"] = r.stream;
   j["thread"] = r.thread;
   put_opt(j, "gpu_time_s", k.gpu_time_s);
@@ -107,8 +109,8 @@ std::string end_line(std::int64_t total_launches, std::int64_t pid) {
   return line_of(json{{"type", "end"}, {"pid", pid}, {"launches", total_launches}});
 }
 
-std::string clock_line(const std::string& clock_control, const std::string& note) {
-  return line_of(json{{"type", "clock"}, {"clock_control", clock_control}, {"note", note}});
+std::string clock_line(clock_control mode, const std::string& note) {
+  return line_of(json{{"type", "clock"}, {"clock_control", to_string(mode)}, {"note", note}});
 }
 
 std::string profiler_time_line(const std::map<std::string, double>& fields) {
@@ -117,6 +119,46 @@ std::string profiler_time_line(const std::map<std::string, double>& fields) {
     j[k] = v;
   return line_of(j);
 }
+
+namespace {
+
+// A launch record: the launch, its facts and counters.
+launch_record launch_of(const json& j, std::int64_t pid) {
+  launch_record r;
+  r.index = j.at("index").get<std::int64_t>();
+  r.pid = pid;
+  r.mangled_name = j.value("mangled", "");
+  kernel_result& k = r.kernel;
+  k.name = j.at("name").get<std::string>();
+  k.launch.grid = dims_of(j.at("grid"));
+  k.launch.block = dims_of(j.at("block"));
+  k.launch.registers_per_thread = j.value("registers", 0u);
+  k.launch.static_smem_bytes = j.value("static_smem", 0u);
+  k.launch.dynamic_smem_bytes = j.value("dynamic_smem", 0u);
+  k.launch.local_bytes_per_thread = j.value("local_bytes", 0u);
+  if (j.contains("cluster"))
+    k.launch.cluster = dims_of(j.at("cluster"));
+  r.stream = j.value("stream", std::uint64_t{0});
+  r.thread = j.value("thread", std::uint64_t{0});
+  k.gpu_time_s = get_opt<double>(j, "gpu_time_s");
+  k.sm_clock_mhz = get_opt<double>(j, "sm_clock_mhz");
+  k.mem_clock_mhz = get_opt<double>(j, "mem_clock_mhz");
+  k.occupancy_achieved = get_opt<double>(j, "occupancy_achieved");
+  for (const auto& [name, v] : j.at("flops").items())
+    if (auto p = parse_precision(name))
+      k.flops[*p] = v.get<double>();
+  for (const auto& [name, v] : j.at("bytes").items())
+    if (auto l = parse_memory_level(name))
+      k.bytes[*l] = v.get<double>();
+  for (const auto& [name, v] : j.at("counters").items())
+    k.counters[name] = v.get<double>();
+  k.source = work_source::counters;
+  k.message = j.value("message", "");
+  r.profile_overhead_s = j.value("profile_overhead_s", 0.0);
+  return r;
+}
+
+} // namespace
 
 profile_log parse_profile_log(std::string_view text) {
   profile_log log;
@@ -155,35 +197,8 @@ profile_log parse_profile_log(std::string_view text) {
           log.passes = j.value("passes", 0);
         }
       } else if (type == "launch") {
-        launch_record r;
-        r.index = j.at("index").get<std::int64_t>();
-        r.pid = pid;
+        launch_record r = launch_of(j, pid);
         seen[pid] = std::max(seen[pid], r.index + 1);
-        r.mangled_name = j.value("mangled", "");
-        kernel_result& k = r.kernel;
-        k.name = j.at("name").get<std::string>();
-        k.launch.grid = dims_of(j.at("grid"));
-        k.launch.block = dims_of(j.at("block"));
-        k.launch.registers_per_thread = j.value("registers", 0u);
-        k.launch.static_smem_bytes = j.value("static_smem", 0u);
-        k.launch.dynamic_smem_bytes = j.value("dynamic_smem", 0u);
-        r.stream = j.value("stream", std::uint64_t{0});
-        r.thread = j.value("thread", std::uint64_t{0});
-        k.gpu_time_s = get_opt<double>(j, "gpu_time_s");
-        k.sm_clock_mhz = get_opt<double>(j, "sm_clock_mhz");
-        k.mem_clock_mhz = get_opt<double>(j, "mem_clock_mhz");
-        k.occupancy_achieved = get_opt<double>(j, "occupancy_achieved");
-        for (const auto& [name, v] : j.at("flops").items())
-          if (auto p = parse_precision(name))
-            k.flops[*p] = v.get<double>();
-        for (const auto& [name, v] : j.at("bytes").items())
-          if (auto l = parse_memory_level(name))
-            k.bytes[*l] = v.get<double>();
-        for (const auto& [name, v] : j.at("counters").items())
-          k.counters[name] = v.get<double>();
-        k.source = work_source::counters;
-        k.message = j.value("message", "");
-        r.profile_overhead_s = j.value("profile_overhead_s", 0.0);
         log.launches.push_back(std::move(r));
       } else if (type == "timing") {
         kernel_timing t;

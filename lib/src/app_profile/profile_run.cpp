@@ -11,6 +11,7 @@
 #include "roofkit/arch.hpp"
 #include "roofkit/core.hpp"
 #include "roofkit/occupancy.hpp"
+#include "roofkit/profiler.hpp"
 #include "roofkit/results.hpp"
 #include "roofkit/timing.hpp"
 
@@ -24,7 +25,9 @@ std::string dims_text(const std::array<std::uint32_t, 3>& d) {
   return fmt::format("({}, {}, {})", d[0], d[1], d[2]);
 }
 
-std::optional<double> theoretical_occupancy(const profile_log& log, const launch_config& l) {
+/// The occupancy engine's result for a launch on the log's device; nullopt when the device's
+/// architecture is unknown or no block of the launch fits on an SM.
+std::optional<occupancy_result> launch_occupancy(const profile_log& log, const launch_config& l) {
   int major = 0;
   int minor = 0;
   auto it = log.device.find("cc");
@@ -41,16 +44,25 @@ std::optional<double> theoretical_occupancy(const profile_log& log, const launch
   const occupancy_result r = compute_occupancy(*arch, p, false);
   if (r.active_blocks <= 0)
     return std::nullopt;
-  return r.occupancy;
+  return r;
 }
 
-/// A profiled launch as a kernel of a run: time from its counters, theoretical occupancy.
+/// A profiled launch as a kernel of a run: time from its counters, theoretical occupancy and
+/// waves per SM (grid blocks over SMs x the engine's blocks per SM, as ncu's
+/// launch__waves_per_multiprocessor).
 kernel_result launch_kernel(const profile_log& log, const launch_record& r) {
   kernel_result k = r.kernel;
   const double t = k.gpu_time_s.value_or(0);
   k.time = {t, t, t, 1};
-  k.occupancy_theoretical = theoretical_occupancy(log, k.launch);
   k.source = work_source::counters;
+  const std::optional<occupancy_result> occ = launch_occupancy(log, k.launch);
+  if (!occ)
+    return k;
+  k.occupancy_theoretical = occ->occupancy;
+  const auto sms = log.device.find("sms");
+  const int sm_count = sms == log.device.end() ? 0 : std::atoi(sms->second.c_str());
+  if (sm_count > 0 && k.launch.registers_per_thread > 0)
+    k.launch.waves_per_sm = waves_per_sm(k.launch, sm_count, occ->active_blocks);
   return k;
 }
 
@@ -102,10 +114,11 @@ std::vector<kernel_summary> summarize_kernels(const profile_log& log) {
   return out;
 }
 
-run build_profile_run(const profile_log& log, const profile_run_inputs& in) {
-  run r;
-  r.ceilings = in.ceilings;
-  run_context& c = r.context;
+namespace {
+
+// The run's context from the device records of the log and the launcher's inputs.
+run_context profile_context(const profile_log& log, const profile_run_inputs& in) {
+  run_context c;
   c.origin = run_origin::measured;
   c.tool_version = std::string(tool_version());
   c.git_revision = std::string(git_revision());
@@ -121,13 +134,15 @@ run build_profile_run(const profile_log& log, const profile_run_inputs& in) {
   c.sm_count = std::atoi(dev("sms").c_str());
   c.driver_version = dev("driver");
   c.runtime_version = dev("runtime");
-  c.cache_control = in.options.cache_control;
+  c.cache_control = to_string(in.options.cache);
   if (!dev("cache_control_method").empty())
     c.extra["cache_control_method"] = dev("cache_control_method");
+  if (!dev("cache_control_fallback_reason").empty())
+    c.extra["cache_control_fallback_reason"] = dev("cache_control_fallback_reason");
   // Record logs written before the launcher's clock record existed had no clock control.
   c.clock_control = log.clock_control.empty() ? "none" : log.clock_control;
   c.extra["clock_control"] =
-      !log.clock_note.empty() ? log.clock_note : apply_clock_control("none", {}).note;
+      !log.clock_note.empty() ? log.clock_note : apply_clock_control(clock_control::none, {}).note;
   c.extra["metric_set"] = log.metric_set;
   c.extra["replay_passes"] = std::to_string(log.passes);
   c.extra["replay"] = "user range + user replay of a re-issued launch, device memory restored "
@@ -136,7 +151,64 @@ run build_profile_run(const profile_log& log, const profile_run_inputs& in) {
                           : in.app.signal    ? fmt::format("killed by signal {}", in.app.signal)
                           : in.app.exit_code ? fmt::format("exited with {}", in.app.exit_code)
                                              : "exited with 0";
+  return c;
+}
 
+// One kernel of the run from the launches of one name and configuration: the first launch's
+// facts, the mean work and counters, the median time, occupancy and clocks.
+void merge_launches(kernel_result& k, const std::vector<const launch_record*>& launches) {
+  std::vector<double> times;
+  std::map<precision, double> flops;
+  std::map<memory_level, double> bytes;
+  std::map<std::string, double> counters;
+  std::vector<double> occ;
+  std::vector<double> clocks;
+  std::vector<double> mclocks;
+  for (const auto* l : launches) {
+    times.push_back(l->kernel.gpu_time_s.value_or(0));
+    for (const auto& [p, v] : l->kernel.flops)
+      flops[p] += v;
+    for (const auto& [lv, v] : l->kernel.bytes)
+      bytes[lv] += v;
+    for (const auto& [n, v] : l->kernel.counters)
+      counters[n] += v;
+    if (l->kernel.occupancy_achieved)
+      occ.push_back(*l->kernel.occupancy_achieved);
+    if (l->kernel.sm_clock_mhz)
+      clocks.push_back(*l->kernel.sm_clock_mhz);
+    if (l->kernel.mem_clock_mhz)
+      mclocks.push_back(*l->kernel.mem_clock_mhz);
+  }
+  const double n = static_cast<double>(launches.size());
+  k.flops.clear();
+  k.bytes.clear();
+  k.counters.clear();
+  for (const auto& [p, v] : flops)
+    k.flops[p] = v / n;
+  for (const auto& [lv, v] : bytes)
+    k.bytes[lv] = v / n;
+  for (const auto& [name, v] : counters)
+    k.counters[name] = v / n;
+  k.time.median_s = median_of(times);
+  k.time.min_s = *std::min_element(times.begin(), times.end());
+  k.time.max_s = *std::max_element(times.begin(), times.end());
+  k.time.repetitions = static_cast<int>(times.size());
+  k.gpu_time_s = k.time.median_s;
+  if (!occ.empty())
+    k.occupancy_achieved = median_of(occ);
+  if (!clocks.empty())
+    k.sm_clock_mhz = median_of(clocks);
+  if (!mclocks.empty())
+    k.mem_clock_mhz = median_of(mclocks);
+}
+
+} // namespace
+
+run build_profile_run(const profile_log& log, const profile_run_inputs& in) {
+  run r;
+  r.ceilings = in.ceilings;
+  r.context = profile_context(log, in);
+  run_context& c = r.context;
   // One kernel per name and launch configuration, in order of GPU time.
   const auto summary = summarize_kernels(log);
   std::map<std::string, std::set<std::string>> configs;
@@ -164,53 +236,11 @@ run build_profile_run(const profile_log& log, const profile_run_inputs& in) {
       if (configs[s.name].size() > 1)
         k.name +=
             fmt::format(" [grid {} block {}]", dims_text(k.launch.grid), dims_text(k.launch.block));
-      std::vector<double> times;
-      std::map<precision, double> flops;
-      std::map<memory_level, double> bytes;
-      std::map<std::string, double> counters;
-      std::vector<double> occ;
-      std::vector<double> clocks;
-      std::vector<double> mclocks;
-      for (const auto* l : launches) {
-        times.push_back(l->kernel.gpu_time_s.value_or(0));
-        for (const auto& [p, v] : l->kernel.flops)
-          flops[p] += v;
-        for (const auto& [lv, v] : l->kernel.bytes)
-          bytes[lv] += v;
-        for (const auto& [n, v] : l->kernel.counters)
-          counters[n] += v;
-        if (l->kernel.occupancy_achieved)
-          occ.push_back(*l->kernel.occupancy_achieved);
-        if (l->kernel.sm_clock_mhz)
-          clocks.push_back(*l->kernel.sm_clock_mhz);
-        if (l->kernel.mem_clock_mhz)
-          mclocks.push_back(*l->kernel.mem_clock_mhz);
-      }
-      const double n = static_cast<double>(launches.size());
-      k.flops.clear();
-      k.bytes.clear();
-      k.counters.clear();
-      for (const auto& [p, v] : flops)
-        k.flops[p] = v / n;
-      for (const auto& [lv, v] : bytes)
-        k.bytes[lv] = v / n;
-      for (const auto& [name, v] : counters)
-        k.counters[name] = v / n;
-      k.time.median_s = median_of(times);
-      k.time.min_s = *std::min_element(times.begin(), times.end());
-      k.time.max_s = *std::max_element(times.begin(), times.end());
-      k.time.repetitions = static_cast<int>(times.size());
-      k.gpu_time_s = k.time.median_s;
-      if (!occ.empty())
-        k.occupancy_achieved = median_of(occ);
-      if (!clocks.empty()) {
-        k.sm_clock_mhz = median_of(clocks);
+      merge_launches(k, launches);
+      if (k.sm_clock_mhz)
         sm_mhz.push_back(*k.sm_clock_mhz);
-      }
-      if (!mclocks.empty()) {
-        k.mem_clock_mhz = median_of(mclocks);
+      if (k.mem_clock_mhz)
         mem_mhz.push_back(*k.mem_clock_mhz);
-      }
       k.counters["roofkit__app_launches"] = static_cast<double>(s.launches);
       k.counters["roofkit__app_total_time_s"] = s.total_s;
       k.counters["roofkit__app_gpu_time_share"] = s.share;
@@ -240,9 +270,9 @@ std::string profile_run_json(const run& r, const profile_log& log, const profile
   opts["nvtx"] = in.options.nvtx_range;
   opts["launch_skip"] = in.options.launch_skip;
   opts["launch_count"] = in.options.launch_count;
-  opts["cache_control"] = in.options.cache_control;
+  opts["cache_control"] = to_string(in.options.cache);
   opts["clock_control"] = r.context.clock_control; // from the log: also right when rebuilt
-  opts["profile_from_start"] = in.options.profile_from_start;
+  opts["profile_from_start"] = to_string(in.options.from_start);
   opts["replay_batch"] = in.options.replay_batch;
   p["options"] = opts;
   p["processes"] = log.processes;

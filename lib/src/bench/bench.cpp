@@ -52,17 +52,32 @@ std::map<std::string, double> combine_ranges(const std::vector<range_values>& ra
   return sum;
 }
 
-double theoretical_occupancy(const kernel_instance& inst, const launch_config& launch,
-                             const device_model& model) {
+// The main kernel's launch facts from the runtime, as the injector reads them from the driver:
+// registers, static shared memory, local memory per thread, required cluster shape, and with the
+// runtime's blocks per SM the theoretical occupancy and waves per SM.
+void add_launch_facts(const kernel_instance& inst, const device_model& model, kernel_result& k) {
   const void* fn = inst.kernel_function();
+  launch_config& launch = k.launch;
   const int threads = int(launch.block[0] * launch.block[1] * launch.block[2]);
   if (!fn || threads == 0 || model.max_threads_per_sm == 0)
-    return std::nan("");
+    return;
+  cudaFuncAttributes attr{};
+  ROOFKIT_CUDA_CHECK(cudaFuncGetAttributes(&attr, fn));
+  launch.registers_per_thread = static_cast<std::uint32_t>(attr.numRegs);
+  launch.static_smem_bytes = static_cast<std::uint32_t>(attr.sharedSizeBytes);
+  launch.local_bytes_per_thread = static_cast<std::uint32_t>(attr.localSizeBytes);
+  if (attr.requiredClusterWidth > 0 && attr.requiredClusterHeight > 0 &&
+      attr.requiredClusterDepth > 0)
+    launch.cluster = {static_cast<std::uint32_t>(attr.requiredClusterWidth),
+                      static_cast<std::uint32_t>(attr.requiredClusterHeight),
+                      static_cast<std::uint32_t>(attr.requiredClusterDepth)};
   int blocks = 0;
   ROOFKIT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
       &blocks, fn, threads, static_cast<std::size_t>(launch.dynamic_smem_bytes)));
   const int warps = (threads + 31) / 32;
-  return double(blocks * warps) / double(model.max_threads_per_sm / 32);
+  k.occupancy_theoretical = double(blocks * warps) / double(model.max_threads_per_sm / 32);
+  if (blocks > 0 && model.sm_count > 0)
+    launch.waves_per_sm = waves_per_sm(launch, model.sm_count, blocks);
 }
 
 struct stream_guard {
@@ -276,7 +291,7 @@ void fill_context(run_context& c, const bench_outcome& out, const bench_options&
                                          "launch)"
                                        : "warm (back-to-back launches)";
   c.cache_control = out.counters_used ? to_string(options.cache) : "";
-  c.clock_control = options.clock_control;
+  c.clock_control = to_string(options.clock);
   c.extra["clock_control"] = out.clock_note;
   if (out.counters_used) {
     c.extra["counter_passes"] = std::to_string(out.passes);
@@ -399,7 +414,7 @@ bench_outcome run_bench(const bench_options& options) {
   bench_outcome out;
   run& r = out.result;
   add_ceilings(out, options, model, kernels.size());
-  const clock_control_state clocks = apply_clock_control(options.clock_control, {options.device});
+  const clock_control_state clocks = apply_clock_control(options.clock, {options.device});
   out.clock_note = clocks.note;
   const std::unique_ptr<profiler_session> session = open_session(out, options, warn);
 
@@ -456,11 +471,8 @@ bench_outcome run_bench(const bench_options& options) {
       }
       progress({done, kernels.size(), d->name, "time"});
       k.time = time_instance(*inst, *d, options, stream, flusher.get());
-      if (d->kind != measurement::transfer) {
-        const double occ = theoretical_occupancy(*inst, k.launch, model);
-        if (std::isfinite(occ))
-          k.occupancy_theoretical = occ;
-      }
+      if (d->kind != measurement::transfer)
+        add_launch_facts(*inst, model, k);
       const bool profile =
           session && d->counter_profiled && d->kind != measurement::transfer && k.status == "ok";
       if (profile) {

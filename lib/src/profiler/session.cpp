@@ -12,6 +12,7 @@
 #include <iostream>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 
 #include "roofkit/core.hpp"
 #include "roofkit/profiler.hpp"
@@ -19,6 +20,7 @@
 
 #include "../timing/clock_probe.hpp"
 #include "driver_l2_flush.hpp"
+#include "l2_flush_guard.hpp"
 
 namespace roofkit {
 
@@ -217,17 +219,13 @@ private:
 
 void default_warning(const std::string& text) { std::cerr << "roofkit: warning: " << text << '\n'; }
 
+// Thrown inside a pass when the driver's flush failed and the sweep replaced it: the pass's ranges
+// no longer match the call's plan, so the call starts again (with_flush_fallback).
+struct flush_fell_back : std::runtime_error {
+  flush_fell_back() : std::runtime_error("the driver's L2 flush failed; the sweep replaced it") {}
+};
+
 } // namespace
-
-std::string to_string(cache_control c) { return c == cache_control::all ? "all" : "none"; }
-
-cache_control parse_cache_control(const std::string& text) {
-  if (text == "all")
-    return cache_control::all;
-  if (text == "none")
-    return cache_control::none;
-  throw usage_error(fmt::format("unknown cache control '{}' (valid: all, none)", text));
-}
 
 std::string device_chip_name(int device) {
   current_context(device);
@@ -276,10 +274,10 @@ struct profiler_session::impl {
   resolved_set set;
   std::vector<std::uint8_t> config;
   // Cache control "all": the driver's write-back and invalidate of the L2 where it is
-  // available, else `flusher`'s sweep, whose buffer (4 x L2) is then the only one made.
+  // available and verified (the guard), else `flusher`'s sweep, whose buffer (4 x L2) is then the
+  // only one made.
   bool cache_prepared = false;
-  std::unique_ptr<detail::driver_l2_flush> driver_flush;
-  std::string driver_flush_note;
+  std::unique_ptr<detail::l2_flush_guard> guard;
   std::unique_ptr<l2_flusher> flusher;
   profiler_stats stats;
   // The profiler of profile_range() and profile_launch(), kept enabled between their calls
@@ -305,6 +303,17 @@ struct profiler_session::impl {
                                         const std::function<void()>& before, std::size_t capacity);
   void flush_in_pass(bool synchronise);
   void prepare_flusher();
+  std::function<void()> open_driver_flush(std::string& why_not);
+  // Runs a profiling call; when the driver's flush fails inside it (flush_in_pass), the call is
+  // run once more, from its start, with the sweep that replaced it.
+  template <class F> auto with_flush_fallback(F&& call) -> decltype(call()) {
+    try {
+      return call();
+    } catch (const flush_fell_back&) {
+      release_range_profiler(); // configured for the driver's flush, which adds no range
+      return call();
+    }
+  }
   // Ranges that one flush adds to the profiled context's passes.
   std::size_t flush_ranges() const {
     return flusher ? static_cast<std::size_t>(flusher->launches()) : 0;
@@ -315,27 +324,23 @@ struct profiler_session::impl {
     return std::max<std::size_t>(options.max_launch_sequence, 1) * (flush_ranges() + 1) + 1;
   }
 
-  template <class T> void add_pass_times(int pass, T p0, T p1, T p2, T p3, T p4) {
+  template <class T> void add_pass_times(T p0, T p1, T p2, T p3, T p4) {
     auto seconds = [](T a, T b) { return std::chrono::duration<double>(b - a).count(); };
     stats.before_s += seconds(p0, p1);
     stats.start_s += seconds(p1, p2);
-    auto add_by_pass = [pass](std::vector<double>& by_pass, double s) {
-      const auto i = static_cast<std::size_t>(pass);
-      if (by_pass.size() <= i)
-        by_pass.resize(i + 1, 0.0);
-      by_pass[i] += s;
-    };
-    add_by_pass(stats.start_s_by_pass, seconds(p1, p2));
     stats.body_s += seconds(p2, p3);
     stats.stop_s += seconds(p3, p4);
-    add_by_pass(stats.stop_s_by_pass, seconds(p3, p4));
   }
 
   // Cache control before profile()'s kernel replay, which has no hook between its passes.
   void prepare_pass() {
     prepare_flusher();
-    if (cache_prepared)
-      flush_in_pass(true);
+    if (cache_prepared) {
+      try {
+        flush_in_pass(true);
+      } catch (const flush_fell_back&) { // outside any pass: the sweep that replaced it counts
+      }
+    }
     ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
   }
 
@@ -450,7 +455,7 @@ std::vector<range_values> profiler_session::impl::user_replay(const std::functio
     ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
     const auto p3 = std::chrono::steady_clock::now();
     done = rp.stop();
-    add_pass_times(pass, p0, p1, p2, p3, std::chrono::steady_clock::now());
+    add_pass_times(p0, p1, p2, p3, std::chrono::steady_clock::now());
   }
   const auto t2 = std::chrono::steady_clock::now();
   auto out = collect(rp, data, capacity);
@@ -471,12 +476,15 @@ std::vector<range_values> profiler_session::impl::user_replay(const std::functio
 // timed (profiler_stats::flush_s).
 void profiler_session::impl::flush_in_pass(bool synchronise) {
   const auto t0 = std::chrono::steady_clock::now();
-  if (driver_flush) {
+  if (guard->uses_driver()) {
     // Synchronous: everything before it has finished and nothing after it has started.
     ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
-    driver_flush->flush();
+    if (guard->flush() == detail::flushed_by::fell_back) {
+      ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+      throw flush_fell_back();
+    }
   } else {
-    flusher->flush(nullptr);
+    guard->flush();
     if (!synchronise)
       return;
     ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
@@ -484,17 +492,40 @@ void profiler_session::impl::flush_in_pass(bool synchronise) {
   stats.flush_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// The driver's flush where the version gate allows it and the driver accepts it; else empty, with
+// the reason.
+std::function<void()> profiler_session::impl::open_driver_flush(std::string& why_not) {
+  std::string version_error;
+  const std::string version = detail::kernel_driver_version(version_error);
+  why_not =
+      detail::driver_flush_refusal(std::getenv(detail::driver_flush_env), version, version_error);
+  if (!why_not.empty())
+    return {};
+  std::shared_ptr<const detail::driver_l2_flush> driver =
+      detail::driver_l2_flush::open_device(device, why_not);
+  if (!driver)
+    return {};
+  return [driver] { driver->flush(); };
+}
+
 void profiler_session::impl::prepare_flusher() {
   if (options.cache != cache_control::all || cache_prepared)
     return;
   ROOFKIT_CUDA_CHECK(cudaSetDevice(device));
+  std::string why_not = "not asked for (profiler_options::driver_flush)";
+  std::function<void()> driver;
+  std::function<void(const std::string&)> say;
   if (options.driver_flush) {
-    driver_flush = detail::driver_l2_flush::open_device(device, driver_flush_note);
-  } else {
-    driver_flush_note = "not asked for (profiler_options::driver_flush)";
+    driver = open_driver_flush(why_not);
+    say = [this](const std::string& text) { warn(text); };
   }
-  if (!driver_flush)
-    flusher = std::make_unique<l2_flusher>(device, options.invalidate_l2);
+  auto make_sweep = [this]() -> std::function<void()> {
+    flusher = std::make_unique<l2_flusher>(device);
+    return [this] { flusher->flush(nullptr); };
+  };
+  guard = std::make_unique<detail::l2_flush_guard>(std::move(driver), std::move(why_not),
+                                                   make_sweep, std::move(say));
+  guard->prepare();
   cache_prepared = true;
 }
 
@@ -502,52 +533,56 @@ std::vector<range_values>
 profiler_session::profile_launches(const std::function<void()>& work,
                                    const std::function<void()>& before_pass) {
   auto& s = *impl_;
-  s.prepare_flusher();
-  const std::size_t flush_ranges = s.flush_ranges();
-  auto out = s.user_replay(
-      [&] {
-        if (s.cache_prepared)
-          s.flush_in_pass(false);
-        work();
-      },
-      before_pass, s.options.max_ranges + 1 + flush_ranges);
-  out.erase(out.begin(), out.begin() + std::ptrdiff_t(std::min(flush_ranges, out.size())));
-  return out;
+  return s.with_flush_fallback([&] {
+    s.prepare_flusher();
+    const std::size_t flush_ranges = s.flush_ranges();
+    auto out = s.user_replay(
+        [&] {
+          if (s.cache_prepared)
+            s.flush_in_pass(false);
+          work();
+        },
+        before_pass, s.options.max_ranges + 1 + flush_ranges);
+    out.erase(out.begin(), out.begin() + std::ptrdiff_t(std::min(flush_ranges, out.size())));
+    return out;
+  });
 }
 
 std::vector<std::vector<range_values>>
 profiler_session::profile_batch(const std::vector<batch_work>& works,
                                 const std::function<void()>& before_pass) {
   auto& s = *impl_;
-  s.prepare_flusher();
-  const std::size_t flush_ranges = s.flush_ranges();
-  std::size_t expected = 0;
-  for (const auto& w : works)
-    expected += w.launches + flush_ranges;
-  auto ranges = s.user_replay(
-      [&] {
-        for (const auto& w : works) {
-          if (w.before)
-            w.before();
-          if (s.cache_prepared)
-            s.flush_in_pass(false);
-          w.work();
-        }
-      },
-      before_pass, expected + 1);
-  if (ranges.size() != expected)
-    throw runtime_error(fmt::format("the batch launched {} kernels per pass, {} expected from "
-                                    "the works' launch counts",
-                                    ranges.size(), expected));
-  std::vector<std::vector<range_values>> out;
-  std::size_t next = 0;
-  for (const auto& w : works) {
-    next += flush_ranges;
-    out.emplace_back(ranges.begin() + std::ptrdiff_t(next),
-                     ranges.begin() + std::ptrdiff_t(next + w.launches));
-    next += w.launches;
-  }
-  return out;
+  return s.with_flush_fallback([&] {
+    s.prepare_flusher();
+    const std::size_t flush_ranges = s.flush_ranges();
+    std::size_t expected = 0;
+    for (const auto& w : works)
+      expected += w.launches + flush_ranges;
+    auto ranges = s.user_replay(
+        [&] {
+          for (const auto& w : works) {
+            if (w.before)
+              w.before();
+            if (s.cache_prepared)
+              s.flush_in_pass(false);
+            w.work();
+          }
+        },
+        before_pass, expected + 1);
+    if (ranges.size() != expected)
+      throw runtime_error(fmt::format("the batch launched {} kernels per pass, {} expected from "
+                                      "the works' launch counts",
+                                      ranges.size(), expected));
+    std::vector<std::vector<range_values>> out;
+    std::size_t next = 0;
+    for (const auto& w : works) {
+      next += flush_ranges;
+      out.emplace_back(ranges.begin() + std::ptrdiff_t(next),
+                       ranges.begin() + std::ptrdiff_t(next + w.launches));
+      next += w.launches;
+    }
+    return out;
+  });
 }
 
 const profiler_stats& profiler_session::stats() const { return impl_->stats; }
@@ -556,11 +591,14 @@ std::string profiler_session::cache_control_method() const {
   const auto& s = *impl_;
   if (s.options.cache == cache_control::none)
     return "none";
-  if (s.driver_flush)
-    return "driver";
-  if (!s.cache_prepared)
+  if (!s.guard)
     return s.options.driver_flush ? "driver" : "sweep";
-  return "sweep (" + s.driver_flush_note + ")";
+  return s.guard->method();
+}
+
+std::string profiler_session::cache_control_fallback_reason() const {
+  const auto& s = *impl_;
+  return s.options.cache == cache_control::all && s.guard ? s.guard->fallback_reason() : "";
 }
 
 void profiler_session::enable_range_profiler() {
@@ -596,6 +634,7 @@ void profiler_session::enable_range_profiler() {
 void profiler_session::context_lost() {
   impl_->release_range_profiler();
   (void)impl_->flusher.release(); // its buffer went with the context: not freed (no CUDA call)
+  impl_->guard.reset();
   impl_->cache_prepared = false;
 }
 
@@ -643,7 +682,7 @@ profiler_session::impl::kept_passes(CUpti_ProfilerRange mode, std::size_t ranges
       const auto p3 = std::chrono::steady_clock::now();
       started = false;
       done = rp.stop();
-      add_pass_times(pass, p0, p1, p2, p3, std::chrono::steady_clock::now());
+      add_pass_times(p0, p1, p2, p3, std::chrono::steady_clock::now());
     }
   } catch (...) {
     // A call that fails part-way leaves the profiler inside a set of passes: end the pass it
@@ -671,26 +710,29 @@ range_values profiler_session::profile_range(const std::string& name,
                                              const std::function<void()>& work,
                                              const std::function<void()>& before_pass) {
   auto& s = *impl_;
-  s.prepare_flusher();
-  const auto data = s.kept_passes(
-      CUPTI_UserRange, 1, fmt::format("range '{}'", name),
-      [&] {
-        // Cache control after the profiler's own set-up, outside the range: not counted.
-        if (s.cache_prepared)
-          s.flush_in_pass(true);
-        s.range_profiler->push(name);
-        work();
-        ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
-        s.range_profiler->pop();
-      },
-      before_pass);
-  const auto t0 = std::chrono::steady_clock::now();
-  const auto names = cupti_catalog::range_names(data);
-  if (names.empty())
-    throw runtime_error(fmt::format("range '{}' produced no counter data", name));
-  auto out = s.to_values(names.front(), s.evaluate(data, 0));
-  s.stats.decode_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return out;
+  return s.with_flush_fallback([&] {
+    s.prepare_flusher();
+    const auto data = s.kept_passes(
+        CUPTI_UserRange, 1, fmt::format("range '{}'", name),
+        [&] {
+          // Cache control after the profiler's own set-up, outside the range: not counted.
+          if (s.cache_prepared)
+            s.flush_in_pass(true);
+          s.range_profiler->push(name);
+          work();
+          ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+          s.range_profiler->pop();
+        },
+        before_pass);
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto names = cupti_catalog::range_names(data);
+    if (names.empty())
+      throw runtime_error(fmt::format("range '{}' produced no counter data", name));
+    auto out = s.to_values(names.front(), s.evaluate(data, 0));
+    s.stats.decode_s +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return out;
+  });
 }
 
 range_values profiler_session::profile_launch(const std::function<void()>& work,
@@ -708,42 +750,45 @@ profiler_session::profile_launch_sequence(const std::vector<std::function<void()
   if (n > s.options.max_launch_sequence)
     throw usage_error(fmt::format("{} launches in one sequence; this session takes 1 to {}", n,
                                   s.options.max_launch_sequence));
-  s.prepare_flusher();
-  const std::size_t flush_ranges = s.flush_ranges();
-  const auto data = s.kept_passes(
-      CUPTI_AutoRange, s.sequence_ranges(), n == 1 ? "the launch" : "the launches",
-      [&] {
-        // The flush's kernel(s) are ranges of their own, dropped below; each is waited for, as
-        // the works may run on other streams.
-        for (const auto& work : works) {
-          if (s.cache_prepared)
-            s.flush_in_pass(true);
-          work();
-          ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
-        }
-      },
-      before_pass);
-  const auto t0 = std::chrono::steady_clock::now();
-  const auto names = cupti_catalog::range_names(data);
-  const std::size_t per_work = flush_ranges + 1;
-  if (names.size() != n * per_work) {
-    if (n == 1) {
-      const std::size_t kernels = names.size() < flush_ranges ? 0 : names.size() - flush_ranges;
-      throw runtime_error(fmt::format("the profiled work launched {} kernels a pass, 1 expected",
-                                      kernels > 1 ? "2 or more" : std::to_string(kernels)));
+  return s.with_flush_fallback([&] {
+    s.prepare_flusher();
+    const std::size_t flush_ranges = s.flush_ranges();
+    const auto data = s.kept_passes(
+        CUPTI_AutoRange, s.sequence_ranges(), n == 1 ? "the launch" : "the launches",
+        [&] {
+          // The flush's kernel(s) are ranges of their own, dropped below; each is waited for, as
+          // the works may run on other streams.
+          for (const auto& work : works) {
+            if (s.cache_prepared)
+              s.flush_in_pass(true);
+            work();
+            ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+          }
+        },
+        before_pass);
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto names = cupti_catalog::range_names(data);
+    const std::size_t per_work = flush_ranges + 1;
+    if (names.size() != n * per_work) {
+      if (n == 1) {
+        const std::size_t kernels = names.size() < flush_ranges ? 0 : names.size() - flush_ranges;
+        throw runtime_error(fmt::format("the profiled work launched {} kernels a pass, 1 expected",
+                                        kernels > 1 ? "2 or more" : std::to_string(kernels)));
+      }
+      throw runtime_error(fmt::format("the {} profiled works gave {} ranges a pass, {} expected "
+                                      "(one kernel per work)",
+                                      n, names.size(), n * per_work));
     }
-    throw runtime_error(fmt::format("the {} profiled works gave {} ranges a pass, {} expected "
-                                    "(one kernel per work)",
-                                    n, names.size(), n * per_work));
-  }
-  std::vector<range_values> out;
-  out.reserve(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::size_t range = i * per_work + flush_ranges;
-    out.push_back(s.to_values(names[range], s.evaluate(data, range)));
-  }
-  s.stats.decode_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return out;
+    std::vector<range_values> out;
+    out.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t range = i * per_work + flush_ranges;
+      out.push_back(s.to_values(names[range], s.evaluate(data, range)));
+    }
+    s.stats.decode_s +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return out;
+  });
 }
 
 } // namespace roofkit

@@ -312,6 +312,9 @@ kernel_result parse_kernel(const reader& rd, const json& j, const std::string& w
     k.launch.dynamic_smem_bytes = rd.count(*launch, lw, "dynamic_smem_bytes");
     k.launch.static_smem_bytes = rd.count(*launch, lw, "static_smem_bytes");
     k.launch.registers_per_thread = rd.count(*launch, lw, "registers_per_thread");
+    k.launch.local_bytes_per_thread = rd.count(*launch, lw, "local_bytes_per_thread");
+    k.launch.cluster = parse_dims(rd, *launch, lw, "cluster");
+    k.launch.waves_per_sm = rd.optional_number(*launch, lw, "waves_per_sm");
   }
   const json* time = rd.object(j, w, "time_s", true);
   const std::string tw = w + ".time_s";

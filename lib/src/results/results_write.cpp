@@ -170,7 +170,11 @@ json kernel_json(const kernel_result& k, const kernel_placement& pl) {
                  {"block", dims(k.launch.block)},
                  {"dynamic_smem_bytes", k.launch.dynamic_smem_bytes},
                  {"static_smem_bytes", k.launch.static_smem_bytes},
-                 {"registers_per_thread", k.launch.registers_per_thread}};
+                 {"registers_per_thread", k.launch.registers_per_thread},
+                 {"local_bytes_per_thread", k.launch.local_bytes_per_thread},
+                 {"cluster", dims(k.launch.cluster)}};
+  if (k.launch.waves_per_sm)
+    j["launch"]["waves_per_sm"] = number(*k.launch.waves_per_sm);
   j["time_s"] = {{"median", number(k.time.median_s)},
                  {"min", number(k.time.min_s)},
                  {"max", number(k.time.max_s)},

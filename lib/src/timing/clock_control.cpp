@@ -86,14 +86,12 @@ clock_lock::clock_lock(int device) : state_(std::make_unique<state>()) {
   message_ = fmt::format("SM clock locked at the base clock, {} MHz", mhz);
 }
 
-clock_control_state apply_clock_control(const std::string& mode, const std::vector<int>& devices) {
+clock_control_state apply_clock_control(clock_control mode, const std::vector<int>& devices) {
   clock_control_state out;
-  if (mode == "none") {
+  if (mode == clock_control::none) {
     out.note = "clocks not locked: each kernel's roofs are taken at its own SM clock";
     return out;
   }
-  if (mode != "base")
-    throw usage_error(fmt::format("unknown clock control '{}' (valid: base, none)", mode));
   for (const int device : devices) {
     auto lock = std::make_unique<clock_lock>(device);
     const std::string said = devices.size() > 1
