@@ -34,7 +34,7 @@ cd "$(dirname "$0")/../.." || exit 2
 BUILD="${1:?usage: OUT=dir validation/scripts/diagnosis-vs-ncu.sh BUILD_DIR}"
 OUT="$(mkdir -p "${OUT:-out/diagnosis-vs-ncu}" && cd "${OUT:-out/diagnosis-vs-ncu}" && pwd)"
 W="$(mktemp -d)"
-RC="$BUILD/tools/roofline-cuda/roofline-cuda"
+RC="$BUILD/tools/roofline-cuda"
 NCU="$(command -v ncu ||
   ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | tail -1)"
 NVCC="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"

@@ -15,7 +15,7 @@ shift
 stages="${*:-roofs exits skip fallback}"
 OUT="$(mkdir -p "${OUT:-out/release-checks}" && cd "${OUT:-out/release-checks}" && pwd)"
 REV="${REV:-unknown}"
-RC="$BUILD/tools/roofline-cuda/roofline-cuda"
+RC="$BUILD/tools/roofline-cuda"
 W="$(mktemp -d)"
 gpu="$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | awk '{print tolower($2)}')"
 now() { date +%s.%N; }
