@@ -53,6 +53,10 @@ TEST(KernelNames, LibraryKernelsGetAReadableForm) {
   EXPECT_EQ(
       display_kernel_name("cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_64x64_32x6_tn_align8"),
       "GEMM bf16, tile 64x64 (CUTLASS)");
+  // cuBLAS's CUTLASS kernels come wrapped in cutlass::Kernel2<...> (seen in a cuBLAS SGEMM).
+  EXPECT_EQ(display_kernel_name("void cutlass::Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>"
+                                "(cutlass_80_simt_sgemm_256x128_8x4_nn_align1::Params)"),
+            "GEMM fp32, tile 256x128 (CUTLASS)");
   EXPECT_EQ(display_kernel_name("sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize256x128x8_stage3_"
                                 "warpsize4x2x1_ffma_aligna4_alignc4_execute_kernel__5x_cublas"),
             "GEMM fp32, tile 256x128 (cuBLAS)");

@@ -80,8 +80,8 @@ SAMPLE=()
 if "$RC" profile --help 2>&1 | grep -q -- '--sample'; then
   SAMPLE=(--sample all)
 fi
-CC="$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d ' .')"
-ARCH="sm_${CC:-90}"
+CAP="$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d ' .')"
+ARCH="sm_${CAP:-90}"
 
 # The application's commands: default (wall time) and one iteration (both profilers).
 commands() {
@@ -140,7 +140,7 @@ done
 # Provenance and the steps, for the comparer; then the comparison.
 python3 - "$W" "$BUILD" "$("$NCU" --version 2>/dev/null | tail -1)" \
   "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)" \
-  "$(git rev-parse --short HEAD 2>/dev/null)" "${SAMPLE[*]}" "$TRAIN_ARGS" <<'PY'
+  "${REV:-$(git rev-parse --short HEAD 2>/dev/null)}" "${SAMPLE[*]}" "$TRAIN_ARGS" <<'PY'
 import datetime, json, os, sys
 w, build, ncu, gpu, head, sample, train_args = sys.argv[1:]
 steps = {}

@@ -307,12 +307,12 @@ std::string profile_run_json(const run& r, const profile_log& log, const profile
     json one = json::object();
     one["index"] = log.launches[i].index;
     one["pid"] = log.launches[i].pid;
-    one["mangled_name"] = log.launches[i].mangled_name;
     one["stream"] = log.launches[i].stream;
     one["thread"] = log.launches[i].thread;
     one["profile_overhead_s"] = log.launches[i].profile_overhead_s;
     for (const auto& [key, value] : lj["kernels"][i].items())
       one[key] = value;
+    one["mangled_name"] = log.launches[i].mangled_name; // the kernel format leaves it empty
     list.push_back(std::move(one));
   }
   p["launches"] = list;

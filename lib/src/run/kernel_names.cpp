@@ -129,9 +129,10 @@ std::string lower(std::string s) {
 // The data type a library kernel's name states, or "".
 std::string name_dtype(const std::string& n) {
   static const std::vector<std::pair<std::string, std::string>> known{
-      {"bf16", "bf16"}, {"fp16", "fp16"}, {"f16", "fp16"},  {"tf32", "tf32"}, {"e4m3", "fp8"},
-      {"e5m2", "fp8"},  {"fp8", "fp8"},   {"fp64", "fp64"}, {"f64", "fp64"},  {"int8", "int8"},
-      {"i8", "int8"},   {"s8", "int8"},   {"fp32", "fp32"}, {"f32", "fp32"}};
+      {"bf16", "bf16"},  {"fp16", "fp16"}, {"f16", "fp16"},  {"tf32", "tf32"}, {"e4m3", "fp8"},
+      {"e5m2", "fp8"},   {"fp8", "fp8"},   {"fp64", "fp64"}, {"f64", "fp64"},  {"int8", "int8"},
+      {"i8", "int8"},    {"s8", "int8"},   {"fp32", "fp32"}, {"f32", "fp32"},  {"sgemm", "fp32"},
+      {"dgemm", "fp64"}, {"hgemm", "fp16"}};
   const std::string l = lower(n);
   for (const auto& [token, type_name] : known) {
     const std::regex t("(^|_|[0-9])" + token + "($|_|[a-z0-9])");
@@ -185,8 +186,11 @@ std::string library_name(const std::string& demangled, const name_parts& p) {
     return fmt::format("attention {} ({}, {})", bwd ? "bwd" : "fwd", lib, b);
   }
   if ((b == "Kernel" || b == "Kernel2" || b == "device_kernel") && !p.args.empty() &&
-      demangled.find("cutlass") != std::string::npos)
-    return "CUTLASS " + parse_name(p.args[0]).base;
+      demangled.find("cutlass") != std::string::npos) {
+    const name_parts inner = parse_name(p.args[0]);
+    const std::string named = library_name(p.args[0], inner);
+    return named.empty() ? "CUTLASS " + inner.base : named;
+  }
   return {};
 }
 
