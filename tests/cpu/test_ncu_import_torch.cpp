@@ -1,7 +1,7 @@
 // Imports a real `ncu --set roofline --csv --page raw` export of tests/apps/torch_ops.py on the
 // H100 (tests/data/ncu/torch-ops-roofline-raw.csv: BF16 and FP32 matmuls, softmax, layer norm,
-// an FFT convolution and an add; made by validation/scripts/profile-evidence.sh) and checks every kernel
-// against ncu's own numbers in the same row: achieved FP32 and FP64 FLOP/s (the
+// an FFT convolution and an add; made by validation/scripts/profile-evidence.sh) and checks every
+// kernel against ncu's own numbers in the same row: achieved FP32 and FP64 FLOP/s (the
 // `.sum.per_cycle_elapsed` instruction rates, FMAs twice, times the SM clock) and, for the tensor
 // GEMM, its dense tensor rate and the tensor-pipe utilisation.
 #include <gtest/gtest.h>

@@ -17,8 +17,8 @@
 #include "roofkit/profiler.hpp"
 #include "roofkit/timing.hpp"
 
-#include "../timing/clock_probe.hpp"
 #include "driver_l2_flush.hpp"
+#include "internal/clock_probe.hpp"
 
 namespace roofkit {
 
