@@ -2,7 +2,7 @@
 // ring of per-launch samples that the ceiling kernels fill (lib/src/ceilings/measure_context.hpp).
 #include <gtest/gtest.h>
 
-#include "../../lib/src/ceilings/measure_context.hpp"
+#include "ceilings/measure_context.hpp"
 
 namespace {
 

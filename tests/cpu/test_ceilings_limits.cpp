@@ -3,7 +3,7 @@
 // host's clock. Cases from the H100's FP64 tensor figures (theory 66.9 TFLOP/s at 1980 MHz).
 #include <gtest/gtest.h>
 
-#include "../../lib/src/ceilings/measure_context.hpp"
+#include "ceilings/measure_context.hpp"
 #include "roofkit/ceilings.hpp"
 
 using namespace roofkit;

@@ -1,4 +1,4 @@
-// The library's one CSV reader (lib/src/core/csv.hpp), used by the ncu importer and the
+// The library's one CSV reader (lib/src/internal/csv.hpp), used by the ncu importer and the
 // occupancy batch: quoting, CRLF, blank lines, line numbers, and views that stay put.
 #include <string>
 #include <string_view>
@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "../../lib/src/core/csv.hpp"
+#include "internal/csv.hpp"
 
 namespace {
 

@@ -12,7 +12,7 @@
 #include <unistd.h>
 #endif
 
-#include "../../lib/src/profiler/driver_l2_flush.hpp"
+#include "profiler/driver_l2_flush.hpp"
 
 namespace {
 

@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "../../lib/src/profiler/l2_flush_guard.hpp"
+#include "profiler/l2_flush_guard.hpp"
 
 namespace {
 

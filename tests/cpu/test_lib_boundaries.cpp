@@ -223,15 +223,16 @@ TEST(lib_boundaries, lib_embeds_no_help_page) {
   }
 }
 
-// One public header per module: lib/include/roofkit/<m>.hpp for every folder lib/src/<m>/, and
-// no header without its folder.
+// One public header per module: lib/include/roofkit/<m>.hpp for every folder lib/src/<m>/ (but
+// lib/src/internal/, the headers modules share), and no header without its folder.
 TEST(lib_boundaries, one_public_header_per_module_folder) {
   std::set<std::string> headers, folders;
   for (const auto& e : fs::directory_iterator(source_dir / "lib/include/roofkit"))
     if (e.path().extension() == ".hpp")
       headers.insert(e.path().stem().string());
   for (const auto& e : fs::directory_iterator(source_dir / "lib/src"))
-    if (e.is_directory() && !fs::is_empty(e.path())) // git keeps no empty folder
+    if (e.is_directory() && !fs::is_empty(e.path()) && // git keeps no empty folder
+        e.path().filename() != "internal") // headers shared between modules, not a module
       folders.insert(e.path().filename().string());
   ASSERT_GE(folders.size(), 10u) << "the module folders were not found";
   for (const auto& f : folders)
@@ -240,4 +241,89 @@ TEST(lib_boundaries, one_public_header_per_module_folder) {
   for (const auto& h : headers)
     EXPECT_TRUE(folders.count(h)) << "roofkit/" << h << ".hpp has no module folder lib/src/" << h
                                   << "/";
+}
+
+namespace {
+
+// The quoted includes of a file ("roofkit/plot.hpp", "internal/csv.hpp", "../x.hpp").
+std::vector<std::string> quoted_includes(const fs::path& p) {
+  static const std::regex include(R"re(^\s*#\s*include\s*"([^"]+)")re");
+  std::vector<std::string> out;
+  std::istringstream in(read(p));
+  for (std::string line; std::getline(in, line);) {
+    std::smatch m;
+    if (std::regex_search(line, m, include))
+      out.push_back(m[1]);
+  }
+  return out;
+}
+
+// The public headers that roofkit/<name>.hpp includes, directly or through another.
+std::set<std::string> public_closure(const std::string& name) {
+  std::set<std::string> seen;
+  std::vector<std::string> todo{name};
+  while (!todo.empty()) {
+    const std::string h = todo.back();
+    todo.pop_back();
+    for (const auto& inc : quoted_includes(source_dir / "lib/include" / h))
+      if (inc.rfind("roofkit/", 0) == 0 && seen.insert(inc).second)
+        todo.push_back(inc);
+  }
+  return seen;
+}
+
+std::vector<fs::path> sources_under(const fs::path& dir) {
+  std::vector<fs::path> files;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file() && is_source(e.path()))
+      files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+} // namespace
+
+// Shared internal headers live in lib/src/internal/ and are included as "internal/x.hpp": no
+// file of lib/ or tools/ reaches into another folder with "../".
+TEST(lib_boundaries, no_relative_include_in_lib_or_tools) {
+  std::size_t read_files = 0;
+  for (const char* dir : {"lib", "tools"})
+    for (const auto& p : sources_under(source_dir / dir)) {
+      ++read_files;
+      for (const auto& inc : quoted_includes(p))
+        EXPECT_EQ(inc.find("../"), std::string::npos)
+            << fs::relative(p, source_dir).string() << " includes \"" << inc << "\"";
+    }
+  EXPECT_GT(read_files, 100u);
+  EXPECT_FALSE(quoted_includes(source_dir / "lib/src/core/csv.cpp").empty());
+}
+
+// The occupancy API needs no GPU and no chart: its header reaches neither the canvas
+// (roofkit/plot.hpp) nor the cliffs (roofkit/cliff.hpp, which build on it); the canvas does not
+// reach the cliffs either (the cliff chart is declared in roofkit/cliff.hpp).
+TEST(lib_boundaries, public_headers_include_only_what_they_need) {
+  const auto occupancy = public_closure("roofkit/occupancy.hpp");
+  EXPECT_TRUE(occupancy.count("roofkit/arch.hpp")) << "the closure was not read";
+  EXPECT_FALSE(occupancy.count("roofkit/plot.hpp"));
+  EXPECT_FALSE(occupancy.count("roofkit/cliff.hpp"));
+  EXPECT_FALSE(public_closure("roofkit/plot.hpp").count("roofkit/cliff.hpp"));
+  EXPECT_FALSE(public_closure("roofkit/arch.hpp").count("roofkit/occupancy.hpp"));
+}
+
+// Cliffs are one module built on the occupancy engine, never the other way round: no file of
+// lib/src/occupancy/ includes the cliff or the chart header, and every file that names cliffs in
+// its file name is in lib/src/cliff/.
+TEST(lib_boundaries, cliffs_are_one_module_above_occupancy) {
+  const auto occupancy_files = sources_under(source_dir / "lib/src/occupancy");
+  ASSERT_FALSE(occupancy_files.empty());
+  for (const auto& p : occupancy_files)
+    for (const auto& inc : quoted_includes(p))
+      EXPECT_TRUE(inc != "roofkit/cliff.hpp" && inc != "roofkit/plot.hpp")
+          << fs::relative(p, source_dir).string() << " includes " << inc;
+  for (const auto& p : sources_under(source_dir / "lib/src")) {
+    if (p.filename().string().find("cliff") != std::string::npos) {
+      EXPECT_EQ(p.parent_path().filename(), "cliff")
+          << fs::relative(p, source_dir).string() << " is outside lib/src/cliff/";
+    }
+  }
 }

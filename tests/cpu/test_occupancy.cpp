@@ -3,6 +3,7 @@
 // an H100.
 #include <gtest/gtest.h>
 
+#include "roofkit/cliff.hpp"
 #include "roofkit/core.hpp"
 #include "roofkit/occupancy.hpp"
 

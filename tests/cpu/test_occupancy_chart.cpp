@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "roofkit/occupancy.hpp"
+#include "roofkit/plot.hpp"
 
 namespace {
 

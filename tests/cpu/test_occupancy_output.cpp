@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "roofkit/arch.hpp"
+#include "roofkit/cliff.hpp"
 #include "roofkit/core.hpp"
 #include "roofkit/occupancy.hpp"
 

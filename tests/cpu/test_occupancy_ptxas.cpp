@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "roofkit/cliff.hpp"
 #include "roofkit/core.hpp"
 #include "roofkit/occupancy.hpp"
 
@@ -80,7 +81,7 @@ TEST(ptxas, report_uses_each_kernels_arch_and_barriers) {
   roofkit::launch_params base;
   base.threads_per_block = 256;
   const auto sections = roofkit::ptxas_report(kernels, {}, base);
-  ASSERT_EQ(sections.size(), 2u);
+  ASSERT_EQ(sections.size(), 1u);
   const auto& t = sections[0].data;
   ASSERT_EQ(t.rows.size(), 16u);
   // named_barriers on sm_90: 3 barriers -> 64 / 3 = 21 blocks, but 256 threads allow 8.
@@ -102,7 +103,10 @@ TEST(ptxas, report_uses_each_kernels_arch_and_barriers) {
     }
   }
   EXPECT_EQ(checked, 2);
-  EXPECT_EQ(sections[1].data.rows.size(), 16u * 3);
+  const auto cliffs = roofkit::ptxas_cliffs_report(kernels, {}, base);
+  ASSERT_EQ(cliffs.size(), 1u);
+  EXPECT_EQ(cliffs[0].data.id, "cliffs");
+  EXPECT_EQ(cliffs[0].data.rows.size(), 16u * 3);
 }
 
 } // namespace

@@ -9,8 +9,10 @@
 
 #include "cli_help.hpp"
 #include "cli_parse.hpp"
+#include "roofkit/cliff.hpp"
 #include "roofkit/core.hpp"
 #include "roofkit/occupancy.hpp"
+#include "roofkit/plot.hpp"
 #include "target.hpp"
 
 namespace {
@@ -173,7 +175,9 @@ public:
     base.registers_per_thread = 0;
     if (const auto warning = roofkit::ptxas_arch_mismatch(kernels, t); !warning.empty())
       std::cerr << "occupancy-calc: warning: " << warning << '\n';
-    const auto sections = roofkit::ptxas_report(kernels, t, base);
+    auto sections = roofkit::ptxas_report(kernels, t, base);
+    for (auto& s : roofkit::ptxas_cliffs_report(kernels, t, base))
+      sections.push_back(std::move(s));
     if (answer_first()) {
       std::cout << roofkit::ptxas_summary(kernels, t, base, cliff_command) << '\n'
                 << "Tables (" << roofkit::section_ids(sections)

@@ -33,112 +33,110 @@ struct cliff_cli {
   int sms = 0;
 };
 
-int run_cliff(const cliff_cli& o, CLI::App* cmd) {
-  const int sources = !o.kernel.empty() + !o.from.empty() + !o.exec.empty();
-  if (sources != 1)
-    throw roofkit::usage_error("cliff needs exactly one of --kernel NAME, --exec 'CMD {}' or "
-                               "--from cliff.json");
-  for (const auto& p : o.plots) // fail on bad output paths before spending GPU time
-    roofkit::chart_format_for_path(p);
+using progress_fn = std::function<void(std::size_t, std::size_t, std::int64_t)>;
+using warn_fn = std::function<void(const std::string&)>;
+
+roofkit::cliff_options detection_of(const cliff_cli& o) {
   roofkit::cliff_options detection;
   detection.threshold = roofkit::parse_threshold_percent(o.threshold);
   if (!(o.spread_factor >= 0) || o.spread_factor > 100)
     throw roofkit::usage_error(
         fmt::format("--spread-factor {} is out of range (valid: 0..100)", o.spread_factor));
   detection.spread_factor = o.spread_factor;
-  const std::string command = roofkit::cli::command_line();
+  return detection;
+}
 
-  roofkit::progress_bar bar(!o.quiet && roofkit::stderr_is_terminal());
-  auto progress = [&](std::size_t done, std::size_t total, std::int64_t value) {
-    bar.update(done, total, fmt::format("{} = {}", o.sweep, value));
-  };
-  auto warn = [&](const std::string& s) {
-    bar.finish();
-    std::cerr << "roofline-cuda: warning: " << s << '\n';
-  };
+// --from: a saved sweep, analysed again when the detection options are given.
+roofkit::cliff_result replay(const cliff_cli& o, CLI::App* cmd,
+                             const roofkit::cliff_options& detection) {
+  if (!o.sweep.empty() || !o.range.empty())
+    throw roofkit::usage_error("--from replays a saved sweep: --sweep and --range do not apply");
+  auto r = roofkit::load_cliff(o.from);
+  if (cmd->count("--threshold") || cmd->count("--spread-factor")) {
+    r.options = detection;
+    roofkit::analyze_cliffs(r);
+  }
+  return r;
+}
 
-  roofkit::cliff_result r;
-  if (!o.from.empty()) {
-    if (!o.sweep.empty() || !o.range.empty())
-      throw roofkit::usage_error("--from replays a saved sweep: --sweep and --range do not apply");
-    r = roofkit::load_cliff(o.from);
-    if (cmd->count("--threshold") || cmd->count("--spread-factor")) {
-      r.options = detection;
-      roofkit::analyze_cliffs(r);
-    }
-  } else {
-    if (o.sweep.empty())
-      throw roofkit::usage_error("--sweep is required (valid: block, smem, regs, size)");
-    const auto axis = roofkit::parse_sweep_axis(o.sweep);
-    std::optional<roofkit::sweep_range> range;
-    if (!o.range.empty())
-      range = roofkit::parse_sweep_range(o.range, axis);
-    if (!o.exec.empty()) {
-      roofkit::exec_sweep_options e;
-      e.command = o.exec;
-      e.axis = axis;
-      if (!range)
-        throw roofkit::usage_error("--exec needs --range (e.g. --range 64:1024:64)");
-      e.range = *range;
-      e.repetitions = cmd->count("--reps") ? o.reps : 5;
-      e.metric_regex = o.metric_regex;
-      if (!o.metric_unit.empty()) {
-        if (o.metric_regex.empty())
-          throw roofkit::usage_error("--metric-unit needs --metric-regex");
-        if (auto s = roofkit::time_unit_seconds(o.metric_unit)) {
-          e.metric_scale = *s;
-        } else {
-          e.metric_is_rate = true;
-          e.metric_unit = o.metric_unit;
-        }
-      }
-      e.block = o.block;
-      e.registers = o.regs;
-      e.static_smem = roofkit::parse_size(o.static_smem, "--static-smem");
-      e.dynamic_smem = roofkit::parse_size(o.dynamic_smem, "--dyn-smem");
-      const auto& arch = roofkit::find_arch(o.arch);
-      e.cc_major = arch.cc_major;
-      e.cc_minor = arch.cc_minor;
-      e.sm_count = o.sms;
-      e.detection = detection;
-      e.progress = progress;
-      r = roofkit::run_exec_sweep(e);
-      r.command = command;
-      r.extra["program"] = o.exec;
+// --exec: the user's program.
+roofkit::cliff_result sweep_program(const cliff_cli& o, CLI::App* cmd, roofkit::sweep_axis axis,
+                                    const std::optional<roofkit::sweep_range>& range,
+                                    const roofkit::cliff_options& detection,
+                                    const std::string& command, const progress_fn& progress) {
+  roofkit::exec_sweep_options e;
+  e.command = o.exec;
+  e.axis = axis;
+  if (!range)
+    throw roofkit::usage_error("--exec needs --range (e.g. --range 64:1024:64)");
+  e.range = *range;
+  e.repetitions = cmd->count("--reps") ? o.reps : 5;
+  e.metric_regex = o.metric_regex;
+  if (!o.metric_unit.empty()) {
+    if (o.metric_regex.empty())
+      throw roofkit::usage_error("--metric-unit needs --metric-regex");
+    if (auto s = roofkit::time_unit_seconds(o.metric_unit)) {
+      e.metric_scale = *s;
     } else {
-      if (!roofkit::find_kernel(o.kernel))
-        throw roofkit::usage_error(fmt::format("kernel '{}' is not registered (see roofline-cuda "
-                                               "list; sweepable: cliff/triad, cliff/chase, "
-                                               "cliff/fma, cliff/fold-cap)",
-                                               o.kernel));
-      roofkit::cliff_options_run ro;
-      ro.kernel = o.kernel;
-      ro.axis = axis;
-      ro.range = range;
-      if (cmd->count("--size")) {
-        if (axis == roofkit::sweep_axis::size)
-          throw roofkit::usage_error("--size fixes the problem size: it cannot go with --sweep "
-                                     "size");
-        ro.size = roofkit::parse_count(o.size, "--size");
-      }
-      ro.repetitions = o.reps;
-      ro.warmup = o.warmup;
-      ro.counters = !o.no_counters;
-      ro.flush_l2 = o.flush_l2;
-      ro.ptxas_log = o.ptxas;
-      ro.detection = detection;
-      ro.device = o.device;
-      ro.command = command;
-      ro.progress = progress;
-      ro.warn = warn;
-      r = roofkit::cli::hint_if_none(
-          roofkit::exit_code::no_device,
-          "to see a recorded sweep instead: roofline-cuda cliff --from data/cliffs/<file>.json",
-          [&] { return roofkit::run_cliff_sweep(ro); });
+      e.metric_is_rate = true;
+      e.metric_unit = o.metric_unit;
     }
   }
-  bar.finish();
+  e.block = o.block;
+  e.registers = o.regs;
+  e.static_smem = roofkit::parse_size(o.static_smem, "--static-smem");
+  e.dynamic_smem = roofkit::parse_size(o.dynamic_smem, "--dyn-smem");
+  const auto& arch = roofkit::find_arch(o.arch);
+  e.cc_major = arch.cc_major;
+  e.cc_minor = arch.cc_minor;
+  e.sm_count = o.sms;
+  e.detection = detection;
+  e.progress = progress;
+  auto r = roofkit::run_exec_sweep(e);
+  r.command = command;
+  r.extra["program"] = o.exec;
+  return r;
+}
 
+// --kernel: a bundled kernel, on the GPU.
+roofkit::cliff_result sweep_kernel(const cliff_cli& o, CLI::App* cmd, roofkit::sweep_axis axis,
+                                   const std::optional<roofkit::sweep_range>& range,
+                                   const roofkit::cliff_options& detection,
+                                   const std::string& command, const progress_fn& progress,
+                                   const warn_fn& warn) {
+  if (!roofkit::find_kernel(o.kernel))
+    throw roofkit::usage_error(fmt::format("kernel '{}' is not registered (see roofline-cuda "
+                                           "list; sweepable: cliff/triad, cliff/chase, "
+                                           "cliff/fma, cliff/fold-cap)",
+                                           o.kernel));
+  roofkit::cliff_options_run ro;
+  ro.kernel = o.kernel;
+  ro.axis = axis;
+  ro.range = range;
+  if (cmd->count("--size")) {
+    if (axis == roofkit::sweep_axis::size)
+      throw roofkit::usage_error("--size fixes the problem size: it cannot go with --sweep "
+                                 "size");
+    ro.size = roofkit::parse_count(o.size, "--size");
+  }
+  ro.repetitions = o.reps;
+  ro.warmup = o.warmup;
+  ro.counters = !o.no_counters;
+  ro.flush_l2 = o.flush_l2;
+  ro.ptxas_log = o.ptxas;
+  ro.detection = detection;
+  ro.device = o.device;
+  ro.command = command;
+  ro.progress = progress;
+  ro.warn = warn;
+  return roofkit::cli::hint_if_none(
+      roofkit::exit_code::no_device,
+      "to see a recorded sweep instead: roofline-cuda cliff --from data/cliffs/<file>.json",
+      [&] { return roofkit::run_cliff_sweep(ro); });
+}
+
+// The tables on stdout, the files asked for; 1 when a point failed or errored.
+int report(const cliff_cli& o, const roofkit::cliff_result& r) {
   const auto format = o.json  ? roofkit::output_format::json
                       : o.csv ? roofkit::output_format::csv
                               : roofkit::output_format::markdown;
@@ -153,16 +151,12 @@ int run_cliff(const cliff_cli& o, CLI::App* cmd) {
     printer->print(roofkit::cliff_points_table(r));
     printer->finish();
   }
-
   if (!o.output.empty())
     roofkit::write_text_file(o.output, roofkit::to_json_text(r));
   for (const auto& p : o.plots)
     roofkit::write_cliff_chart(r, p);
   if (!o.markdown.empty())
-    roofkit::write_text_file(o.markdown,
-                             roofkit::cliff_markdown(r, !o.from.empty()     ? o.from
-                                                        : !o.output.empty() ? o.output
-                                                                            : "(not saved)"));
+    roofkit::write_text_file(o.markdown, roofkit::cliff_markdown(r, source));
   std::size_t failed = 0, errors = 0;
   for (const auto& p : r.points) {
     failed += p.status == "failed";
@@ -175,6 +169,42 @@ int run_cliff(const cliff_cli& o, CLI::App* cmd) {
     return 1;
   }
   return 0;
+}
+
+int run_cliff(const cliff_cli& o, CLI::App* cmd) {
+  const int sources = !o.kernel.empty() + !o.from.empty() + !o.exec.empty();
+  if (sources != 1)
+    throw roofkit::usage_error("cliff needs exactly one of --kernel NAME, --exec 'CMD {}' or "
+                               "--from cliff.json");
+  for (const auto& p : o.plots) // fail on bad output paths before spending GPU time
+    roofkit::chart_format_for_path(p);
+  const roofkit::cliff_options detection = detection_of(o);
+  const std::string command = roofkit::cli::command_line();
+
+  roofkit::progress_bar bar(!o.quiet && roofkit::stderr_is_terminal());
+  const progress_fn progress = [&](std::size_t done, std::size_t total, std::int64_t value) {
+    bar.update(done, total, fmt::format("{} = {}", o.sweep, value));
+  };
+  const warn_fn warn = [&](const std::string& s) {
+    bar.finish();
+    std::cerr << "roofline-cuda: warning: " << s << '\n';
+  };
+
+  roofkit::cliff_result r;
+  if (!o.from.empty()) {
+    r = replay(o, cmd, detection);
+  } else {
+    if (o.sweep.empty())
+      throw roofkit::usage_error("--sweep is required (valid: block, smem, regs, size)");
+    const auto axis = roofkit::parse_sweep_axis(o.sweep);
+    std::optional<roofkit::sweep_range> range;
+    if (!o.range.empty())
+      range = roofkit::parse_sweep_range(o.range, axis);
+    r = !o.exec.empty() ? sweep_program(o, cmd, axis, range, detection, command, progress)
+                        : sweep_kernel(o, cmd, axis, range, detection, command, progress, warn);
+  }
+  bar.finish();
+  return report(o, r);
 }
 
 const roofkit::cli::registration reg{

@@ -72,7 +72,8 @@ void apply_machine_file(roofkit::run& r, const plot_args& a) {
                              (accepted.empty() ? "" : "; " + accepted);
 }
 
-int run_plot(const plot_args& a) {
+// The inputs: exactly one of a run file, an ncu export or a before/after pair; sizes in range.
+void check_inputs(const plot_args& a) {
   using namespace roofkit;
   const bool compare = !a.before.empty() || !a.after.empty();
   const int inputs = (a.run_file.empty() ? 0 : 1) + (a.ncu_csv.empty() ? 0 : 1) + (compare ? 1 : 0);
@@ -103,7 +104,10 @@ int run_plot(const plot_args& a) {
     throw usage_error("chart size " + std::to_string(static_cast<int>(a.width)) + "x" +
                       std::to_string(static_cast<int>(a.height)) +
                       " is out of range (valid: width 600-4000, height 400-4000)");
+}
 
+roofkit::chart_options chart_options_of(const plot_args& a) {
+  using namespace roofkit;
   chart_options options;
   options.title = a.title;
   options.width = a.width;
@@ -116,6 +120,37 @@ int run_plot(const plot_args& a) {
                       : a.colour_by == "kernel" ? chart_colouring::kernel
                                                 : chart_colouring::automatic;
 
+  return options;
+}
+
+// The before/after chart of two runs, to a file.
+int plot_compare(const plot_args& a, const roofkit::chart_options& options,
+                 roofkit::chart_format file_format, bool term, bool to_file) {
+  using namespace roofkit;
+  if (term && !to_file)
+    throw usage_error("the before/after chart has no terminal form: give -o FILE.svg (or "
+                      ".html, .png, .pdf); 'roofline-cuda compare' prints the table");
+  const auto level = parse_memory_level(a.arrow_level);
+  if (!level)
+    throw usage_error("unknown memory level '" + a.arrow_level + "' (valid: dram, l2, l1)");
+  run before = load_run(a.before);
+  run after = load_run(a.after);
+  if (!a.machine_file.empty()) {
+    apply_machine_file(before, a);
+    apply_machine_file(after, a);
+  }
+  compare_chart_options co;
+  co.chart = options;
+  co.level = *level;
+  write_compare_chart(before, after, a.output, file_format, co);
+  return 0;
+}
+
+int run_plot(const plot_args& a) {
+  using namespace roofkit;
+  check_inputs(a);
+  const bool compare = !a.before.empty() || !a.after.empty();
+  const chart_options options = chart_options_of(a);
   std::optional<chart_format> format;
   if (!a.format.empty()) {
     format = parse_chart_format(a.format);
@@ -133,26 +168,8 @@ int run_plot(const plot_args& a) {
   if (compare && a.bandwidth)
     throw usage_error("--bandwidth draws the kernels without FLOPs of one run; it does not "
                       "combine with --before/--after");
-  if (compare) {
-    if (term && !to_file)
-      throw usage_error("the before/after chart has no terminal form: give -o FILE.svg (or "
-                        ".html, .png, .pdf); 'roofline-cuda compare' prints the table");
-    const auto level = parse_memory_level(a.arrow_level);
-    if (!level)
-      throw usage_error("unknown memory level '" + a.arrow_level + "' (valid: dram, l2, l1)");
-    run before = load_run(a.before);
-    run after = load_run(a.after);
-    if (!a.machine_file.empty()) {
-      apply_machine_file(before, a);
-      apply_machine_file(after, a);
-    }
-    compare_chart_options co;
-    co.chart = options;
-    co.level = *level;
-    write_compare_chart(before, after, a.output, file_format, co);
-    return 0;
-  }
-
+  if (compare)
+    return plot_compare(a, options, file_format, term, to_file);
   run r;
   if (!a.ncu_csv.empty()) {
     ncu_import_options io;

@@ -1,5 +1,6 @@
 #pragma once
-// roofkit/cliff.hpp: cliff sweeps of one launch parameter.
+// roofkit/cliff.hpp: occupancy cliffs: where the occupancy engine's prediction steps near a
+// launch, and sweeps of one launch parameter that measure them, with their tables and chart.
 
 #include <cstdint>
 #include <filesystem>
@@ -10,8 +11,76 @@
 #include <string_view>
 #include <vector>
 
+#include "roofkit/occupancy.hpp"
+#include "roofkit/plot.hpp"
 #include "roofkit/printer.hpp"
 
+// ---- cliffs of a launch ----
+// Where the occupancy engine (roofkit/occupancy.hpp) predicts a step: the nearest values of
+// registers, shared memory and block size at which the number of resident blocks changes.
+namespace roofkit {
+
+/// The nearest values of one parameter at which the number of active blocks changes.
+struct occupancy_cliff {
+  occupancy_variable variable = occupancy_variable::registers;
+  occupancy_point current;
+  std::optional<occupancy_point> below; ///< the largest smaller value with other active blocks
+  std::optional<occupancy_point> above; ///< the smallest larger value with other active blocks
+  std::int64_t headroom = 0; ///< how much the value can grow before the block count changes
+  std::int64_t maximum = 0;  ///< the largest valid value of the parameter
+  std::string text;          ///< "33 registers: 3 blocks, 75%; at 32 or fewer: ..."
+};
+
+/// Cliffs for registers (when known), shared memory and block size, in that order.
+std::vector<occupancy_cliff> find_cliffs(const arch_spec& arch, const launch_params& launch);
+
+/// A cliff near a launch: the nearest value of one parameter, in one direction, at which the
+/// number of resident blocks changes.
+struct cliff_line {
+  occupancy_variable variable = occupancy_variable::registers;
+  std::int64_t current = 0;  ///< the launch's value
+  std::int64_t value = 0;    ///< the value at the cliff
+  std::int64_t distance = 0; ///< value - current
+  double from = 0, to = 0;   ///< occupancy at the launch and at the cliff
+  std::string text;          ///< "+2 registers (34/thread): 100% -> 75%"
+  std::string sweep;         ///< the sweep that measures it: "regs", "block" or "smem"
+  std::string range;         ///< the sweep's range across both values: "24:40:1" (a:b:step)
+};
+
+/// The name of a sweep of `v`: "regs", "block", "smem".
+std::string_view sweep_name(occupancy_variable v);
+
+/// The nearest cliff below and above the launch for registers (when known), shared memory and
+/// block size, in that order.
+std::vector<cliff_line> nearby_cliffs(const arch_spec& arch, const launch_params& launch);
+
+/// How to measure a cliff (supplied by the caller, e.g. a command line): kernel name (may be
+/// empty) and the cliff.
+using cliff_command = std::function<std::string(const std::string& kernel, const cliff_line&)>;
+
+/// The answer first, in a few lines: occupancy and warps, what limits it, then each nearby cliff
+/// ("+2 registers (34/thread): 100% -> 75%") followed by `command`'s text when given.
+std::string occupancy_summary(const occupancy_target& target, const launch_params& launch,
+                              const occupancy_result& result, const std::string& kernel = {},
+                              const cliff_command& command = {});
+
+/// occupancy_summary for every kernel of a ptxas log (as ptxas_report places them), one block of
+/// lines per kernel.
+std::string ptxas_summary(const std::vector<ptxas_kernel>& kernels, const occupancy_target& target,
+                          const launch_params& base, const cliff_command& command = {});
+
+/// "cliffs": one row per varied parameter.
+std::vector<report_section> cliffs_report(const occupancy_target& target,
+                                          const launch_params& launch);
+
+/// "cliffs": the cliffs of every kernel of a ptxas log (launched as ptxas_report launches them).
+std::vector<report_section> ptxas_cliffs_report(const std::vector<ptxas_kernel>& kernels,
+                                                const occupancy_target& target,
+                                                const launch_params& base);
+
+} // namespace roofkit
+
+// ---- cliff sweeps ----
 // Performance-cliff investigations: a sweep of one launch parameter (block size, dynamic shared
 // memory, register cap, problem size) with, at every point, the occupancy our engine predicts
 // and what was measured (time, spread, achieved occupancy, rate, roofline position); then the
@@ -314,5 +383,39 @@ struct exec_sweep_options {
 /// its point "error" with the reason. Throws usage_error for a command without "{}", a bad regex
 /// or an unknown architecture.
 cliff_result run_exec_sweep(const exec_sweep_options& options);
+
+} // namespace roofkit
+
+// ---- cliff chart ----
+// The cliff chart: the predicted occupancy staircase and the measured rate of a sweep on one
+// x-axis, every predicted step and measured change marked and said in words. A pure function of
+// a cliff result, drawn on the chart canvas (roofkit/plot.hpp); SVG, self-contained HTML, and
+// PNG/PDF through cairo.
+namespace roofkit {
+
+/// Size and title of a cliff chart.
+struct cliff_chart_options {
+  std::string title; ///< empty: "<kernel>: <sweep> sweep on <device>"
+  double width = 1000;
+  double height = 640; ///< grows with the list of events
+};
+
+/// Draws the chart. Groups: `g.predicted` (the staircase, right axis, %), `g.achieved` (achieved
+/// occupancy markers), `g.measured` (the rate, left axis, one `g.point` per point with data-value,
+/// data-rate, data-occupancy and a hover title), `g.predicted-step` and `g.measured-change` (one
+/// per event, with data-at and data-verdict), `g.cache-level` (size sweeps: where the working
+/// set passes the L1 and the L2), `g.events` (the list under the plot).
+canvas draw_cliff_chart(const cliff_result& r, const cliff_chart_options& options = {});
+
+/// The chart as a standalone SVG document.
+std::string render_cliff_svg(const cliff_result& r, const cliff_chart_options& options = {});
+
+/// One self-contained HTML page: the chart inline and the events and points tables.
+std::string render_cliff_html(const cliff_result& r, const cliff_chart_options& options = {});
+
+/// Writes the chart in the format of the file's extension: .svg, .html, .png or .pdf (PNG and
+/// PDF need cairo). usage_error for another extension.
+void write_cliff_chart(const cliff_result& r, const std::filesystem::path& path,
+                       const cliff_chart_options& options = {});
 
 } // namespace roofkit

@@ -1,5 +1,6 @@
 #pragma once
-// roofkit/occupancy.hpp: theoretical occupancy, limiters, cliffs, reports, charts.
+// roofkit/occupancy.hpp: theoretical occupancy, limiters, sweeps, suggestions and reports (no
+// GPU, no chart: the sweep charts are in roofkit/plot.hpp, the cliffs in roofkit/cliff.hpp).
 
 #include <climits>
 #include <cstddef>
@@ -13,7 +14,6 @@
 #include <vector>
 
 #include "roofkit/arch.hpp"
-#include "roofkit/plot.hpp"
 #include "roofkit/printer.hpp"
 
 // ---- occupancy ----
@@ -122,20 +122,6 @@ struct occupancy_point {
   double occupancy = 0;
   unsigned limiters = 0;
 };
-
-/// The nearest values of one parameter at which the number of active blocks changes.
-struct occupancy_cliff {
-  occupancy_variable variable = occupancy_variable::registers;
-  occupancy_point current;
-  std::optional<occupancy_point> below; ///< the largest smaller value with other active blocks
-  std::optional<occupancy_point> above; ///< the smallest larger value with other active blocks
-  std::int64_t headroom = 0; ///< how much the value can grow before the block count changes
-  std::int64_t maximum = 0;  ///< the largest valid value of the parameter
-  std::string text;          ///< "33 registers: 3 blocks, 75%; at 32 or fewer: ..."
-};
-
-/// Cliffs for registers (when known), shared memory and block size, in that order.
-std::vector<occupancy_cliff> find_cliffs(const arch_spec& arch, const launch_params& launch);
 
 // ---------------------------------------------------------------------------------------------
 // Suggestions
@@ -329,55 +315,25 @@ void print_report(const std::vector<report_section>& sections, output_format for
 /// The ids of the sections, in order ("target, launch, occupancy, limits").
 std::string section_ids(const std::vector<report_section>& sections);
 
-/// A cliff near a launch: the nearest value of one parameter, in one direction, at which the
-/// number of resident blocks changes.
-struct cliff_line {
-  occupancy_variable variable = occupancy_variable::registers;
-  std::int64_t current = 0;  ///< the launch's value
-  std::int64_t value = 0;    ///< the value at the cliff
-  std::int64_t distance = 0; ///< value - current
-  double from = 0, to = 0;   ///< occupancy at the launch and at the cliff
-  std::string text;          ///< "+2 registers (34/thread): 100% -> 75%"
-  std::string sweep;         ///< the sweep that measures it: "regs", "block" or "smem"
-  std::string range;         ///< the sweep's range across both values: "24:40:1" (a:b:step)
-};
-
-/// The name of a sweep of `v`: "regs", "block", "smem".
-std::string_view sweep_name(occupancy_variable v);
-
-/// How to measure a cliff (supplied by the caller, e.g. a command line): kernel name (may be
-/// empty) and the cliff.
-using cliff_command = std::function<std::string(const std::string& kernel, const cliff_line&)>;
-
-/// The answer first, in a few lines: occupancy and warps, what limits it, then each nearby cliff
-/// ("+2 registers (34/thread): 100% -> 75%") followed by `command`'s text when given.
-std::string occupancy_summary(const occupancy_target& target, const launch_params& launch,
-                              const occupancy_result& result, const std::string& kernel = {},
-                              const cliff_command& command = {});
-
-/// occupancy_summary for every kernel of a ptxas log (as ptxas_report places them), one block of
-/// lines per kernel.
-std::string ptxas_summary(const std::vector<ptxas_kernel>& kernels, const occupancy_target& target,
-                          const launch_params& base, const cliff_command& command = {});
+/// The launch of a kernel of a ptxas log on `arch`: `base` with the kernel's registers, static
+/// shared memory and (when the log gives them) barriers. Throws usage_error naming the kernel and
+/// the architecture when that launch is invalid there.
+launch_params ptxas_launch(const ptxas_kernel& kernel, const arch_spec& arch,
+                           const launch_params& base);
 
 /// A warning when `target.arch` is set and the log compiled kernels for another architecture
 /// (which one the numbers are for, and what to do); empty when they agree or no target is set.
 std::string ptxas_arch_mismatch(const std::vector<ptxas_kernel>& kernels,
                                 const occupancy_target& target);
 
-/// The nearest cliff below and above the launch for registers (when known), shared memory and
-/// block size, in that order.
-std::vector<cliff_line> nearby_cliffs(const arch_spec& arch, const launch_params& launch);
+/// The target in words: "NVIDIA H100 80GB HBM3, sm_90 (Hopper, CC 9.0)".
+std::string target_name(const occupancy_target& target);
 
 /// The default report: "target", "launch", "occupancy" (records) and "limits" (one row per
 /// resource, limiters highlighted), with the notes (opt-in assumed, runtime defaults).
 std::vector<report_section> occupancy_report(const occupancy_target& target,
                                              const launch_params& launch,
                                              const occupancy_result& result);
-
-/// "cliffs": one row per varied parameter.
-std::vector<report_section> cliffs_report(const occupancy_target& target,
-                                          const launch_params& launch);
 
 /// Options of the suggestions.
 struct suggest_options {
@@ -394,39 +350,12 @@ std::vector<report_section> suggest_report(const occupancy_target& target,
 /// One table per sweep: "sweep_block_size", "sweep_registers", "sweep_shared_memory".
 std::vector<report_section> sweep_report(const std::vector<occupancy_sweep>& sweeps);
 
-/// "kernels" (occupancy of each kernel at `base`'s block size, dynamic shared memory and
-/// carveout; registers, static shared memory and barriers from the log) and "cliffs" (per
-/// kernel). The kernel's own architecture is used unless `target.arch` is set. Throws
-/// usage_error when a kernel's architecture is unknown or its launch is invalid there.
+/// "kernels": the occupancy of each kernel at `base`'s block size, dynamic shared memory and
+/// carveout (registers, static shared memory and barriers from the log; see ptxas_launch). The
+/// kernel's own architecture is used unless `target.arch` is set. Throws usage_error when a
+/// kernel's architecture is unknown or its launch is invalid there. Its cliffs:
+/// ptxas_cliffs_report (roofkit/cliff.hpp).
 std::vector<report_section> ptxas_report(const std::vector<ptxas_kernel>& kernels,
                                          const occupancy_target& target, const launch_params& base);
-
-} // namespace roofkit
-
-// ---- occupancy chart ----
-// Charts of occupancy sweeps: a terminal (ASCII) chart, and the sweeps drawn on the shared chart
-// canvas (SVG, HTML, PNG, PDF).
-namespace roofkit {
-
-/// "Active warps per SM vs block size" (the chart's title for a variable).
-std::string sweep_title(occupancy_variable v);
-/// The x-axis label: "threads per block", "registers per thread", ...
-std::string sweep_axis_label(occupancy_variable v);
-
-/// An ASCII chart of active warps against the swept value, the current launch marked with '@'
-/// in its column and '^' under the axis. `width` and `height` count character cells.
-std::string sweep_terminal_chart(const occupancy_sweep& sweep, int width = 64, int height = 10);
-
-/// A panel per sweep (step line of active warps, occupancy on the right axis, the current launch
-/// marked and labelled, hover titles), `caption` as the footer.
-canvas draw_occupancy_sweeps(const std::vector<occupancy_sweep>& sweeps, const std::string& title,
-                             const std::string& caption);
-/// draw_occupancy_sweeps() as a standalone SVG document.
-std::string sweeps_svg(const std::vector<occupancy_sweep>& sweeps, const std::string& title,
-                       const std::string& caption);
-/// Writes draw_occupancy_sweeps() to `path` in the format its extension names (.svg, .html, .png,
-/// .pdf; PNG and PDF need cairo); usage_error for any other extension.
-void write_occupancy_sweeps(const std::vector<occupancy_sweep>& sweeps, const std::string& title,
-                            const std::string& caption, const std::filesystem::path& path);
 
 } // namespace roofkit

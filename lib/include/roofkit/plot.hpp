@@ -1,6 +1,6 @@
 #pragma once
-// roofkit/plot.hpp: charts: the canvas and its back ends, roofline, bandwidth, compare and cliff
-// charts.
+// roofkit/plot.hpp: charts: the canvas and its back ends, roofline, bandwidth, compare and
+// occupancy charts (the cliff chart, drawn on this canvas, is in roofkit/cliff.hpp).
 
 #include <array>
 #include <filesystem>
@@ -11,7 +11,7 @@
 #include <variant>
 #include <vector>
 
-#include "roofkit/cliff.hpp"
+#include "roofkit/occupancy.hpp"
 #include "roofkit/run.hpp"
 
 // ---- chart canvas ----
@@ -229,7 +229,12 @@ public:
                                                        double marker_radius);
 
 private:
+  struct stack;  // a cluster of points to label as one column
+  struct column; // a candidate column beside it
   bool leader_is_clear(point2 a, point2 b) const;
+  std::optional<double> column_score(const stack& s, bool right, double edge, double top) const;
+  column best_column(const stack& s) const;
+  std::vector<std::optional<placed_label>> split_stack(const stack& s);
   double x0_, y0_, x1_, y1_;
   std::vector<quad> boxes_;
   std::vector<std::array<point2, 2>> segments_;
@@ -509,35 +514,30 @@ void write_compare_chart(const run& before, const run& after, const std::filesys
 
 } // namespace roofkit
 
-// ---- cliff chart ----
-// The cliff chart: the predicted occupancy staircase and the measured rate of a sweep on one
-// x-axis, every predicted step and measured change marked and said in words. A pure function of
-// a cliff result (roofkit/cliff.hpp); SVG, self-contained HTML, and PNG/PDF through cairo.
+// ---- occupancy chart ----
+// Charts of occupancy sweeps (roofkit/occupancy.hpp): a terminal (ASCII) chart, and the sweeps
+// drawn on the canvas (SVG, HTML, PNG, PDF).
 namespace roofkit {
 
-/// Size and title of a cliff chart.
-struct cliff_chart_options {
-  std::string title; ///< empty: "<kernel>: <sweep> sweep on <device>"
-  double width = 1000;
-  double height = 640; ///< grows with the list of events
-};
+/// "Active warps per SM vs block size" (the chart's title for a variable).
+std::string sweep_title(occupancy_variable v);
+/// The x-axis label: "threads per block", "registers per thread", ...
+std::string sweep_axis_label(occupancy_variable v);
 
-/// Draws the chart. Groups: `g.predicted` (the staircase, right axis, %), `g.achieved` (achieved
-/// occupancy markers), `g.measured` (the rate, left axis, one `g.point` per point with data-value,
-/// data-rate, data-occupancy and a hover title), `g.predicted-step` and `g.measured-change` (one
-/// per event, with data-at and data-verdict), `g.cache-level` (size sweeps: where the working
-/// set passes the L1 and the L2), `g.events` (the list under the plot).
-canvas draw_cliff_chart(const cliff_result& r, const cliff_chart_options& options = {});
+/// An ASCII chart of active warps against the swept value, the current launch marked with '@'
+/// in its column and '^' under the axis. `width` and `height` count character cells.
+std::string sweep_terminal_chart(const occupancy_sweep& sweep, int width = 64, int height = 10);
 
-/// The chart as a standalone SVG document.
-std::string render_cliff_svg(const cliff_result& r, const cliff_chart_options& options = {});
-
-/// One self-contained HTML page: the chart inline and the events and points tables.
-std::string render_cliff_html(const cliff_result& r, const cliff_chart_options& options = {});
-
-/// Writes the chart in the format of the file's extension: .svg, .html, .png or .pdf (PNG and
-/// PDF need cairo). usage_error for another extension.
-void write_cliff_chart(const cliff_result& r, const std::filesystem::path& path,
-                       const cliff_chart_options& options = {});
+/// A panel per sweep (step line of active warps, occupancy on the right axis, the current launch
+/// marked and labelled, hover titles), `caption` as the footer.
+canvas draw_occupancy_sweeps(const std::vector<occupancy_sweep>& sweeps, const std::string& title,
+                             const std::string& caption);
+/// draw_occupancy_sweeps() as a standalone SVG document.
+std::string sweeps_svg(const std::vector<occupancy_sweep>& sweeps, const std::string& title,
+                       const std::string& caption);
+/// Writes draw_occupancy_sweeps() to `path` in the format its extension names (.svg, .html, .png,
+/// .pdf; PNG and PDF need cairo); usage_error for any other extension.
+void write_occupancy_sweeps(const std::vector<occupancy_sweep>& sweeps, const std::string& title,
+                            const std::string& caption, const std::filesystem::path& path);
 
 } // namespace roofkit

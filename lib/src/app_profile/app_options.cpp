@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "../core/user_regex.hpp"
+#include "internal/user_regex.hpp"
 #include "roofkit/app_profile.hpp"
 #include "roofkit/core.hpp"
 

@@ -388,111 +388,94 @@ void place_unprofiled(kernel_result& k, const kernel_descriptor& d, problem_size
   }
 }
 
-} // namespace
-
-bench_outcome run_bench(const bench_options& options) {
-  auto warn = options.warn ? options.warn : [](const std::string& s) {
-    std::cerr << "roofkit: warning: " << s << '\n';
-  };
-  auto progress = [&](const bench_progress& p) {
-    if (options.progress)
-      options.progress(p);
-  };
-  if (options.repetitions < 1 || options.repetitions > 100000)
-    throw usage_error(
-        fmt::format("repetitions '{}' out of range (valid: 1..100000)", options.repetitions));
-  const auto kernels = select_kernels(options.kernel_regex);
-  if (options.size)
-    for (const auto* d : kernels)
-      d->validate_size(*options.size);
-  if (visible_device_count() == 0)
-    throw no_device_error("no CUDA GPU visible: bench needs one");
-  require_device(options.device);
-  ROOFKIT_CUDA_CHECK(cudaSetDevice(options.device));
-  const device_model model = query_device(options.device);
-
-  bench_outcome out;
-  run& r = out.result;
-  add_ceilings(out, options, model, kernels.size());
-  const clock_control_state clocks = apply_clock_control(options.clock, {options.device});
-  out.clock_note = clocks.note;
-  const std::unique_ptr<profiler_session> session = open_session(out, options, warn);
-
-  stream_guard guard;
-  const cudaStream_t stream = guard.stream;
-  // One flusher for every kernel's cold timing: made (and its buffer allocated) before the
-  // first kernel is set up, instead of once per kernel.
-  const std::unique_ptr<l2_flusher> flusher =
-      options.flush_l2 ? std::make_unique<l2_flusher>(options.device) : nullptr;
+// One bench run going through its kernels. Kernels to profile wait, set up, until their device
+// memory reaches half of what was free; then the batch is profiled in one pass set (each kernel
+// after its own cache control).
+struct bench_pass {
+  const bench_options& options;
+  const device_model& model;
+  const std::vector<const kernel_descriptor*>& kernels;
+  bench_outcome& out;
+  profiler_session* session;
+  cudaStream_t stream;
+  l2_flusher* flusher;
+  std::function<void(const std::string&)> warn;
+  double batch_budget = 0;
   std::size_t done = 0;
-  // Kernels to profile wait, set up, until their device memory reaches half of what was free;
-  // then the batch is profiled in one pass set (each kernel after its own cache control).
   std::vector<pending_kernel> pending;
   double pending_bytes = 0;
-  std::size_t free_bytes = 0, total_bytes = 0;
-  ROOFKIT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  const double batch_budget = 0.5 * double(free_bytes);
-  auto profile_pending = [&] {
+
+  void progress(const bench_progress& p) const {
+    if (options.progress)
+      options.progress(p);
+  }
+
+  void profile_pending() {
     if (pending.empty())
       return;
     progress({done, kernels.size(), fmt::format("{} kernels", pending.size()), "counters"});
-    profile_pending_kernels(pending, *session, r, out, stream, warn);
+    profile_pending_kernels(pending, *session, out.result, out, stream, warn);
     for (auto& p : pending)
       p.inst->teardown();
     pending.clear();
     pending_bytes = 0;
-  };
+  }
 
-  for (const kernel_descriptor* d : kernels) {
+  // Verifies and times `d` into `k`; true when the kernel was handed to the batch to profile.
+  bool run_kernel(const kernel_descriptor& d, problem_size size, kernel_result& k) {
+    auto inst = d.make();
+    progress({done, kernels.size(), d.name, "verify"});
+    inst->setup(size);
+    if (d.reset_before_each_run)
+      inst->reset(stream);
+    inst->run(stream);
+    ROOFKIT_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const verification v = inst->verify();
+    k.launch = inst->launch();
+    if (!v.ok) {
+      k.status = "failed";
+      k.message = "verification failed: " + v.message;
+      ++out.failed;
+      warn(fmt::format("{}: VERIFICATION FAILED: {}", d.name, v.message));
+    }
+    progress({done, kernels.size(), d.name, "time"});
+    k.time = time_instance(*inst, d, options, stream, flusher);
+    if (d.kind != measurement::transfer)
+      add_launch_facts(*inst, model, k);
+    if (session && d.counter_profiled && d.kind != measurement::transfer && k.status == "ok") {
+      // Profiled later, in a batch with the kernels around it (one pass set per batch).
+      k.source = work_source::counters;
+      add_facts(k, *inst);
+      pending_bytes += d.device_bytes(size);
+      pending.push_back({&d, size, std::move(inst), out.result.kernels.size()});
+      out.result.kernels.push_back(std::move(k));
+      ++done;
+      if (pending_bytes > batch_budget)
+        profile_pending();
+      return true;
+    }
+    place_unprofiled(k, d, size, options);
+    k.overhead_dominated = overhead_dominated(k);
+    add_facts(k, *inst);
+    if (d.kind == measurement::transfer)
+      k.message = "host transfer: bandwidth over the host link, not placed on the roofline";
+    inst->teardown();
+    return false;
+  }
+
+  void measure(const kernel_descriptor& d) {
     kernel_result k;
-    k.name = d->name;
-    k.topic = d->topic;
-    k.claim = d->claim;
-    const problem_size size = options.size.value_or(d->default_size);
-    k.size = fmt::format("{} ({})", size, d->size_unit);
-    k.algorithmic_flops = d->total_flops(size);
-    k.minimal_bytes = d->minimal_bytes(size);
+    k.name = d.name;
+    k.topic = d.topic;
+    k.claim = d.claim;
+    const problem_size size = options.size.value_or(d.default_size);
+    k.size = fmt::format("{} ({})", size, d.size_unit);
+    k.algorithmic_flops = d.total_flops(size);
+    k.minimal_bytes = d.minimal_bytes(size);
     k.source = work_source::analytical;
     try {
-      auto inst = d->make();
-      progress({done, kernels.size(), d->name, "verify"});
-      inst->setup(size);
-      if (d->reset_before_each_run)
-        inst->reset(stream);
-      inst->run(stream);
-      ROOFKIT_CUDA_CHECK(cudaStreamSynchronize(stream));
-      const verification v = inst->verify();
-      k.launch = inst->launch();
-      if (!v.ok) {
-        k.status = "failed";
-        k.message = "verification failed: " + v.message;
-        ++out.failed;
-        warn(fmt::format("{}: VERIFICATION FAILED: {}", d->name, v.message));
-      }
-      progress({done, kernels.size(), d->name, "time"});
-      k.time = time_instance(*inst, *d, options, stream, flusher.get());
-      if (d->kind != measurement::transfer)
-        add_launch_facts(*inst, model, k);
-      const bool profile =
-          session && d->counter_profiled && d->kind != measurement::transfer && k.status == "ok";
-      if (profile) {
-        // Profiled later, in a batch with the kernels around it (one pass set per batch).
-        k.source = work_source::counters;
-        add_facts(k, *inst);
-        pending_bytes += d->device_bytes(size);
-        pending.push_back({d, size, std::move(inst), r.kernels.size()});
-        r.kernels.push_back(std::move(k));
-        ++done;
-        if (pending_bytes > batch_budget)
-          profile_pending();
-        continue;
-      }
-      place_unprofiled(k, *d, size, options);
-      k.overhead_dominated = overhead_dominated(k);
-      add_facts(k, *inst);
-      if (d->kind == measurement::transfer)
-        k.message = "host transfer: bandwidth over the host link, not placed on the roofline";
-      inst->teardown();
+      if (run_kernel(d, size, k))
+        return;
     } catch (const error& e) {
       // Bad input, or a GPU this build cannot run on (no code for it): every kernel would fail
       // the same way, so the run stops with the one line.
@@ -501,17 +484,62 @@ bench_outcome run_bench(const bench_options& options) {
       k.status = "error";
       k.message = e.what();
       ++out.failed;
-      warn(fmt::format("{}: {}", d->name, e.what()));
+      warn(fmt::format("{}: {}", d.name, e.what()));
       cudaGetLastError();
     }
-    r.kernels.push_back(std::move(k));
+    out.result.kernels.push_back(std::move(k));
     ++done;
-    progress({done, kernels.size(), d->name, "done"});
+    progress({done, kernels.size(), d.name, "done"});
   }
-  profile_pending();
+};
 
-  const clock_reading clock = observe_sm_clock(options.device, stream);
-  fill_context(r.context, out, options, model, clock, session.get());
+// The kernels the options select, with the options checked.
+std::vector<const kernel_descriptor*> checked_kernels(const bench_options& options) {
+  if (options.repetitions < 1 || options.repetitions > 100000)
+    throw usage_error(
+        fmt::format("repetitions '{}' out of range (valid: 1..100000)", options.repetitions));
+  const auto kernels = select_kernels(options.kernel_regex);
+  if (options.size)
+    for (const auto* d : kernels)
+      d->validate_size(*options.size);
+  return kernels;
+}
+
+} // namespace
+
+bench_outcome run_bench(const bench_options& options) {
+  auto warn = options.warn ? options.warn : [](const std::string& s) {
+    std::cerr << "roofkit: warning: " << s << '\n';
+  };
+  const auto kernels = checked_kernels(options);
+  if (visible_device_count() == 0)
+    throw no_device_error("no CUDA GPU visible: bench needs one");
+  require_device(options.device);
+  ROOFKIT_CUDA_CHECK(cudaSetDevice(options.device));
+  const device_model model = query_device(options.device);
+
+  bench_outcome out;
+  add_ceilings(out, options, model, kernels.size());
+  const clock_control_state clocks = apply_clock_control(options.clock, {options.device});
+  out.clock_note = clocks.note;
+  const std::unique_ptr<profiler_session> session = open_session(out, options, warn);
+
+  stream_guard guard;
+  // One flusher for every kernel's cold timing: made (and its buffer allocated) before the
+  // first kernel is set up, instead of once per kernel.
+  const std::unique_ptr<l2_flusher> flusher =
+      options.flush_l2 ? std::make_unique<l2_flusher>(options.device) : nullptr;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  ROOFKIT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  bench_pass pass{options,       model,         kernels,
+                  out,           session.get(), guard.stream,
+                  flusher.get(), warn,          0.5 * double(free_bytes)};
+  for (const kernel_descriptor* d : kernels)
+    pass.measure(*d);
+  pass.profile_pending();
+
+  const clock_reading clock = observe_sm_clock(options.device, guard.stream);
+  fill_context(out.result.context, out, options, model, clock, session.get());
   return out;
 }
 

@@ -178,24 +178,10 @@ std::string to_json_text(const cliff_result& r) {
   return j.dump(2) + "\n";
 }
 
-cliff_result parse_cliff(std::string_view text, const std::string& source_name) {
-  reader rd{source_name};
-  json doc;
-  try {
-    doc = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw usage_error(fmt::format("{}: not valid JSON (byte {})", source_name, e.byte));
-  } catch (const json::out_of_range& e) { // a number that overflows a double
-    throw usage_error(fmt::format("{}: not valid JSON ({})", source_name, e.what()));
-  }
-  if (!doc.is_object())
-    rd.fail("the document", "is not a JSON object");
-  const std::string schema = rd.text(doc, "schema", "the document");
-  if (schema.rfind("roofkit.cliff/1", 0) != 0)
-    throw usage_error(fmt::format("{}: schema '{}' is not {} (is this a cliff sweep file?)",
-                                  source_name, schema, cliff_schema));
-  cliff_result r;
-  const json& c = rd.field(doc, "context", "the document");
+namespace {
+
+// The sweep's "context": where, when and how it was measured.
+void read_context(const reader& rd, const json& c, cliff_result& r) {
   r.tool_version = rd.text(c, "tool_version", "context");
   r.git_revision = rd.text(c, "git_revision", "context");
   r.date = rd.text(c, "date", "context");
@@ -216,6 +202,88 @@ cliff_result parse_cliff(std::string_view text, const std::string& source_name) 
   if (c.contains("extra") && c.at("extra").is_object())
     for (const auto& [k, v] : c.at("extra").items())
       r.extra[k] = v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+// points[i] (named `w` in messages): the launch, the prediction, the measurement, what is derived.
+cliff_point read_point(const reader& rd, const json& pj, const std::string& w) {
+  cliff_point p;
+  p.value = rd.integer(pj, "value", w);
+  p.status = rd.text(pj, "status", w, "ok");
+  p.message = rd.text(pj, "message", w);
+  const json& l = rd.field(pj, "launch", w);
+  const std::string lw = w + ".launch";
+  p.size = rd.integer(l, "size", lw);
+  p.grid = rd.integer(l, "grid", lw);
+  p.block = int(rd.integer(l, "block", lw));
+  p.dynamic_smem = rd.integer(l, "dynamic_smem", lw);
+  p.static_smem = rd.integer(l, "static_smem", lw);
+  p.register_cap = int(rd.integer(l, "register_cap", lw));
+  p.registers = int(rd.integer(l, "registers", lw));
+  p.local_bytes = rd.integer(l, "local_bytes", lw);
+  if (l.contains("spill_stores"))
+    p.spill_stores = rd.integer(l, "spill_stores", lw);
+  if (l.contains("spill_loads"))
+    p.spill_loads = rd.integer(l, "spill_loads", lw);
+  p.working_set_bytes = rd.num(pj, "working_set_bytes", w, 0);
+  const json& pr = rd.field(pj, "predicted", w);
+  p.occupancy_theoretical = rd.num(pr, "occupancy", w + ".predicted", 0);
+  p.active_blocks = int(rd.integer(pr, "active_blocks", w + ".predicted"));
+  p.limiter = rd.text(pr, "limiter", w + ".predicted");
+  p.waves = rd.num(pr, "waves", w + ".predicted", 0);
+  const json& m = rd.field(pj, "measured", w);
+  const std::string mw = w + ".measured";
+  const double occ = rd.num(m, "occupancy_achieved", mw);
+  if (std::isfinite(occ))
+    p.occupancy_achieved = occ;
+  if (m.contains("time_s")) {
+    const json& t = m.at("time_s");
+    p.time_median_s = rd.num(t, "median", mw + ".time_s", 0);
+    p.time_min_s = rd.num(t, "min", mw + ".time_s", 0);
+    p.time_max_s = rd.num(t, "max", mw + ".time_s", 0);
+    p.repetitions = int(rd.integer(t, "n", mw + ".time_s"));
+  }
+  p.spread = rd.num(m, "spread", mw, 0);
+  p.flops = rd.num(m, "flops", mw, 0);
+  p.bytes = rd.num(m, "bytes", mw, 0);
+  if (m.contains("counted") && m.at("counted").is_object())
+    for (const auto& [k, v] : m.at("counted").items())
+      if (v.is_number())
+        p.counted[k] = v.get<double>();
+  if (pj.contains("derived")) {
+    const json& d = pj.at("derived");
+    const std::string dw = w + ".derived";
+    p.rate = rd.num(d, "rate", dw, 0);
+    p.intensity = rd.num(d, "intensity", dw, 0);
+    p.attainable = rd.num(d, "attainable", dw, 0);
+    p.pct_of_roof = rd.num(d, "pct_of_roof", dw, 0);
+    p.bound = rd.text(d, "bound", dw);
+  }
+  for (double* v : {&p.rate, &p.spread, &p.time_median_s, &p.occupancy_theoretical})
+    if (!std::isfinite(*v))
+      *v = 0;
+  return p;
+}
+
+} // namespace
+
+cliff_result parse_cliff(std::string_view text, const std::string& source_name) {
+  reader rd{source_name};
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw usage_error(fmt::format("{}: not valid JSON (byte {})", source_name, e.byte));
+  } catch (const json::out_of_range& e) { // a number that overflows a double
+    throw usage_error(fmt::format("{}: not valid JSON ({})", source_name, e.what()));
+  }
+  if (!doc.is_object())
+    rd.fail("the document", "is not a JSON object");
+  const std::string schema = rd.text(doc, "schema", "the document");
+  if (schema.rfind("roofkit.cliff/1", 0) != 0)
+    throw usage_error(fmt::format("{}: schema '{}' is not {} (is this a cliff sweep file?)",
+                                  source_name, schema, cliff_schema));
+  cliff_result r;
+  read_context(rd, rd.field(doc, "context", "the document"), r);
   r.kernel = rd.text(doc, "kernel", "the document");
   r.kernel_description = rd.text(doc, "description", "the document");
   r.axis = parse_sweep_axis(rd.text(doc, "sweep", "the document"));
@@ -233,63 +301,7 @@ cliff_result parse_cliff(std::string_view text, const std::string& source_name) 
     rd.fail("field 'points'", "is not an array");
   for (std::size_t i = 0; i < pts.size(); ++i) {
     const std::string w = fmt::format("points[{}]", i);
-    const json& pj = pts[i];
-    cliff_point p;
-    p.value = rd.integer(pj, "value", w);
-    p.status = rd.text(pj, "status", w, "ok");
-    p.message = rd.text(pj, "message", w);
-    const json& l = rd.field(pj, "launch", w);
-    const std::string lw = w + ".launch";
-    p.size = rd.integer(l, "size", lw);
-    p.grid = rd.integer(l, "grid", lw);
-    p.block = int(rd.integer(l, "block", lw));
-    p.dynamic_smem = rd.integer(l, "dynamic_smem", lw);
-    p.static_smem = rd.integer(l, "static_smem", lw);
-    p.register_cap = int(rd.integer(l, "register_cap", lw));
-    p.registers = int(rd.integer(l, "registers", lw));
-    p.local_bytes = rd.integer(l, "local_bytes", lw);
-    if (l.contains("spill_stores"))
-      p.spill_stores = rd.integer(l, "spill_stores", lw);
-    if (l.contains("spill_loads"))
-      p.spill_loads = rd.integer(l, "spill_loads", lw);
-    p.working_set_bytes = rd.num(pj, "working_set_bytes", w, 0);
-    const json& pr = rd.field(pj, "predicted", w);
-    p.occupancy_theoretical = rd.num(pr, "occupancy", w + ".predicted", 0);
-    p.active_blocks = int(rd.integer(pr, "active_blocks", w + ".predicted"));
-    p.limiter = rd.text(pr, "limiter", w + ".predicted");
-    p.waves = rd.num(pr, "waves", w + ".predicted", 0);
-    const json& m = rd.field(pj, "measured", w);
-    const std::string mw = w + ".measured";
-    const double occ = rd.num(m, "occupancy_achieved", mw);
-    if (std::isfinite(occ))
-      p.occupancy_achieved = occ;
-    if (m.contains("time_s")) {
-      const json& t = m.at("time_s");
-      p.time_median_s = rd.num(t, "median", mw + ".time_s", 0);
-      p.time_min_s = rd.num(t, "min", mw + ".time_s", 0);
-      p.time_max_s = rd.num(t, "max", mw + ".time_s", 0);
-      p.repetitions = int(rd.integer(t, "n", mw + ".time_s"));
-    }
-    p.spread = rd.num(m, "spread", mw, 0);
-    p.flops = rd.num(m, "flops", mw, 0);
-    p.bytes = rd.num(m, "bytes", mw, 0);
-    if (m.contains("counted") && m.at("counted").is_object())
-      for (const auto& [k, v] : m.at("counted").items())
-        if (v.is_number())
-          p.counted[k] = v.get<double>();
-    if (pj.contains("derived")) {
-      const json& d = pj.at("derived");
-      const std::string dw = w + ".derived";
-      p.rate = rd.num(d, "rate", dw, 0);
-      p.intensity = rd.num(d, "intensity", dw, 0);
-      p.attainable = rd.num(d, "attainable", dw, 0);
-      p.pct_of_roof = rd.num(d, "pct_of_roof", dw, 0);
-      p.bound = rd.text(d, "bound", dw);
-    }
-    for (double* v : {&p.rate, &p.spread, &p.time_median_s, &p.occupancy_theoretical})
-      if (!std::isfinite(*v))
-        *v = 0;
-    r.points.push_back(std::move(p));
+    r.points.push_back(read_point(rd, pts[i], w));
   }
   analyze_cliffs(r); // steps, changes and events are derived: recomputed, never trusted
   return r;

@@ -4,9 +4,12 @@
 
 #include <fmt/format.h>
 
+#include "internal/text_util.hpp"
 #include "roofkit/cliff.hpp"
 
 namespace roofkit {
+
+using detail::percent_rounded;
 
 namespace {
 
@@ -41,8 +44,6 @@ std::string rate_header(const cliff_result& r) {
 double rate_scale(const cliff_result& r) {
   return r.rate_unit == "B/s" || r.rate_unit == "FLOP/s" ? 1e-9 : 1.0;
 }
-
-std::string pct(double v) { return fmt::format("{:.0f}%", 100 * v); }
 
 // DRAM bytes from the counters over the median time, GB/s.
 cell counted_bandwidth(const cliff_point& p) {
@@ -109,8 +110,9 @@ table cliff_events_table(const cliff_result& r) {
       at = value_text(r, r.points.at(e.change->from).value) + "->" + at;
     std::string predicted = "-", measured = "-";
     if (e.step)
-      predicted = fmt::format("{} -> {} ({} -> {} blocks/SM)", pct(e.step->before),
-                              pct(e.step->after), e.step->blocks_before, e.step->blocks_after);
+      predicted =
+          fmt::format("{} -> {} ({} -> {} blocks/SM)", percent_rounded(e.step->before),
+                      percent_rounded(e.step->after), e.step->blocks_before, e.step->blocks_after);
     if (e.change)
       measured = fmt::format("{:+.1f}% ({:.4g} -> {:.4g} {})", 100 * e.change->relative,
                              e.change->before * rate_scale(r), e.change->after * rate_scale(r),

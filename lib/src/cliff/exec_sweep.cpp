@@ -8,11 +8,12 @@
 #include <fmt/format.h>
 #include <sys/wait.h>
 
-#include "../core/user_regex.hpp"
+#include "internal/user_regex.hpp"
 #include "roofkit/arch.hpp"
 #include "roofkit/cliff.hpp"
 #include "roofkit/core.hpp"
 #include "roofkit/occupancy.hpp"
+#include "sweep_point.hpp"
 
 namespace roofkit {
 
@@ -51,6 +52,60 @@ std::string substitute(const std::string& command, std::int64_t value) {
   for (std::size_t pos = s.find("{}"); pos != std::string::npos; pos = s.find("{}", pos + 1))
     s.replace(pos, 2, v);
   return s;
+}
+
+// One value: the prediction, then the program's repetitions (its wall time, or the figure the
+// regex finds in its output).
+cliff_point measure_program(const exec_sweep_options& o, const std::optional<std::regex>& re,
+                            const arch_spec& arch, std::int64_t v) {
+  cliff_point p;
+  p.value = v;
+  p.block = o.axis == sweep_axis::block ? int(v) : o.block;
+  p.dynamic_smem = o.axis == sweep_axis::smem ? v : o.dynamic_smem;
+  p.static_smem = o.static_smem;
+  p.registers = o.registers;
+  detail::predict_occupancy(arch, p);
+  std::vector<double> samples;
+  const std::string cmd = substitute(o.command, v);
+  for (int rep = 0; rep < o.repetitions && p.status == "ok"; ++rep) {
+    const auto out = run_shell(cmd);
+    if (out.status != 0) {
+      p.status = "error";
+      p.message = fmt::format("'{}' exited with status {}", cmd, out.status);
+      break;
+    }
+    if (!re) {
+      samples.push_back(out.wall_s);
+      continue;
+    }
+    std::smatch m;
+    if (!std::regex_search(out.out, m, *re)) {
+      p.status = "error";
+      p.message = fmt::format("the output of '{}' does not match '{}'", cmd, o.metric_regex);
+      break;
+    }
+    double x = std::strtod(m[1].str().c_str(), nullptr);
+    if (!(x > 0) || !std::isfinite(x)) {
+      p.status = "error";
+      p.message = fmt::format("'{}' is not a positive number", m[1].str());
+      break;
+    }
+    samples.push_back(x * o.metric_scale);
+  }
+  if (p.status == "ok" && !samples.empty()) {
+    p.repetitions = int(samples.size());
+    p.spread = relative_spread(samples);
+    const double median = median_of(samples);
+    if (re && o.metric_is_rate) {
+      p.rate = median;
+    } else {
+      p.time_median_s = median;
+      p.time_min_s = *std::min_element(samples.begin(), samples.end());
+      p.time_max_s = *std::max_element(samples.begin(), samples.end());
+      p.rate = 1 / median;
+    }
+  }
+  return p;
 }
 
 } // namespace
@@ -102,70 +157,8 @@ cliff_result run_exec_sweep(const exec_sweep_options& o) {
     r.extra["registers"] =
         "unknown: the prediction has no register limit (give the registers per thread)";
 
-  std::size_t done = 0;
-  for (const std::int64_t v : values) {
-    if (o.progress)
-      o.progress(done, values.size(), v);
-    cliff_point p;
-    p.value = v;
-    p.block = o.axis == sweep_axis::block ? int(v) : o.block;
-    p.dynamic_smem = o.axis == sweep_axis::smem ? v : o.dynamic_smem;
-    p.static_smem = o.static_smem;
-    p.registers = o.registers;
-    launch_params lp;
-    lp.threads_per_block = p.block;
-    lp.registers_per_thread = o.registers;
-    lp.static_smem = o.static_smem;
-    lp.dynamic_smem = p.dynamic_smem;
-    const occupancy_result occ = compute_occupancy(*arch, lp);
-    p.occupancy_theoretical = occ.occupancy;
-    p.active_blocks = occ.active_blocks;
-    p.limiter = limiter_names(occ.limiters);
-    std::vector<double> samples;
-    const std::string cmd = substitute(o.command, v);
-    for (int rep = 0; rep < o.repetitions && p.status == "ok"; ++rep) {
-      const auto out = run_shell(cmd);
-      if (out.status != 0) {
-        p.status = "error";
-        p.message = fmt::format("'{}' exited with status {}", cmd, out.status);
-        break;
-      }
-      if (!re) {
-        samples.push_back(out.wall_s);
-        continue;
-      }
-      std::smatch m;
-      if (!std::regex_search(out.out, m, *re)) {
-        p.status = "error";
-        p.message = fmt::format("the output of '{}' does not match '{}'", cmd, o.metric_regex);
-        break;
-      }
-      double x = std::strtod(m[1].str().c_str(), nullptr);
-      if (!(x > 0) || !std::isfinite(x)) {
-        p.status = "error";
-        p.message = fmt::format("'{}' is not a positive number", m[1].str());
-        break;
-      }
-      samples.push_back(x * o.metric_scale);
-    }
-    if (p.status == "ok" && !samples.empty()) {
-      p.repetitions = int(samples.size());
-      p.spread = relative_spread(samples);
-      const double median = median_of(samples);
-      if (re && o.metric_is_rate) {
-        p.rate = median;
-      } else {
-        p.time_median_s = median;
-        p.time_min_s = *std::min_element(samples.begin(), samples.end());
-        p.time_max_s = *std::max_element(samples.begin(), samples.end());
-        p.rate = 1 / median;
-      }
-    }
-    r.points.push_back(std::move(p));
-    ++done;
-  }
-  if (o.progress)
-    o.progress(done, values.size(), values.back());
+  r.points = detail::sweep_points(values, o.progress,
+                                  [&](std::int64_t v) { return measure_program(o, re, *arch, v); });
   analyze_cliffs(r);
   return r;
 }

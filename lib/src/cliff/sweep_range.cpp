@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "internal/text_util.hpp"
 #include "roofkit/cliff.hpp"
 #include "roofkit/core.hpp"
 
@@ -35,16 +36,6 @@ axis_bounds bounds_of(sweep_axis a) {
   return {1, std::int64_t{1} << 40, "1..1T"};
 }
 
-bool iequal(std::string_view a, std::string_view b) {
-  if (a.size() != b.size())
-    return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
-  return true;
-}
-
 // "4096", "48K", "48KB", "48KiB", "1M", "2G" (powers of 1024); nullopt when not a number.
 std::optional<std::int64_t> count_of(std::string_view s) {
   std::int64_t v = 0;
@@ -53,17 +44,10 @@ std::optional<std::int64_t> count_of(std::string_view s) {
   if (ec != std::errc() || after == s.data() || v < 0)
     return std::nullopt;
   const std::string_view suffix(after, static_cast<std::size_t>(end - after));
-  std::int64_t scale = 1;
-  if (suffix.empty())
-    scale = 1;
-  else if (iequal(suffix, "k") || iequal(suffix, "kb") || iequal(suffix, "kib"))
-    scale = std::int64_t{1} << 10;
-  else if (iequal(suffix, "m") || iequal(suffix, "mb") || iequal(suffix, "mib"))
-    scale = std::int64_t{1} << 20;
-  else if (iequal(suffix, "g") || iequal(suffix, "gb") || iequal(suffix, "gib"))
-    scale = std::int64_t{1} << 30;
-  else
+  const auto factor = detail::size_suffix_scale(suffix);
+  if (!factor)
     return std::nullopt;
+  const std::int64_t scale = *factor;
   if (v > std::numeric_limits<std::int64_t>::max() / scale / 4)
     return std::nullopt;
   return v * scale;

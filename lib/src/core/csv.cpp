@@ -1,4 +1,4 @@
-#include "csv.hpp"
+#include "internal/csv.hpp"
 
 #include <algorithm>
 

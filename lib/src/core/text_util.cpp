@@ -1,6 +1,9 @@
-#include "text_util.hpp"
+#include "internal/text_util.hpp"
 
 #include <cctype>
+#include <cmath>
+
+#include <fmt/format.h>
 
 namespace roofkit::detail {
 
@@ -11,5 +14,39 @@ std::string_view trim(std::string_view s) {
     s.remove_suffix(1);
   return s;
 }
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size())
+    return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i])))
+      return false;
+  return true;
+}
+
+std::optional<std::int64_t> size_suffix_scale(std::string_view suffix) {
+  if (suffix.empty())
+    return 1;
+  int shift = 10;
+  for (const char* unit : {"k", "m", "g"}) {
+    const std::string u(unit);
+    if (iequals(suffix, u) || iequals(suffix, u + "b") || iequals(suffix, u + "ib"))
+      return std::int64_t{1} << shift;
+    shift += 10;
+  }
+  return std::nullopt;
+}
+
+std::string percent(double fraction) { return fmt::format("{:.1f}%", fraction * 100); }
+
+std::string percent_short(double fraction) {
+  const double p = fraction * 100;
+  if (std::abs(p - std::round(p)) < 1e-9)
+    return fmt::format("{:.0f}%", p);
+  return fmt::format("{:.1f}%", p);
+}
+
+std::string percent_rounded(double fraction) { return fmt::format("{:.0f}%", 100 * fraction); }
 
 } // namespace roofkit::detail

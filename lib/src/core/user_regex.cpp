@@ -1,4 +1,4 @@
-#include "user_regex.hpp"
+#include "internal/user_regex.hpp"
 
 #include "roofkit/core.hpp"
 #include <fmt/format.h>

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "../core/user_regex.hpp"
+#include "internal/user_regex.hpp"
 #include "roofkit/core.hpp"
 #include "roofkit/diagnosis.hpp"
 

@@ -7,7 +7,7 @@
 
 #include "roofkit/ncu_import.hpp"
 
-#include "../core/text_util.hpp"
+#include "internal/text_util.hpp"
 
 namespace roofkit {
 

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "../core/csv.hpp"
+#include "internal/csv.hpp"
 #include "roofkit/core.hpp"
 #include "roofkit/occupancy.hpp"
 

@@ -1,4 +1,4 @@
-#include "occupancy_point.hpp"
+#include "internal/occupancy_point.hpp"
 
 namespace roofkit::detail {
 

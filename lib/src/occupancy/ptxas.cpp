@@ -1,11 +1,15 @@
 // Parser for ptxas verbose output (nvcc -Xptxas -v / --resource-usage).
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <climits>
 #include <cstdlib>
 #include <memory>
 
 #include <cxxabi.h>
+#include <fmt/format.h>
 
+#include "roofkit/core.hpp"
 #include "roofkit/occupancy.hpp"
 
 namespace roofkit {
@@ -121,6 +125,50 @@ std::vector<ptxas_kernel> parse_ptxas_log(std::string_view log) {
     }
   }
   return kernels;
+}
+
+launch_params ptxas_launch(const ptxas_kernel& kernel, const arch_spec& arch,
+                           const launch_params& base) {
+  launch_params l = base;
+  l.registers_per_thread = kernel.registers;
+  l.static_smem = kernel.static_smem;
+  if (kernel.barriers >= 0)
+    l.barriers = kernel.barriers;
+  try {
+    validate_launch(arch, l);
+  } catch (const error& e) {
+    throw usage_error(fmt::format("kernel '{}' on {}: {}", kernel.name, arch.id(), e.what()));
+  }
+  return l;
+}
+
+std::string ptxas_arch_mismatch(const std::vector<ptxas_kernel>& kernels,
+                                const occupancy_target& target) {
+  if (!target.arch)
+    return {};
+  std::vector<std::string> others;
+  std::size_t count = 0;
+  for (const auto& k : kernels) {
+    // "sm_90a" is compiled for sm_90: compare without the a/f suffix.
+    std::string arch = k.arch;
+    while (!arch.empty() && std::isalpha(static_cast<unsigned char>(arch.back())))
+      arch.pop_back();
+    std::string id = target.arch->id();
+    while (!id.empty() && std::isalpha(static_cast<unsigned char>(id.back())))
+      id.pop_back();
+    if (arch.empty() || arch == id)
+      continue;
+    ++count;
+    if (std::find(others.begin(), others.end(), k.arch) == others.end())
+      others.push_back(k.arch);
+  }
+  if (count == 0)
+    return {};
+  return fmt::format("the ptxas log compiled {} of {} kernel{} for {}, but the numbers are for {} "
+                     "({}): recompile for {} for its register and shared-memory counts",
+                     count, kernels.size(), kernels.size() == 1 ? "" : "s",
+                     fmt::format("{}", fmt::join(others, ", ")), target.arch->id(), target.origin,
+                     target.arch->id());
 }
 
 } // namespace roofkit

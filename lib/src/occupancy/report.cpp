@@ -7,7 +7,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "../printer/cell_json.hpp"
+#include "internal/cell_json.hpp"
+#include "internal/text_util.hpp"
 #include "roofkit/core.hpp"
 #include "roofkit/occupancy.hpp"
 
@@ -18,6 +19,8 @@
 #endif
 
 namespace roofkit {
+
+using detail::percent;
 
 namespace {
 
@@ -65,13 +68,6 @@ table transpose(const table& t) {
   return out;
 }
 
-std::string target_name(const occupancy_target& t) {
-  std::string name = fmt::format("{} ({}, CC {})", t.arch->id(), t.arch->family, t.arch->cc());
-  if (!t.gpu_name.empty())
-    name = t.gpu_name + ", " + name;
-  return name;
-}
-
 table target_table(const occupancy_target& t) {
   table r = record("target", "Target");
   field(r, "arch", "Architecture", text(t.arch->id()));
@@ -94,9 +90,14 @@ table launch_table(const launch_params& l) {
   return r;
 }
 
-std::string pct(double occupancy) { return fmt::format("{:.1f}%", occupancy * 100); }
-
 } // namespace
+
+std::string target_name(const occupancy_target& t) {
+  std::string name = fmt::format("{} ({}, CC {})", t.arch->id(), t.arch->family, t.arch->cc());
+  if (!t.gpu_name.empty())
+    name = t.gpu_name + ", " + name;
+  return name;
+}
 
 namespace {
 
@@ -170,7 +171,7 @@ std::vector<report_section> occupancy_report(const occupancy_target& target, con
   field(occ, "optin_assumed", "Opt-in shared-memory limit assumed", flag(r.optin_assumed));
   field(occ, "reason", "Why no block fits", r.reason.empty() ? cell{} : text(r.reason));
   occ.notes.push_back(fmt::format("Occupancy {} on {}: {} of {} warps per SM, limited by {}.",
-                                  pct(r.occupancy), target_name(target), r.active_warps,
+                                  percent(r.occupancy), target_name(target), r.active_warps,
                                   a.max_warps_per_sm, limiter_names(r.limiters)));
   if (r.active_blocks == 0)
     occ.notes.push_back("No block fits: " + r.reason + ".");
@@ -221,49 +222,12 @@ std::vector<report_section> occupancy_report(const occupancy_target& target, con
   return out;
 }
 
-std::vector<report_section> cliffs_report(const occupancy_target& target,
-                                          const launch_params& launch) {
-  table t;
-  t.id = "cliffs";
-  t.title = "Cliffs on " + target_name(target);
-  t.columns = {{"variable", "Parameter"},
-               {"value", "Value"},
-               {"active_blocks", "Blocks"},
-               {"occupancy", "Occupancy", {}, 3},
-               {"below", "Nearest lower with other blocks"},
-               {"below_blocks", "Blocks there"},
-               {"below_occupancy", "Occupancy there", {}, 3},
-               {"above", "Nearest higher with other blocks"},
-               {"above_blocks", "Blocks there"},
-               {"above_occupancy", "Occupancy there", {}, 3},
-               {"headroom", "Headroom"},
-               {"text", "Summary"}};
-  for (const auto& c : find_cliffs(*target.arch, launch)) {
-    std::vector<cell> row{text(std::string(to_string(c.variable))), num(c.current.value),
-                          num(c.current.active_blocks), real(c.current.occupancy)};
-    for (const auto& side : {c.below, c.above}) {
-      if (side)
-        row.insert(row.end(), {num(side->value), num(side->active_blocks), real(side->occupancy)});
-      else
-        row.insert(row.end(), {cell{}, cell{}, cell{}});
-    }
-    row.push_back(num(c.headroom));
-    row.push_back(text(c.text));
-    t.rows.push_back(std::move(row));
-  }
-  t.notes.push_back("Headroom: how much the value can grow before the block count changes "
-                    "(registers per thread, bytes of shared memory per block, threads).");
-  return {{t, false}};
-}
+namespace {
 
-std::vector<report_section> suggest_report(const occupancy_target& target,
-                                           const launch_params& launch,
-                                           const suggest_options& options) {
+// "block_size": the block size with the highest occupancy.
+table block_size_table(const occupancy_target& target, const launch_params& launch,
+                       const suggest_options& options) {
   const arch_spec& a = *target.arch;
-  std::vector<report_section> out;
-  const auto current = compute_occupancy(a, launch, false);
-
-  // Block size.
   smem_for_block_size smem;
   if (options.smem_per_thread > 0)
     smem = [&](int threads) { return launch.dynamic_smem + options.smem_per_thread * threads; };
@@ -283,9 +247,12 @@ std::vector<report_section> suggest_report(const occupancy_target& target,
       options.smem_per_thread > 0 ? fmt::format(" (dynamic shared memory {} + {} x threads bytes)",
                                                 launch.dynamic_smem, options.smem_per_thread)
                                   : std::string()));
-  out.push_back({b, true});
+  return b;
+}
 
-  // Registers.
+// "registers": the register budget for a target occupancy.
+table registers_table(const arch_spec& a, const launch_params& launch,
+                      const suggest_options& options, const occupancy_result& current) {
   const double target_occ =
       options.target_occupancy > 0 ? options.target_occupancy : register_free_occupancy(a, launch);
   const auto rs = suggest_registers(a, launch, target_occ);
@@ -299,16 +266,19 @@ std::vector<report_section> suggest_report(const occupancy_target& target,
         rs.launch_bounds.empty() ? cell{} : text(rs.launch_bounds));
   field(r, "maxrregcount", "nvcc flag", rs.maxrregcount.empty() ? cell{} : text(rs.maxrregcount));
   if (rs.max_registers == 0)
-    r.notes.push_back(
-        fmt::format("No register count reaches {}: other resources limit first.", pct(target_occ)));
+    r.notes.push_back(fmt::format("No register count reaches {}: other resources limit first.",
+                                  percent(target_occ)));
   else
     r.notes.push_back(fmt::format(
         "Keep the kernel at {} registers or fewer ({} or {}) to hold {} (now {} registers, {}).",
-        rs.max_registers, rs.launch_bounds, rs.maxrregcount, pct(target_occ),
-        launch.registers_per_thread, pct(current.occupancy)));
-  out.push_back({r, true});
+        rs.max_registers, rs.launch_bounds, rs.maxrregcount, percent(target_occ),
+        launch.registers_per_thread, percent(current.occupancy)));
+  return r;
+}
 
-  // Dynamic shared memory for N blocks.
+// "smem_for_blocks": the largest dynamic shared memory for N resident blocks.
+table smem_for_blocks_table(const arch_spec& a, const launch_params& launch,
+                            const suggest_options& options) {
   table s;
   s.id = "smem_for_blocks";
   s.title = "Largest dynamic shared memory for N resident blocks";
@@ -335,9 +305,11 @@ std::vector<report_section> suggest_report(const occupancy_target& target,
         "cudaOccAvailableDynamicSMemPerBlock forgets it and can report sizes at which fewer "
         "blocks fit (highlighted).",
         a.reserved_shared_memory_per_block));
-  out.push_back({s, false});
+  return s;
+}
 
-  // Carveouts.
+// "carveouts": the effect of the shared-memory carveout.
+table carveouts_table(const arch_spec& a, const launch_params& launch) {
   table c;
   c.id = "carveouts";
   c.title = "Effect of the shared-memory carveout";
@@ -357,34 +329,54 @@ std::vector<report_section> suggest_report(const occupancy_target& target,
             "(-1 = the default, maximum shared memory). A preference too small for "
             "one block is raised to the smallest size that holds it."
           : "Shared memory is fixed on this architecture: the carveout has no effect.");
-  out.push_back({c, false});
+  return c;
+}
 
-  // Clusters.
+// "clusters" (CC >= 9): upper bounds on active clusters; nullopt without clusters.
+std::optional<table> clusters_table(const occupancy_target& target,
+                                    const occupancy_result& current) {
+  const arch_spec& a = *target.arch;
   const auto bounds = cluster_bounds(a, current.active_blocks, target.sm_count);
-  if (!bounds.empty()) {
-    table k;
-    k.id = "clusters";
-    k.title = "Active clusters (upper bound)";
-    k.columns = {{"cluster_size", "Cluster size"},
-                 {"portable", "Portable"},
-                 {"max_active_clusters_bound", "Upper bound on active clusters"}};
-    for (const auto& cb : bounds)
-      k.rows.push_back(
-          {num(cb.cluster_size), flag(cb.portable),
-           cb.max_active_clusters_bound > 0 ? num(cb.max_active_clusters_bound) : cell{}});
-    k.notes.push_back(
-        target.sm_count > 0
-            ? fmt::format("Upper bound = floor({} blocks per SM x {} SMs / cluster size). A "
-                          "cluster must fit in one GPC, so the real count is lower and depends "
-                          "on the SKU: ask cudaOccupancyMaxActiveClusters.",
-                          current.active_blocks, target.sm_count)
-            : fmt::format("Upper bound = floor(blocks per SM x SMs / cluster size); {}. A "
-                          "cluster must fit in one GPC: ask cudaOccupancyMaxActiveClusters for "
-                          "the real count.",
-                          target.sm_count_hint.empty() ? "it needs the target's SM count"
-                                                       : target.sm_count_hint));
-    out.push_back({k, false});
-  }
+  if (bounds.empty())
+    return std::nullopt;
+  table k;
+  k.id = "clusters";
+  k.title = "Active clusters (upper bound)";
+  k.columns = {{"cluster_size", "Cluster size"},
+               {"portable", "Portable"},
+               {"max_active_clusters_bound", "Upper bound on active clusters"}};
+  for (const auto& cb : bounds)
+    k.rows.push_back(
+        {num(cb.cluster_size), flag(cb.portable),
+         cb.max_active_clusters_bound > 0 ? num(cb.max_active_clusters_bound) : cell{}});
+  k.notes.push_back(
+      target.sm_count > 0
+          ? fmt::format("Upper bound = floor({} blocks per SM x {} SMs / cluster size). A "
+                        "cluster must fit in one GPC, so the real count is lower and depends "
+                        "on the SKU: ask cudaOccupancyMaxActiveClusters.",
+                        current.active_blocks, target.sm_count)
+          : fmt::format("Upper bound = floor(blocks per SM x SMs / cluster size); {}. A "
+                        "cluster must fit in one GPC: ask cudaOccupancyMaxActiveClusters for "
+                        "the real count.",
+                        target.sm_count_hint.empty() ? "it needs the target's SM count"
+                                                     : target.sm_count_hint));
+  return k;
+}
+
+} // namespace
+
+std::vector<report_section> suggest_report(const occupancy_target& target,
+                                           const launch_params& launch,
+                                           const suggest_options& options) {
+  const arch_spec& a = *target.arch;
+  const auto current = compute_occupancy(a, launch, false);
+  std::vector<report_section> out;
+  out.push_back({block_size_table(target, launch, options), true});
+  out.push_back({registers_table(a, launch, options, current), true});
+  out.push_back({smem_for_blocks_table(a, launch, options), false});
+  out.push_back({carveouts_table(a, launch), false});
+  if (auto k = clusters_table(target, current))
+    out.push_back({*k, false});
   return out;
 }
 
@@ -428,39 +420,21 @@ std::vector<report_section> ptxas_report(const std::vector<ptxas_kernel>& kernel
                {"occupancy", "Occupancy", {}, 3},
                {"limiters", "Limited by"},
                {"reason", "Why no block fits"}};
-  table c;
-  c.id = "cliffs";
-  c.title = "Cliffs per kernel";
-  c.columns = {{"kernel", "Kernel"}, {"arch", "Arch"},         {"variable", "Parameter"},
-               {"value", "Value"},   {"headroom", "Headroom"}, {"text", "Summary"}};
   for (const auto& kernel : kernels) {
     const arch_spec& arch = target.arch ? *target.arch : find_arch(kernel.arch);
-    launch_params l = base;
-    l.registers_per_thread = kernel.registers;
-    l.static_smem = kernel.static_smem;
-    if (kernel.barriers >= 0)
-      l.barriers = kernel.barriers;
-    try {
-      validate_launch(arch, l);
-    } catch (const error& e) {
-      throw usage_error(fmt::format("kernel '{}' on {}: {}", kernel.name, arch.id(), e.what()));
-    }
+    const launch_params l = ptxas_launch(kernel, arch, base);
     const auto r = compute_occupancy(arch, l);
     k.rows.push_back({text(kernel.name), text(arch.id()), num(kernel.registers),
                       num(kernel.static_smem), num(l.barriers), num(kernel.spill_stores),
                       num(r.active_blocks), num(r.active_warps), real(r.occupancy),
                       text(limiter_names(r.limiters)), r.reason.empty() ? cell{} : text(r.reason)});
     k.highlight.push_back(r.active_blocks == 0);
-    for (const auto& cl : find_cliffs(arch, l))
-      c.rows.push_back({text(kernel.name), text(arch.id()),
-                        text(std::string(to_string(cl.variable))), num(cl.current.value),
-                        num(cl.headroom), text(cl.text)});
   }
   if (target.arch)
     k.notes.push_back("Architecture from " + target.origin + " (the log's own is ignored).");
   else
     k.notes.push_back("Each kernel on the architecture ptxas compiled it for.");
-  return {{k, false}, {c, false}};
+  return {{k, false}};
 }
 
 } // namespace roofkit

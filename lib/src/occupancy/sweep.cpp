@@ -1,7 +1,7 @@
 // Sweeps: active warps against block size, registers and shared memory.
 #include <algorithm>
 
-#include "occupancy_point.hpp"
+#include "internal/occupancy_point.hpp"
 #include "roofkit/occupancy.hpp"
 
 namespace roofkit {

@@ -4,28 +4,14 @@
 
 #include <fmt/format.h>
 
+#include "internal/text_util.hpp"
 #include "roofkit/core.hpp"
 #include "roofkit/occupancy.hpp"
 
-#include "../core/text_util.hpp"
-
 namespace roofkit {
 
+using detail::iequals;
 using detail::trim;
-
-namespace {
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size())
-    return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
-  return true;
-}
-
-} // namespace
 
 std::int64_t parse_size(std::string_view text, std::string_view what) {
   const std::string_view s = trim(text);
@@ -50,12 +36,11 @@ std::int64_t parse_size(std::string_view text, std::string_view what) {
   std::int64_t scale = 1;
   if (ok) {
     const std::string_view suffix = trim(std::string_view(after, end - after));
-    if (suffix.empty() || iequals(suffix, "b"))
-      scale = 1;
-    else if (iequals(suffix, "k") || iequals(suffix, "kb") || iequals(suffix, "kib"))
-      scale = 1024;
-    else if (iequals(suffix, "m") || iequals(suffix, "mb") || iequals(suffix, "mib"))
-      scale = 1024 * 1024;
+    // Bytes, K or M (a G would pass any per-block limit).
+    const auto factor =
+        iequals(suffix, "b") ? std::optional<std::int64_t>(1) : detail::size_suffix_scale(suffix);
+    if (factor && *factor <= std::int64_t{1} << 20)
+      scale = *factor;
     else
       ok = false;
   }

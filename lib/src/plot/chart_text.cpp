@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "chart_internal.hpp"
+#include "internal/chart_parts.hpp"
 
 namespace roofkit::chart_detail {
 
@@ -81,6 +81,15 @@ std::string format_time(double seconds) {
   if (seconds <= 0 || !std::isfinite(seconds))
     return "n/a";
   return format_si(seconds, "s");
+}
+
+double nice_step(double span, int target) {
+  const double raw = span / target;
+  const double mag = std::pow(10, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * mag >= raw)
+      return m * mag;
+  return 10 * mag;
 }
 
 void nice_log_range(double min_v, double max_v, double margin_decades, double min_decades,

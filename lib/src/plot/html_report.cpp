@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "chart_internal.hpp"
+#include "internal/chart_parts.hpp"
 #include "roofkit/core.hpp"
 
 namespace roofkit {

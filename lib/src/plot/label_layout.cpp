@@ -259,143 +259,168 @@ std::optional<placed_label> label_placer::place(point2 anchor, double w, double 
   return std::nullopt;
 }
 
+// A cluster of points to label as one column: the anchors, their label widths, and the order of
+// the rows (by height, then by the direction in which each point sees the column).
+struct label_placer::stack {
+  const std::vector<point2>& anchors;
+  const std::vector<double>& widths;
+  double h = 0, marker_radius = 0;
+  std::vector<std::size_t> order;
+  double row = 0, stack_h = 0, max_w = 0, cx0 = 0, cx1 = 0, mean_y = 0;
+
+  stack(const std::vector<point2>& a, const std::vector<double>& w, double height, double radius)
+      : anchors(a), widths(w), h(height), marker_radius(radius), order(a.size()) {
+    for (std::size_t i = 0; i < order.size(); ++i)
+      order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t x, std::size_t y) { return anchors[x].y < anchors[y].y; });
+    row = h + 1;
+    stack_h = row * static_cast<double>(anchors.size()) - 1;
+    cx0 = cx1 = anchors[0].x;
+    for (std::size_t i = 0; i < anchors.size(); ++i) {
+      max_w = std::max(max_w, widths[i]);
+      cx0 = std::min(cx0, anchors[i].x);
+      cx1 = std::max(cx1, anchors[i].x);
+      mean_y += anchors[i].y / static_cast<double>(anchors.size());
+    }
+  }
+  // The label box of row k in a column at `edge` (labels start there on the right, end there on
+  // the left) whose first row is at `top`.
+  quad box(std::size_t k, bool right, double edge, double top) const {
+    const double w = widths[order[k]];
+    const double y = top + row * static_cast<double>(k);
+    return right ? box_quad(edge, y, edge + w, y + h) : box_quad(edge - w, y, edge, y + h);
+  }
+  // The leader of row k: from the marker's edge to the column's edge.
+  std::array<point2, 2> leader(std::size_t k, double edge, double top) const {
+    const point2 a = anchors[order[k]];
+    const point2 to{edge, top + row * static_cast<double>(k) + h / 2};
+    const double d = distance(a, to);
+    return {point2{a.x + (to.x - a.x) / d * marker_radius, a.y + (to.y - a.y) / d * marker_radius},
+            to};
+  }
+};
+
+struct label_placer::column {
+  double score = std::numeric_limits<double>::max();
+  bool right = true;
+  double edge = 0, top = 0;
+};
+
+// The summed leader length of a column, nullopt when a box is not free or a leader crosses
+// something.
+std::optional<double> label_placer::column_score(const stack& s, bool right, double edge,
+                                                 double top) const {
+  if (top < y0_ || top + s.stack_h > y1_)
+    return std::nullopt;
+  std::vector<quad> boxes;
+  for (std::size_t k = 0; k < s.order.size(); ++k) {
+    const quad box = s.box(k, right, edge, top);
+    if (!is_free(box))
+      return std::nullopt;
+    boxes.push_back(box);
+  }
+  double score = 0;
+  for (std::size_t k = 0; k < s.order.size(); ++k) {
+    const point2 a = s.anchors[s.order[k]];
+    const point2 to{edge, top + s.row * static_cast<double>(k) + s.h / 2};
+    const double d = distance(a, to);
+    if (d <= s.marker_radius)
+      return std::nullopt;
+    const auto [from, end] = s.leader(k, edge, top);
+    if (!leader_is_clear(from, end))
+      return std::nullopt;
+    for (std::size_t j = 0; j < boxes.size(); ++j)
+      if (j != k && intersects(boxes[j], from, end))
+        return std::nullopt;
+    score += d;
+  }
+  return score;
+}
+
+// The free column with the shortest leaders, right of the cluster or left of it, searched
+// outwards from the cluster and up and down from its mean height.
+label_placer::column label_placer::best_column(const stack& s) const {
+  column best;
+  const double step = 4;
+  for (int side = 0; side < 2; ++side) {
+    const bool right = side == 0;
+    for (double gapx = 12; gapx < (x1_ - x0_); gapx += step) {
+      const double edge = right ? s.cx1 + gapx : s.cx0 - gapx;
+      if (right ? edge + s.max_w > x1_ : edge - s.max_w < x0_)
+        break;
+      // A column this far out cannot beat the best one any more.
+      if (gapx * static_cast<double>(s.anchors.size()) > best.score)
+        break;
+      for (double dy = 0; dy < (y1_ - y0_); dy += 3) {
+        bool any_inside = false;
+        for (double sign : {-1.0, 1.0}) {
+          const double top = s.mean_y - s.stack_h / 2 + sign * dy;
+          if (top < y0_ || top + s.stack_h > y1_)
+            continue;
+          any_inside = true;
+          if (auto score = column_score(s, right, edge, top); score && *score < best.score)
+            best = {*score, right, edge, top};
+        }
+        if (!any_inside && dy > s.stack_h + (y1_ - y0_))
+          break;
+      }
+    }
+  }
+  return best;
+}
+
+// No column fits the whole cluster: split it by height and try two smaller columns.
+std::vector<std::optional<placed_label>> label_placer::split_stack(const stack& s) {
+  std::vector<std::optional<placed_label>> out(s.anchors.size());
+  std::vector<point2> lower, upper;
+  std::vector<double> wl, wu;
+  std::vector<std::size_t> il, iu;
+  for (std::size_t k = 0; k < s.order.size(); ++k) {
+    const bool first = k < s.order.size() / 2;
+    (first ? upper : lower).push_back(s.anchors[s.order[k]]);
+    (first ? wu : wl).push_back(s.widths[s.order[k]]);
+    (first ? iu : il).push_back(s.order[k]);
+  }
+  const auto a = place_stack(upper, wu, s.h, s.marker_radius);
+  const auto b = place_stack(lower, wl, s.h, s.marker_radius);
+  for (std::size_t k = 0; k < a.size(); ++k)
+    out[iu[k]] = a[k];
+  for (std::size_t k = 0; k < b.size(); ++k)
+    out[il[k]] = b[k];
+  return out;
+}
+
 std::vector<std::optional<placed_label>>
 label_placer::place_stack(const std::vector<point2>& anchors, const std::vector<double>& widths,
                           double h, double marker_radius) {
   std::vector<std::optional<placed_label>> out(anchors.size());
   if (anchors.empty())
     return out;
-  std::vector<std::size_t> order(anchors.size());
-  for (std::size_t i = 0; i < order.size(); ++i)
-    order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return anchors[a].y < anchors[b].y; });
-  const double row = h + 1;
-  const double stack_h = row * static_cast<double>(anchors.size()) - 1;
-  double max_w = 0, cx0 = anchors[0].x, cx1 = anchors[0].x, mean_y = 0;
-  for (std::size_t i = 0; i < anchors.size(); ++i) {
-    max_w = std::max(max_w, widths[i]);
-    cx0 = std::min(cx0, anchors[i].x);
-    cx1 = std::max(cx1, anchors[i].x);
-    mean_y += anchors[i].y / static_cast<double>(anchors.size());
-  }
-
-  struct layout {
-    double score = std::numeric_limits<double>::max();
-    bool right = true;
-    double edge = 0, top = 0;
-  };
-  // Boxes and leaders of one candidate column; nullopt when it does not fit.
-  const auto try_column = [&](bool right, double edge, double top) -> std::optional<double> {
-    if (top < y0_ || top + stack_h > y1_)
-      return std::nullopt;
-    std::vector<quad> boxes;
-    double score = 0;
-    for (std::size_t k = 0; k < order.size(); ++k) {
-      const double w = widths[order[k]];
-      const double y = top + row * static_cast<double>(k);
-      const quad box =
-          right ? box_quad(edge, y, edge + w, y + h) : box_quad(edge - w, y, edge, y + h);
-      if (!is_free(box))
-        return std::nullopt;
-      boxes.push_back(box);
-    }
-    for (std::size_t k = 0; k < order.size(); ++k) {
-      const point2 a = anchors[order[k]];
-      const point2 to{edge, top + row * static_cast<double>(k) + h / 2};
-      const double d = distance(a, to);
-      if (d <= marker_radius)
-        return std::nullopt;
-      const point2 from{a.x + (to.x - a.x) / d * marker_radius,
-                        a.y + (to.y - a.y) / d * marker_radius};
-      if (!leader_is_clear(from, to))
-        return std::nullopt;
-      for (std::size_t j = 0; j < boxes.size(); ++j)
-        if (j != k && intersects(boxes[j], from, to))
-          return std::nullopt;
-      score += d;
-    }
-    return score;
-  };
-
-  layout best;
-  const double step = 4;
-  for (int side = 0; side < 2; ++side) {
-    const bool right = side == 0;
-    for (double gapx = 12; gapx < (x1_ - x0_); gapx += step) {
-      const double edge = right ? cx1 + gapx : cx0 - gapx;
-      if (right ? edge + max_w > x1_ : edge - max_w < x0_)
-        break;
-      // A column this far out cannot beat the best one any more.
-      if (gapx * static_cast<double>(anchors.size()) > best.score)
-        break;
-      for (double dy = 0; dy < (y1_ - y0_); dy += 3) {
-        bool any_inside = false;
-        for (double sign : {-1.0, 1.0}) {
-          const double top = mean_y - stack_h / 2 + sign * dy;
-          if (top < y0_ || top + stack_h > y1_)
-            continue;
-          any_inside = true;
-          if (auto score = try_column(right, edge, top); score && *score < best.score)
-            best = {*score, right, edge, top};
-        }
-        if (!any_inside && dy > stack_h + (y1_ - y0_))
-          break;
-      }
-    }
-  }
-  if (best.score == std::numeric_limits<double>::max()) {
-    if (anchors.size() == 1)
-      return out;
-    // Split the cluster by height and try two smaller columns.
-    std::vector<point2> lower, upper;
-    std::vector<double> wl, wu;
-    std::vector<std::size_t> il, iu;
-    for (std::size_t k = 0; k < order.size(); ++k) {
-      const bool first = k < order.size() / 2;
-      (first ? upper : lower).push_back(anchors[order[k]]);
-      (first ? wu : wl).push_back(widths[order[k]]);
-      (first ? iu : il).push_back(order[k]);
-    }
-    const auto a = place_stack(upper, wu, h, marker_radius);
-    const auto b = place_stack(lower, wl, h, marker_radius);
-    for (std::size_t k = 0; k < a.size(); ++k)
-      out[iu[k]] = a[k];
-    for (std::size_t k = 0; k < b.size(); ++k)
-      out[il[k]] = b[k];
-    return out;
-  }
+  stack s(anchors, widths, h, marker_radius);
+  const column best = best_column(s);
+  if (best.score == std::numeric_limits<double>::max())
+    return anchors.size() == 1 ? out : split_stack(s);
   // Order the rows by the direction in which each point sees the column, so that leaders do
   // not cross; keep the height order if that column no longer fits.
-  {
-    const std::vector<std::size_t> by_height = order;
-    const point2 centre{best.edge, best.top + stack_h / 2};
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-      const auto angle = [&](point2 p) {
-        return std::atan2(p.y - centre.y, std::fabs(centre.x - p.x) + 1e-9);
-      };
-      return angle(anchors[a]) < angle(anchors[b]);
-    });
-    if (!try_column(best.right, best.edge, best.top))
-      order = by_height;
-  }
-  for (std::size_t k = 0; k < order.size(); ++k) {
-    const std::size_t i = order[k];
-    const double w = widths[i];
-    const double y = best.top + row * static_cast<double>(k);
-    const quad box = best.right ? box_quad(best.edge, y, best.edge + w, y + h)
-                                : box_quad(best.edge - w, y, best.edge, y + h);
-    const point2 a = anchors[i];
-    const point2 to{best.edge, y + h / 2};
-    const double d = distance(a, to);
-    placed_label p{box,
-                   true,
-                   {a.x + (to.x - a.x) / d * marker_radius, a.y + (to.y - a.y) / d * marker_radius},
-                   to};
+  const std::vector<std::size_t> by_height = s.order;
+  const point2 centre{best.edge, best.top + s.stack_h / 2};
+  std::stable_sort(s.order.begin(), s.order.end(), [&](std::size_t a, std::size_t b) {
+    const auto angle = [&](point2 p) {
+      return std::atan2(p.y - centre.y, std::fabs(centre.x - p.x) + 1e-9);
+    };
+    return angle(anchors[a]) < angle(anchors[b]);
+  });
+  if (!column_score(s, best.right, best.edge, best.top))
+    s.order = by_height;
+  for (std::size_t k = 0; k < s.order.size(); ++k) {
+    const quad box = s.box(k, best.right, best.edge, best.top);
+    const auto [from, to] = s.leader(k, best.edge, best.top);
+    placed_label p{box, true, from, to};
     segments_.push_back({p.leader_from, p.leader_to});
     label_boxes_.push_back(boxes_.size());
     boxes_.push_back(box);
-    out[i] = p;
+    out[s.order[k]] = p;
   }
   return out;
 }

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "chart_internal.hpp"
+#include "internal/chart_parts.hpp"
 #include "plot_util.hpp"
 
 namespace roofkit {

@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "../core/user_regex.hpp"
-#include "chart_internal.hpp"
+#include "internal/chart_parts.hpp"
+#include "internal/user_regex.hpp"
 #include "roofkit/core.hpp"
 #include "roofkit/diagnosis.hpp"
 #include "roofkit/roofline.hpp"

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "chart_internal.hpp"
+#include "internal/chart_parts.hpp"
 
 namespace roofkit {
 

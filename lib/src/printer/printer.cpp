@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "cell_json.hpp"
+#include "internal/cell_json.hpp"
 #include "roofkit/core.hpp"
 
 namespace roofkit {

@@ -18,9 +18,9 @@
 #include "roofkit/profiler.hpp"
 #include "roofkit/timing.hpp"
 
-#include "../timing/clock_probe.hpp"
 #include "driver_l2_flush.hpp"
 #include "l2_flush_guard.hpp"
+#include "internal/clock_probe.hpp"
 
 namespace roofkit {
 

@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "../core/user_regex.hpp"
+#include "internal/user_regex.hpp"
 #include "roofkit/core.hpp"
 #include "roofkit/results.hpp"
 

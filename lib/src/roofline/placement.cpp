@@ -94,18 +94,12 @@ std::vector<ceiling> ceilings_at_clock(const std::vector<ceiling>& ceilings, dou
   return out;
 }
 
-kernel_placement place_kernel(const kernel_result& k, const std::vector<ceiling>& run_ceilings) {
-  // Every roof is compared at the SM clock the kernel ran at (when its counters say it).
-  const std::vector<ceiling> ceilings =
-      ceilings_at_clock(run_ceilings, k.sm_clock_mhz.value_or(0.0));
-  kernel_placement pl;
-  pl.name = k.name;
-  pl.roof_sm_clock_mhz = k.sm_clock_mhz.value_or(0.0);
-  pl.analytical = k.source == work_source::analytical;
-  pl.failed = k.status != "ok";
-  pl.time_s = k.time.median_s;
-  pl.bound = "unknown";
+namespace {
 
+// The FLOPs per precision against their roofs: the compute lower bound, the dominant precision
+// and the combined compute roof.
+void place_compute(const kernel_result& k, const std::vector<ceiling>& ceilings,
+                   kernel_placement& pl) {
   int precisions_used = 0;
   bool compute_known = true;
   double best_share = -1;
@@ -141,13 +135,11 @@ kernel_placement place_kernel(const kernel_result& k, const std::vector<ceiling>
     pl.compute_roof = pl.total_flops / pl.compute_lower_bound_s;
   else
     pl.compute_lower_bound_s = 0;
+}
 
-  const bool timed = positive(pl.time_s);
-  if (!timed)
-    pl.notes.push_back("no kernel time: cannot place it under the roofs");
-  if (timed)
-    pl.achieved_flops = pl.total_flops / pl.time_s;
-
+// One point per memory level with bytes: intensity, bandwidth and the roofs there.
+void place_levels(const kernel_result& k, const std::vector<ceiling>& ceilings, bool timed,
+                  kernel_placement& pl) {
   for (memory_level l : all_memory_levels) {
     auto it = k.bytes.find(l);
     if (it == k.bytes.end() || !positive(it->second))
@@ -175,10 +167,11 @@ kernel_placement place_kernel(const kernel_result& k, const std::vector<ceiling>
     }
     pl.levels.push_back(lp);
   }
+}
 
-  // The binding ceiling is the one that allows the least time at its peak: the largest lower
-  // bound. Its lower bound over the measured time is the percent of roof, which equals
-  // achieved / attainable at that ceiling (and achieved bandwidth / roof for copies).
+// The binding ceiling is the one that allows the least time at its peak: the largest lower
+// bound (returned, 0 when none applies). Also the ridge of the tightest memory level.
+double bind(const kernel_result& k, kernel_placement& pl) {
   double binding_s = 0;
   if (pl.compute_lower_bound_s > 0 && pl.dominant_precision) {
     binding_s = pl.compute_lower_bound_s;
@@ -207,6 +200,34 @@ kernel_placement place_kernel(const kernel_result& k, const std::vector<ceiling>
     if (pl.has_flops && tightest->ridge_intensity > 0)
       pl.ridge_distance = std::log10(tightest->intensity / tightest->ridge_intensity);
   }
+  return binding_s;
+}
+
+} // namespace
+
+kernel_placement place_kernel(const kernel_result& k, const std::vector<ceiling>& run_ceilings) {
+  // Every roof is compared at the SM clock the kernel ran at (when its counters say it).
+  const std::vector<ceiling> ceilings =
+      ceilings_at_clock(run_ceilings, k.sm_clock_mhz.value_or(0.0));
+  kernel_placement pl;
+  pl.name = k.name;
+  pl.roof_sm_clock_mhz = k.sm_clock_mhz.value_or(0.0);
+  pl.analytical = k.source == work_source::analytical;
+  pl.failed = k.status != "ok";
+  pl.time_s = k.time.median_s;
+  pl.bound = "unknown";
+  place_compute(k, ceilings, pl);
+
+  const bool timed = positive(pl.time_s);
+  if (!timed)
+    pl.notes.push_back("no kernel time: cannot place it under the roofs");
+  if (timed)
+    pl.achieved_flops = pl.total_flops / pl.time_s;
+  place_levels(k, ceilings, timed, pl);
+
+  // The binding ceiling's lower bound over the measured time is the percent of roof, which
+  // equals achieved / attainable at that ceiling (and achieved bandwidth / roof for copies).
+  const double binding_s = bind(k, pl);
   if (binding_s <= 0 || !timed) {
     pl.bound = "unknown";
     pl.bound_label.clear();
@@ -218,8 +239,7 @@ kernel_placement place_kernel(const kernel_result& k, const std::vector<ceiling>
   }
   if (pl.has_flops)
     pl.attainable_flops = pl.total_flops / binding_s;
-  if (timed)
-    pl.pct_of_roof = 100.0 * binding_s / pl.time_s;
+  pl.pct_of_roof = 100.0 * binding_s / pl.time_s;
   return pl;
 }
 

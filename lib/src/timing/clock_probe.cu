@@ -1,5 +1,5 @@
 // The clock64() spin kernel of observe_sm_clock().
-#include "clock_probe.hpp"
+#include "internal/clock_probe.hpp"
 
 namespace roofkit::detail {
 

@@ -10,7 +10,7 @@
 
 #include <cooperative_groups.h>
 
-#include "clock_probe.hpp"
+#include "internal/clock_probe.hpp"
 #include "roofkit/core.hpp"
 
 namespace roofkit::detail {

@@ -6,7 +6,7 @@
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
-#include "clock_probe.hpp"
+#include "internal/clock_probe.hpp"
 #include "roofkit/core.hpp"
 #include "roofkit/timing.hpp"
 

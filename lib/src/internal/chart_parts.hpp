@@ -1,5 +1,6 @@
 #pragma once
-// Pieces shared by the roofline, compare, HTML and terminal charts (not public).
+// Pieces shared by the charts drawn on the canvas: roofline, compare, HTML, terminal (lib/src/plot)
+// and cliff (lib/src/cliff). Not public.
 #include <string>
 #include <vector>
 
@@ -26,6 +27,8 @@ std::string format_time(double seconds);
 /// with a margin (in decades) on both sides and spanning at least `min_decades`.
 void nice_log_range(double min_v, double max_v, double margin_decades, double min_decades,
                     double& lo, double& hi);
+/// A linear tick step of 1, 2 or 5 x 10^k giving about `target` ticks over `span` (> 0).
+double nice_step(double span, int target);
 /// The tick label of a decade on the x axis ("0.01", "1", "1000", "10k") or y axis ("100 G").
 std::string x_tick_label(double v);
 std::string y_tick_label(double v);

@@ -1,22 +1,20 @@
-// Cliffs: the nearest register count, shared-memory size and block size at which the number of
-// resident blocks changes.
+// Cliffs of a launch: the nearest register count, shared-memory size and block size at which the
+// number of resident blocks changes; their tables.
 #include <cmath>
 
 #include <fmt/format.h>
 
-#include "occupancy_point.hpp"
+#include "internal/occupancy_point.hpp"
+#include "internal/text_util.hpp"
+#include "roofkit/cliff.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/occupancy.hpp"
 
 namespace roofkit {
 
-namespace {
+using detail::percent_short;
 
-std::string percent(double occupancy) {
-  const double p = occupancy * 100;
-  if (std::abs(p - std::round(p)) < 1e-9)
-    return fmt::format("{:.0f}%", p);
-  return fmt::format("{:.1f}%", p);
-}
+namespace {
 
 std::string blocks_text(int blocks) {
   return fmt::format("{} block{}", blocks, blocks == 1 ? "" : "s");
@@ -53,11 +51,11 @@ std::string unit_name(occupancy_variable v, std::int64_t amount) {
 std::string describe(const occupancy_cliff& c) {
   std::string text =
       fmt::format("{}: {}, {}", value_text(c.variable, c.current.value),
-                  blocks_text(c.current.active_blocks), percent(c.current.occupancy));
+                  blocks_text(c.current.active_blocks), percent_short(c.current.occupancy));
   const char* fewer = c.variable == occupancy_variable::shared_memory ? "or less" : "or fewer";
   if (c.below)
     text += fmt::format("; at {} {}: {}, {}", bare_value(c.variable, c.below->value), fewer,
-                        blocks_text(c.below->active_blocks), percent(c.below->occupancy));
+                        blocks_text(c.below->active_blocks), percent_short(c.below->occupancy));
   else
     text += fmt::format("; no smaller value changes it");
   if (c.above) {
@@ -65,7 +63,7 @@ std::string describe(const occupancy_cliff& c) {
     text += fmt::format("; {} more {} before the next {} (at {}: {}, {})", c.headroom,
                         unit_name(c.variable, c.headroom), drop ? "drop" : "change",
                         bare_value(c.variable, c.above->value), blocks_text(c.above->active_blocks),
-                        percent(c.above->occupancy));
+                        percent_short(c.above->occupancy));
   } else {
     text += fmt::format("; no change up to the maximum of {}", bare_value(c.variable, c.maximum));
   }
@@ -145,6 +143,68 @@ std::vector<occupancy_cliff> find_cliffs(const arch_spec& arch, const launch_par
     c.text = describe(c);
   }
   return cliffs;
+}
+
+namespace {
+
+cell num(std::int64_t v) { return v; }
+cell real(double v) { return v; }
+cell text(std::string v) { return v; }
+
+} // namespace
+
+std::vector<report_section> cliffs_report(const occupancy_target& target,
+                                          const launch_params& launch) {
+  table t;
+  t.id = "cliffs";
+  t.title = "Cliffs on " + target_name(target);
+  t.columns = {{"variable", "Parameter"},
+               {"value", "Value"},
+               {"active_blocks", "Blocks"},
+               {"occupancy", "Occupancy", {}, 3},
+               {"below", "Nearest lower with other blocks"},
+               {"below_blocks", "Blocks there"},
+               {"below_occupancy", "Occupancy there", {}, 3},
+               {"above", "Nearest higher with other blocks"},
+               {"above_blocks", "Blocks there"},
+               {"above_occupancy", "Occupancy there", {}, 3},
+               {"headroom", "Headroom"},
+               {"text", "Summary"}};
+  for (const auto& c : find_cliffs(*target.arch, launch)) {
+    std::vector<cell> row{text(std::string(to_string(c.variable))), num(c.current.value),
+                          num(c.current.active_blocks), real(c.current.occupancy)};
+    for (const auto& side : {c.below, c.above}) {
+      if (side)
+        row.insert(row.end(), {num(side->value), num(side->active_blocks), real(side->occupancy)});
+      else
+        row.insert(row.end(), {cell{}, cell{}, cell{}});
+    }
+    row.push_back(num(c.headroom));
+    row.push_back(text(c.text));
+    t.rows.push_back(std::move(row));
+  }
+  t.notes.push_back("Headroom: how much the value can grow before the block count changes "
+                    "(registers per thread, bytes of shared memory per block, threads).");
+  return {{t, false}};
+}
+
+std::vector<report_section> ptxas_cliffs_report(const std::vector<ptxas_kernel>& kernels,
+                                                const occupancy_target& target,
+                                                const launch_params& base) {
+  table c;
+  c.id = "cliffs";
+  c.title = "Cliffs per kernel";
+  c.columns = {{"kernel", "Kernel"}, {"arch", "Arch"},         {"variable", "Parameter"},
+               {"value", "Value"},   {"headroom", "Headroom"}, {"text", "Summary"}};
+  for (const auto& kernel : kernels) {
+    const arch_spec& arch = target.arch ? *target.arch : find_arch(kernel.arch);
+    const launch_params l = ptxas_launch(kernel, arch, base);
+    for (const auto& cl : find_cliffs(arch, l))
+      c.rows.push_back({text(kernel.name), text(arch.id()),
+                        text(std::string(to_string(cl.variable))), num(cl.current.value),
+                        num(cl.headroom), text(cl.text)});
+  }
+  return {{c, false}};
 }
 
 } // namespace roofkit

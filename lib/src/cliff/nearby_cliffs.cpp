@@ -1,22 +1,21 @@
-// The cliffs nearest a launch as one line each, with the sweep range that would measure them.
+// The cliffs nearest a launch as one line each, with the sweep range that would measure them;
+// the answer-first summary that lists them.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
 #include <fmt/format.h>
 
+#include "internal/text_util.hpp"
+#include "roofkit/cliff.hpp"
 #include "roofkit/occupancy.hpp"
 
 namespace roofkit {
 
-namespace {
+using detail::percent;
+using detail::percent_short;
 
-std::string percent(double occupancy) {
-  const double p = occupancy * 100;
-  if (std::abs(p - std::round(p)) < 1e-9)
-    return fmt::format("{:.0f}%", p);
-  return fmt::format("{:.1f}%", p);
-}
+namespace {
 
 std::string amount_text(occupancy_variable v, std::int64_t amount) {
   switch (v) {
@@ -84,9 +83,10 @@ std::vector<cliff_line> nearby_cliffs(const arch_spec& arch, const launch_params
       l.distance = l.value - l.current;
       l.from = c.current.occupancy;
       l.to = (*side)->occupancy;
-      l.text = fmt::format("{}{} ({}): {} -> {}", l.distance > 0 ? "+" : "-",
-                           amount_text(c.variable, std::llabs(l.distance)),
-                           at_text(c.variable, l.value), percent(l.from), percent(l.to));
+      l.text =
+          fmt::format("{}{} ({}): {} -> {}", l.distance > 0 ? "+" : "-",
+                      amount_text(c.variable, std::llabs(l.distance)), at_text(c.variable, l.value),
+                      percent_short(l.from), percent_short(l.to));
       // A sweep from just below the lower of the two values to just above the higher, in steps
       // of the granularity, with at most about 16 points.
       const std::int64_t g = granule(c.variable, arch);
@@ -103,6 +103,53 @@ std::vector<cliff_line> nearby_cliffs(const arch_spec& arch, const launch_params
       l.range = fmt::format("{}:{}:{}", lo, hi, step);
       out.push_back(std::move(l));
     }
+  }
+  return out;
+}
+
+std::string occupancy_summary(const occupancy_target& target, const launch_params& launch,
+                              const occupancy_result& r, const std::string& kernel,
+                              const cliff_command& command) {
+  const arch_spec& a = *target.arch;
+  const std::string where = target_name(target);
+  std::string out;
+  if (!kernel.empty())
+    out += kernel + "\n";
+  out += fmt::format("Occupancy {} on {}: {} of {} warps per SM, {} block{} of {} threads.\n",
+                     percent(r.occupancy), where, r.active_warps, a.max_warps_per_sm,
+                     r.active_blocks, r.active_blocks == 1 ? "" : "s", launch.threads_per_block);
+  if (r.active_blocks == 0) {
+    out += "No block fits: " + r.reason + ".\n";
+    return out;
+  }
+  out += fmt::format("Limited by: {}.\n", limiter_names(r.limiters));
+  const auto cliffs = nearby_cliffs(a, launch);
+  if (cliffs.empty()) {
+    out += "No cliff nearby: no change of registers, block size or shared memory changes the "
+           "block count.\n";
+    return out;
+  }
+  out += "Nearest cliffs:\n";
+  for (const auto& c : cliffs) {
+    out += "  " + c.text + "\n";
+    if (command)
+      out += "      measure: " + command(kernel, c) + "\n";
+  }
+  return out;
+}
+
+std::string ptxas_summary(const std::vector<ptxas_kernel>& kernels, const occupancy_target& target,
+                          const launch_params& base, const cliff_command& command) {
+  std::string out;
+  for (const auto& kernel : kernels) {
+    const arch_spec& arch = target.arch ? *target.arch : find_arch(kernel.arch);
+    const launch_params l = ptxas_launch(kernel, arch, base);
+    occupancy_target t = target;
+    t.arch = &arch;
+    if (!out.empty())
+      out += "\n";
+    out += occupancy_summary(t, l, compute_occupancy(arch, l),
+                             kernel.name.empty() ? kernel.mangled_name : kernel.name, command);
   }
   return out;
 }
