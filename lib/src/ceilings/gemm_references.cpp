@@ -53,60 +53,75 @@ struct gemm_kind {
   bool lt_fp8;
 };
 
+// The cuBLAS and cuBLASLt entry points, looked up at run time (null where missing).
+struct blas_api {
+  using gemm_ex_fn = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int,
+                                        int, int, const void*, const void*, cudaDataType, int,
+                                        const void*, cudaDataType, int, const void*, void*,
+                                        cudaDataType, int, cublasComputeType_t, cublasGemmAlgo_t);
+  shared_library blas{"libcublas.so.13", "libcublas.so.12", "libcublas.so"};
+  shared_library lt{"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so"};
+  decltype(&cublasCreate_v2) create = blas.get<decltype(&cublasCreate_v2)>("cublasCreate_v2");
+  decltype(&cublasDestroy_v2) destroy = blas.get<decltype(&cublasDestroy_v2)>("cublasDestroy_v2");
+  decltype(&cublasSetStream_v2) set_stream =
+      blas.get<decltype(&cublasSetStream_v2)>("cublasSetStream_v2");
+  gemm_ex_fn gemm_ex = blas.get<gemm_ex_fn>("cublasGemmEx");
+  decltype(&cublasLtCreate) lt_create = lt.get<decltype(&cublasLtCreate)>("cublasLtCreate");
+  decltype(&cublasLtDestroy) lt_destroy = lt.get<decltype(&cublasLtDestroy)>("cublasLtDestroy");
+  decltype(&cublasLtMatmulDescCreate) desc_create =
+      lt.get<decltype(&cublasLtMatmulDescCreate)>("cublasLtMatmulDescCreate");
+  decltype(&cublasLtMatmulDescDestroy) desc_destroy =
+      lt.get<decltype(&cublasLtMatmulDescDestroy)>("cublasLtMatmulDescDestroy");
+  decltype(&cublasLtMatmulDescSetAttribute) desc_set =
+      lt.get<decltype(&cublasLtMatmulDescSetAttribute)>("cublasLtMatmulDescSetAttribute");
+  decltype(&cublasLtMatrixLayoutCreate) layout_create =
+      lt.get<decltype(&cublasLtMatrixLayoutCreate)>("cublasLtMatrixLayoutCreate");
+  decltype(&cublasLtMatrixLayoutDestroy) layout_destroy =
+      lt.get<decltype(&cublasLtMatrixLayoutDestroy)>("cublasLtMatrixLayoutDestroy");
+  decltype(&cublasLtMatmulPreferenceCreate) pref_create =
+      lt.get<decltype(&cublasLtMatmulPreferenceCreate)>("cublasLtMatmulPreferenceCreate");
+  decltype(&cublasLtMatmulPreferenceDestroy) pref_destroy =
+      lt.get<decltype(&cublasLtMatmulPreferenceDestroy)>("cublasLtMatmulPreferenceDestroy");
+  decltype(&cublasLtMatmulPreferenceSetAttribute) pref_set =
+      lt.get<decltype(&cublasLtMatmulPreferenceSetAttribute)>(
+          "cublasLtMatmulPreferenceSetAttribute");
+  decltype(&cublasLtMatmulAlgoGetHeuristic) heuristic =
+      lt.get<decltype(&cublasLtMatmulAlgoGetHeuristic)>("cublasLtMatmulAlgoGetHeuristic");
+  decltype(&cublasLtMatmul) matmul = lt.get<decltype(&cublasLtMatmul)>("cublasLtMatmul");
+
+  bool have_blas() const { return create && destroy && set_stream && gemm_ex; }
+  bool have_lt() const {
+    return lt_create && lt_destroy && desc_create && desc_destroy && desc_set && layout_create &&
+           layout_destroy && pref_create && pref_destroy && pref_set && heuristic && matmul;
+  }
+};
+
+const gemm_kind gemm_kinds[] = {
+    {"cuBLAS SGEMM (FP32)", precision::fp32, CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F, 0, 4,
+     false},
+    {"cuBLAS DGEMM (FP64)", precision::tensor_fp64, CUDA_R_64F, CUDA_R_64F, CUBLAS_COMPUTE_64F, 1,
+     8, false},
+    {"cuBLAS TF32 GEMM", precision::tensor_tf32, CUDA_R_32F, CUDA_R_32F,
+     CUBLAS_COMPUTE_32F_FAST_TF32, 0, 4, false},
+    {"cuBLAS BF16 GEMM", precision::tensor_fp16, CUDA_R_16BF, CUDA_R_16BF, CUBLAS_COMPUTE_32F, 3, 2,
+     false},
+    {"cuBLAS FP16 GEMM", precision::tensor_fp16, CUDA_R_16F, CUDA_R_16F, CUBLAS_COMPUTE_32F, 2, 2,
+     false},
+    {"cuBLASLt FP8 e4m3 GEMM", precision::tensor_fp8, CUDA_R_8F_E4M3, CUDA_R_16BF,
+     CUBLAS_COMPUTE_32F, 4, 1, true},
+};
+
 } // namespace
 
 std::vector<ceiling_measurement> measure_gemm_references(measure_context& ctx,
                                                          const std::vector<ceiling>& theoretical) {
   std::vector<ceiling_measurement> out;
-  shared_library blas({"libcublas.so.13", "libcublas.so.12", "libcublas.so"});
-  shared_library lt({"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so"});
-  auto create = blas.get<decltype(&cublasCreate_v2)>("cublasCreate_v2");
-  auto destroy = blas.get<decltype(&cublasDestroy_v2)>("cublasDestroy_v2");
-  auto set_stream = blas.get<decltype(&cublasSetStream_v2)>("cublasSetStream_v2");
-  using gemm_ex_fn = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int,
-                                        int, int, const void*, const void*, cudaDataType, int,
-                                        const void*, cudaDataType, int, const void*, void*,
-                                        cudaDataType, int, cublasComputeType_t, cublasGemmAlgo_t);
-  auto gemm_ex = blas.get<gemm_ex_fn>("cublasGemmEx");
-  auto lt_create = lt.get<decltype(&cublasLtCreate)>("cublasLtCreate");
-  auto lt_destroy = lt.get<decltype(&cublasLtDestroy)>("cublasLtDestroy");
-  auto desc_create = lt.get<decltype(&cublasLtMatmulDescCreate)>("cublasLtMatmulDescCreate");
-  auto desc_destroy = lt.get<decltype(&cublasLtMatmulDescDestroy)>("cublasLtMatmulDescDestroy");
-  auto desc_set =
-      lt.get<decltype(&cublasLtMatmulDescSetAttribute)>("cublasLtMatmulDescSetAttribute");
-  auto layout_create = lt.get<decltype(&cublasLtMatrixLayoutCreate)>("cublasLtMatrixLayoutCreate");
-  auto layout_destroy =
-      lt.get<decltype(&cublasLtMatrixLayoutDestroy)>("cublasLtMatrixLayoutDestroy");
-  auto pref_create =
-      lt.get<decltype(&cublasLtMatmulPreferenceCreate)>("cublasLtMatmulPreferenceCreate");
-  auto pref_destroy =
-      lt.get<decltype(&cublasLtMatmulPreferenceDestroy)>("cublasLtMatmulPreferenceDestroy");
-  auto pref_set = lt.get<decltype(&cublasLtMatmulPreferenceSetAttribute)>(
-      "cublasLtMatmulPreferenceSetAttribute");
-  auto heuristic =
-      lt.get<decltype(&cublasLtMatmulAlgoGetHeuristic)>("cublasLtMatmulAlgoGetHeuristic");
-  auto matmul = lt.get<decltype(&cublasLtMatmul)>("cublasLtMatmul");
-  const bool have_blas = create && destroy && set_stream && gemm_ex;
-  const bool have_lt = lt_create && lt_destroy && desc_create && desc_destroy && desc_set &&
-                       layout_create && layout_destroy && pref_create && pref_destroy && pref_set &&
-                       heuristic && matmul && ctx.prop().major >= 9;
+  const blas_api api;
+  const bool have_blas = api.have_blas();
+  const bool have_lt = api.have_lt() && ctx.prop().major >= 9;
   if (!have_blas)
     return out;
 
-  const gemm_kind kinds[] = {
-      {"cuBLAS SGEMM (FP32)", precision::fp32, CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F, 0, 4,
-       false},
-      {"cuBLAS DGEMM (FP64)", precision::tensor_fp64, CUDA_R_64F, CUDA_R_64F, CUBLAS_COMPUTE_64F, 1,
-       8, false},
-      {"cuBLAS TF32 GEMM", precision::tensor_tf32, CUDA_R_32F, CUDA_R_32F,
-       CUBLAS_COMPUTE_32F_FAST_TF32, 0, 4, false},
-      {"cuBLAS BF16 GEMM", precision::tensor_fp16, CUDA_R_16BF, CUDA_R_16BF, CUBLAS_COMPUTE_32F, 3,
-       2, false},
-      {"cuBLAS FP16 GEMM", precision::tensor_fp16, CUDA_R_16F, CUDA_R_16F, CUBLAS_COMPUTE_32F, 2, 2,
-       false},
-      {"cuBLASLt FP8 e4m3 GEMM", precision::tensor_fp8, CUDA_R_8F_E4M3, CUDA_R_16BF,
-       CUBLAS_COMPUTE_32F, 4, 1, true},
-  };
   const std::vector<int> sizes =
       ctx.quick() ? std::vector<int>{8192} : std::vector<int>{4096, 6144, 8192};
   const int nmax = sizes.back();
@@ -117,12 +132,12 @@ std::vector<ceiling_measurement> measure_gemm_references(measure_context& ctx,
     return out;
   device_buffer a(elems * 8), b(elems * 8), c(elems * 8), workspace(64u << 20);
   cublasHandle_t h = nullptr;
-  check(create(&h), "cublasCreate");
+  check(api.create(&h), "cublasCreate");
   cublasLtHandle_t lth = nullptr;
   try {
     if (have_lt)
-      check(lt_create(&lth), "cublasLtCreate");
-    for (const auto& k : kinds) {
+      check(api.lt_create(&lth), "cublasLtCreate");
+    for (const auto& k : gemm_kinds) {
       if (k.lt_fp8 && !have_lt)
         continue;
       ck::fill_random(a.ptr, elems, k.fill_kind, 1, nullptr);
@@ -144,32 +159,33 @@ std::vector<ceiling_measurement> measure_gemm_references(measure_context& ctx,
                                                          : static_cast<const void*>(&beta);
         if (!k.lt_fp8) {
           launch = [&, n, pa, pb](const ck::shape& s) {
-            check(set_stream(h, s.stream), "cublasSetStream");
-            check(gemm_ex(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, pa, a.ptr, k.ab, n, b.ptr, k.ab, n,
-                          pb, c.ptr, k.c, n, k.compute, CUBLAS_GEMM_DEFAULT),
+            check(api.set_stream(h, s.stream), "cublasSetStream");
+            check(api.gemm_ex(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, pa, a.ptr, k.ab, n, b.ptr, k.ab,
+                              n, pb, c.ptr, k.c, n, k.compute, CUBLAS_GEMM_DEFAULT),
                   "cublasGemmEx");
           };
         } else {
           // FP8 needs A transposed (TN); D in BF16.
-          check(desc_create(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate");
+          check(api.desc_create(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate");
           const cublasOperation_t t = CUBLAS_OP_T, nn = CUBLAS_OP_N;
-          check(desc_set(desc, CUBLASLT_MATMUL_DESC_TRANSA, &t, sizeof t), "DescSetAttribute");
-          check(desc_set(desc, CUBLASLT_MATMUL_DESC_TRANSB, &nn, sizeof nn), "DescSetAttribute");
-          check(layout_create(&la, k.ab, n, n, n), "cublasLtMatrixLayoutCreate");
-          check(layout_create(&lb, k.ab, n, n, n), "cublasLtMatrixLayoutCreate");
-          check(layout_create(&lc, k.c, n, n, n), "cublasLtMatrixLayoutCreate");
-          check(pref_create(&pref), "cublasLtMatmulPreferenceCreate");
+          check(api.desc_set(desc, CUBLASLT_MATMUL_DESC_TRANSA, &t, sizeof t), "DescSetAttribute");
+          check(api.desc_set(desc, CUBLASLT_MATMUL_DESC_TRANSB, &nn, sizeof nn),
+                "DescSetAttribute");
+          check(api.layout_create(&la, k.ab, n, n, n), "cublasLtMatrixLayoutCreate");
+          check(api.layout_create(&lb, k.ab, n, n, n), "cublasLtMatrixLayoutCreate");
+          check(api.layout_create(&lc, k.c, n, n, n), "cublasLtMatrixLayoutCreate");
+          check(api.pref_create(&pref), "cublasLtMatmulPreferenceCreate");
           const std::size_t ws = 64u << 20;
-          check(pref_set(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws),
+          check(api.pref_set(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws),
                 "PreferenceSetAttribute");
           int found = 0;
-          check(heuristic(lth, desc, la, lb, lc, lc, pref, 1, &algo, &found),
+          check(api.heuristic(lth, desc, la, lb, lc, lc, pref, 1, &algo, &found),
                 "cublasLtMatmulAlgoGetHeuristic");
           if (found == 0)
             throw runtime_error("cuBLASLt found no FP8 algorithm");
           launch = [&, desc, la, lb, lc](const ck::shape& s) {
-            check(matmul(lth, desc, &alpha, a.ptr, la, b.ptr, lb, &beta, c.ptr, lc, c.ptr, lc,
-                         &algo.algo, workspace.ptr, 64u << 20, s.stream),
+            check(api.matmul(lth, desc, &alpha, a.ptr, la, b.ptr, lb, &beta, c.ptr, lc, c.ptr, lc,
+                             &algo.algo, workspace.ptr, 64u << 20, s.stream),
                   "cublasLtMatmul");
           };
         }
@@ -188,11 +204,11 @@ std::vector<ceiling_measurement> measure_gemm_references(measure_context& ctx,
                         sizes.size() > 1 ? "4096^3, 6144^3, 8192^3" : "8192^3 only (quick run)",
                         t.time.repetitions));
         if (desc) {
-          layout_destroy(la);
-          layout_destroy(lb);
-          layout_destroy(lc);
-          pref_destroy(pref);
-          desc_destroy(desc);
+          api.layout_destroy(la);
+          api.layout_destroy(lb);
+          api.layout_destroy(lc);
+          api.pref_destroy(pref);
+          api.desc_destroy(desc);
         }
         m.sm_clock_mhz = mhz;
         if (m.value > best.value)
@@ -204,13 +220,13 @@ std::vector<ceiling_measurement> measure_gemm_references(measure_context& ctx,
     }
   } catch (...) {
     if (lth)
-      lt_destroy(lth);
-    destroy(h);
+      api.lt_destroy(lth);
+    api.destroy(h);
     throw;
   }
   if (lth)
-    lt_destroy(lth);
-  destroy(h);
+    api.lt_destroy(lth);
+  api.destroy(h);
   return out;
 }
 

@@ -130,6 +130,50 @@ std::string num_cell(double v, const std::string& shown) {
   return html_cell(shown, fmt::format("{:.9g}", v));
 }
 
+std::string occupancy_cell(const kernel_result& kr) {
+  if (!kr.occupancy_achieved && !kr.occupancy_theoretical)
+    return html_cell("", "");
+  const double v = kr.occupancy_achieved.value_or(*kr.occupancy_theoretical);
+  return num_cell(100 * v,
+                  fmt::format("{:.0f}%{}", 100 * v, kr.occupancy_achieved ? "" : " (theor.)"));
+}
+
+const std::string overhead_text = "launch overhead dominates: rates are bounds";
+
+// Rows of the kernels the roofline does not show (no FLOPs, or excluded), with the reason.
+std::string excluded_rows(const run& r, const roofline_chart_data& d, std::size_t column_count) {
+  std::string rows;
+  for (const auto& e : d.excluded) {
+    const kernel_result& kr = r.kernels[e.run_index];
+    const chart_bandwidth_kernel* bk = nullptr;
+    for (const auto& b : d.data_only)
+      if (b.run_index == e.run_index)
+        bk = &b;
+    const std::string topic = bk ? bk->topic : kr.topic;
+    std::string row = fmt::format(
+        "<tr class=\"{}\" data-kernel=\"k{}\" data-topic=\"{}\" data-name=\"{}\">",
+        bk ? "data-only" : "excluded", e.run_index, xml_escape(topic), xml_escape(e.name));
+    row += num_cell(static_cast<double>(e.run_index), std::to_string(e.run_index));
+    row += fmt::format("<td class=\"name\" data-sort=\"{}\">{}</td>", xml_escape(e.name),
+                       xml_escape(chart_detail::short_name(e.name, 40)));
+    row += html_cell(topic, topic, "text");
+    row += html_cell(kr.status, kr.status, "text");
+    row += kr.time.median_s > 0
+               ? num_cell(kr.time.median_s, chart_detail::format_time(kr.time.median_s))
+               : html_cell("", "");
+    for (std::size_t i = 5; i + 2 < column_count; ++i)
+      row += html_cell("", "");
+    row += occupancy_cell(kr);
+    std::string note = bk ? e.reason : "not plotted: " + e.reason;
+    if (kr.overhead_dominated)
+      note += "; " + overhead_text;
+    row += html_cell(note, "", "text");
+    rows += row + "</tr>\n";
+  }
+
+  return rows;
+}
+
 } // namespace
 
 std::string render_roofline_html(const run& r, const chart_options& options) {
@@ -159,14 +203,6 @@ std::string render_roofline_html(const run& r, const chart_options& options) {
   columns.push_back({"Compute roof", false});
   columns.push_back({"Occupancy", true});
   columns.push_back({"Note", false});
-  const auto occupancy_cell = [](const kernel_result& kr) {
-    if (!kr.occupancy_achieved && !kr.occupancy_theoretical)
-      return html_cell("", "");
-    const double v = kr.occupancy_achieved.value_or(*kr.occupancy_theoretical);
-    return num_cell(100 * v,
-                    fmt::format("{:.0f}%{}", 100 * v, kr.occupancy_achieved ? "" : " (theor.)"));
-  };
-  const std::string overhead_text = "launch overhead dominates: rates are bounds";
 
   std::string rows;
   for (const auto& k : d.kernels) {
@@ -201,33 +237,7 @@ std::string render_roofline_html(const run& r, const chart_options& options) {
                                 : html_cell("", "", "text");
     rows += row + "</tr>\n";
   }
-  for (const auto& e : d.excluded) {
-    const kernel_result& kr = r.kernels[e.run_index];
-    const chart_bandwidth_kernel* bk = nullptr;
-    for (const auto& b : d.data_only)
-      if (b.run_index == e.run_index)
-        bk = &b;
-    const std::string topic = bk ? bk->topic : kr.topic;
-    std::string row = fmt::format(
-        "<tr class=\"{}\" data-kernel=\"k{}\" data-topic=\"{}\" data-name=\"{}\">",
-        bk ? "data-only" : "excluded", e.run_index, xml_escape(topic), xml_escape(e.name));
-    row += num_cell(static_cast<double>(e.run_index), std::to_string(e.run_index));
-    row += fmt::format("<td class=\"name\" data-sort=\"{}\">{}</td>", xml_escape(e.name),
-                       xml_escape(chart_detail::short_name(e.name, 40)));
-    row += html_cell(topic, topic, "text");
-    row += html_cell(kr.status, kr.status, "text");
-    row += kr.time.median_s > 0
-               ? num_cell(kr.time.median_s, chart_detail::format_time(kr.time.median_s))
-               : html_cell("", "");
-    for (std::size_t i = 5; i + 2 < columns.size(); ++i)
-      row += html_cell("", "");
-    row += occupancy_cell(kr);
-    std::string note = bk ? e.reason : "not plotted: " + e.reason;
-    if (kr.overhead_dominated)
-      note += "; " + overhead_text;
-    row += html_cell(note, "", "text");
-    rows += row + "</tr>\n";
-  }
+  rows += excluded_rows(r, d, columns.size());
 
   std::string head;
   for (const auto& c : columns)

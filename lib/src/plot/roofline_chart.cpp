@@ -100,12 +100,15 @@ double draw_legend(canvas* c, const roofline_chart_data& d, double x, double y, 
 
 } // namespace
 
-canvas draw_roofline(const roofline_chart_data& d, const chart_options& options,
-                     chart_frame* frame_out) {
-  const double W = options.width;
-  double H = options.height;
+namespace {
 
-  // Legend width from its longest kernel label.
+// A kernel's label anchor: the marker at its last level.
+struct anchor {
+  point2 at;
+  const chart_kernel* k;
+};
+
+double legend_width(const roofline_chart_data& d) {
   double legend_w = 180;
   if (d.by_topic)
     for (const auto& t : d.topics)
@@ -113,67 +116,64 @@ canvas draw_roofline(const roofline_chart_data& d, const chart_options& options,
   else
     for (const auto& k : d.kernels)
       legend_w = std::max(legend_w, text_width(k.label, 11) + 34);
-  legend_w = std::min(legend_w, 250.0);
-  const double legend_x = W - 16 - legend_w;
-  const double top = 52;
-  const double fh = footer_height(d, W - 32);
-  const double legend_bottom = draw_legend(nullptr, d, legend_x, top, legend_w);
-  // Grow the canvas so that the legend fits above the footer.
-  H = std::max(H, legend_bottom + 60 + fh);
+  return std::min(legend_w, 250.0);
+}
 
-  const chart_frame f = plot_frame(d, legend_x, top, H, fh);
-  if (frame_out)
-    *frame_out = f;
-  label_placer placer(f.left + 2, f.top + 2, f.left + f.width - 2, f.top + f.height - 2);
-  canvas c = open_plot(d, f, W, H, placer);
+// One kernel: joining line, then one marker per level.
+void draw_kernel_marks(canvas& c, const chart_kernel& k, const chart_frame& f,
+                       label_placer& placer) {
+  const double y = f.y.to_px(k.flops_per_s);
+  c.begin({{"class", k.overhead_dominated ? "kernel overhead" : "kernel"},
+           {"id", kernel_id(k.run_index)},
+           {"data-name", k.name},
+           {"data-topic", k.topic}},
+          k.tooltip);
+  if (k.points.size() > 1) {
+    const point2 a{f.x.to_px(k.points.front().intensity), y};
+    const point2 b{f.x.to_px(k.points.back().intensity), y};
+    c.line(a, b, paint{k.color, "none", 1.4, {}, 0.85}, {{"class", "join"}});
+    placer.add_obstacle(a, b);
+  }
+  for (const auto& p : k.points) {
+    const point2 at{f.x.to_px(p.intensity), y};
+    if (k.overhead_dominated)
+      c.marker(marker_shape::circle, at, marker_size + 7, paint{"#555555", "none", 1, "2 2"},
+               {{"class", "overhead-ring"}, {"data-level", to_string(p.level)}});
+    c.marker(level_marker(p.level), at, marker_size, paint{"#ffffff", k.color, 0.8},
+             {{"class", "point"},
+              {"data-level", to_string(p.level)},
+              {"data-intensity", fmt::format("{:.9g}", p.intensity)},
+              {"data-flops-per-s", fmt::format("{:.9g}", k.flops_per_s)},
+              {"data-pct-of-roof", fmt::format("{:.4g}", p.pct_of_roof)},
+              {"data-tip", p.tip}});
+    placer.add_obstacle(box_quad(at.x - marker_size / 2 - 1, at.y - marker_size / 2 - 1,
+                                 at.x + marker_size / 2 + 1, at.y + marker_size / 2 + 1));
+  }
+  c.end();
+}
 
-  // Kernels: joining line, then one marker per level.
-  struct anchor {
-    point2 at;
-    const chart_kernel* k;
-  };
+std::vector<anchor> draw_kernels(canvas& c, const roofline_chart_data& d, const chart_frame& f,
+                                 label_placer& placer) {
   std::vector<anchor> anchors;
   c.begin({{"class", "kernels"}});
   for (const auto& k : d.kernels) {
-    const double y = f.y.to_px(k.flops_per_s);
-    c.begin({{"class", k.overhead_dominated ? "kernel overhead" : "kernel"},
-             {"id", kernel_id(k.run_index)},
-             {"data-name", k.name},
-             {"data-topic", k.topic}},
-            k.tooltip);
-    if (k.points.size() > 1) {
-      const point2 a{f.x.to_px(k.points.front().intensity), y};
-      const point2 b{f.x.to_px(k.points.back().intensity), y};
-      c.line(a, b, paint{k.color, "none", 1.4, {}, 0.85}, {{"class", "join"}});
-      placer.add_obstacle(a, b);
-    }
-    for (const auto& p : k.points) {
-      const point2 at{f.x.to_px(p.intensity), y};
-      if (k.overhead_dominated)
-        c.marker(marker_shape::circle, at, marker_size + 7, paint{"#555555", "none", 1, "2 2"},
-                 {{"class", "overhead-ring"}, {"data-level", to_string(p.level)}});
-      c.marker(level_marker(p.level), at, marker_size, paint{"#ffffff", k.color, 0.8},
-               {{"class", "point"},
-                {"data-level", to_string(p.level)},
-                {"data-intensity", fmt::format("{:.9g}", p.intensity)},
-                {"data-flops-per-s", fmt::format("{:.9g}", k.flops_per_s)},
-                {"data-pct-of-roof", fmt::format("{:.4g}", p.pct_of_roof)},
-                {"data-tip", p.tip}});
-      placer.add_obstacle(box_quad(at.x - marker_size / 2 - 1, at.y - marker_size / 2 - 1,
-                                   at.x + marker_size / 2 + 1, at.y + marker_size / 2 + 1));
-    }
-    c.end();
+    draw_kernel_marks(c, k, f, placer);
     if (k.labelled)
-      anchors.push_back({point2{f.x.to_px(k.points.back().intensity), y}, &k});
+      anchors.push_back(
+          {point2{f.x.to_px(k.points.back().intensity), f.y.to_px(k.flops_per_s)}, &k});
   }
   c.end();
+  return anchors;
+}
 
-  const auto unlabelled = place_roof_labels(c, d, f, placer);
+constexpr double kernel_label_h = label_size * 1.2;
 
-  // Kernel labels. A point on its own gets its label right next to it; points in a cluster
-  // get a column of labels beside the cluster with leader lines; what is left is placed as
-  // near as possible with a leader line.
-  const double label_h = label_size * 1.2;
+// Kernel labels. A point on its own gets its label right next to it; points in a cluster get a
+// column of labels beside the cluster with leader lines; what is left is placed as near as
+// possible with a leader line.
+std::vector<std::optional<placed_label>> place_kernel_labels(const std::vector<anchor>& anchors,
+                                                             label_placer& placer) {
+  const double label_h = kernel_label_h;
   std::vector<double> widths;
   std::vector<std::optional<placed_label>> placed(anchors.size());
   std::vector<std::size_t> clustered, pending;
@@ -209,6 +209,12 @@ canvas draw_roofline(const roofline_chart_data& d, const chart_options& options,
     if (!placed[i])
       placed[i] = placer.place(anchors[i].at, widths[i], label_h, 7, marker_size / 2 + 1, 600);
   }
+  return placed;
+}
+
+void draw_kernel_labels(canvas& c, const std::vector<anchor>& anchors,
+                        const std::vector<std::optional<placed_label>>& placed) {
+  const double label_h = kernel_label_h;
   c.begin({{"class", "kernel-labels"}});
   for (std::size_t i = 0; i < anchors.size(); ++i) {
     if (!placed[i])
@@ -231,8 +237,11 @@ canvas draw_roofline(const roofline_chart_data& d, const chart_options& options,
     c.end();
   }
   c.end();
+}
 
-  // Ridge intensities of the slowest memory roof, where there is room right next to them.
+// Ridge intensities of the slowest memory roof, where there is room right next to them.
+void draw_ridge_labels(canvas& c, const roofline_chart_data& d, const chart_frame& f,
+                       label_placer& placer) {
   const chart_roof* slowest = nullptr;
   for (const auto& r : d.roofs)
     if (r.is_memory && !r.reference && (!slowest || r.value < slowest->value))
@@ -254,6 +263,32 @@ canvas draw_roofline(const roofline_chart_data& d, const chart_options& options,
            quad_attrs(q0, "label ridge-label"));
   }
   c.end();
+}
+
+} // namespace
+
+canvas draw_roofline(const roofline_chart_data& d, const chart_options& options,
+                     chart_frame* frame_out) {
+  const double W = options.width;
+  double H = options.height;
+  const double legend_w = legend_width(d);
+  const double legend_x = W - 16 - legend_w;
+  const double top = 52;
+  const double fh = footer_height(d, W - 32);
+  const double legend_bottom = draw_legend(nullptr, d, legend_x, top, legend_w);
+  // Grow the canvas so that the legend fits above the footer.
+  H = std::max(H, legend_bottom + 60 + fh);
+
+  const chart_frame f = plot_frame(d, legend_x, top, H, fh);
+  if (frame_out)
+    *frame_out = f;
+  label_placer placer(f.left + 2, f.top + 2, f.left + f.width - 2, f.top + f.height - 2);
+  canvas c = open_plot(d, f, W, H, placer);
+  const std::vector<anchor> anchors = draw_kernels(c, d, f, placer);
+  const auto unlabelled = place_roof_labels(c, d, f, placer);
+  const auto placed = place_kernel_labels(anchors, placer);
+  draw_kernel_labels(c, anchors, placed);
+  draw_ridge_labels(c, d, f, placer);
   c.end(); // plot-area
 
   c.begin({{"class", "legend"}});
