@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "diagnosis_internal.hpp"
+#include "roofkit/cliff.hpp"
 #include "roofkit/occupancy.hpp"
 #include "roofkit/plot.hpp"
 
