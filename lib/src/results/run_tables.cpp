@@ -3,6 +3,7 @@
 #include <cmath>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <variant>
 
 #include <fmt/format.h>
@@ -87,12 +88,21 @@ std::string ascii_label(std::string s) {
 }
 
 // A bound label for the narrow table: "combined FP32 + FP16" as "FP32+FP16".
-std::string compact_bound(std::string s) {
-  if (s.rfind("combined ", 0) == 0)
-    s.erase(0, 9);
-  for (auto at = s.find(" + "); at != std::string::npos; at = s.find(" + ", at))
-    s.replace(at, 3, "+");
-  return s;
+std::string compact_bound(const std::string& s) {
+  const std::string_view prefix = "combined ";
+  std::string_view in = s;
+  if (in.substr(0, prefix.size()) == prefix)
+    in.remove_prefix(prefix.size());
+  std::string out;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    if (in.substr(i, 3) == " + ") {
+      out += '+';
+      i += 2;
+    } else {
+      out += in[i];
+    }
+  }
+  return out;
 }
 
 // Splits text into lines of at most `width` characters, at spaces.
