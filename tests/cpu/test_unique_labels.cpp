@@ -117,9 +117,11 @@ void check_run(const run& r, const std::string& what) {
   // The terminal key shows the labels the chart data holds.
   EXPECT_FALSE(render_roofline_svg(r).empty());
   const std::string term = render_roofline_terminal(r);
-  for (const auto& k : d.kernels)
-    if (k.labelled)
+  for (const auto& k : d.kernels) {
+    if (k.labelled) {
       EXPECT_NE(term.find(k.label), std::string::npos) << what << ": " << k.label;
+    }
+  }
 }
 
 TEST(UniqueLabels, EveryRecordedRun) {
