@@ -9,7 +9,7 @@ roofkit_cli_test(NAME report.markdown_tables COMMAND roofline-cuda report ${rk_r
 roofkit_cli_test(NAME report.recorded_flag COMMAND roofline-cuda report ${rk_runs}/sample.json --recorded --table kernels
   STDOUT "not measured on this machine")
 roofkit_cli_test(NAME report.csv COMMAND roofline-cuda report ${rk_runs}/sample.json --csv --table kernels
-  STDOUT "^name,time_us,gflop_per_s,intensity_dram,intensity_l2,intensity_l1,dram_gb_per_s,l2_gb_per_s,l1_gb_per_s,bound,pct_of_roof,attainable_gflop_per_s,status,source,note\ncopy_coalesced,192,"
+  STDOUT "^name,time_us,gflop_per_s,intensity_dram,intensity_l2,intensity_l1,dram_gb_per_s,l2_gb_per_s,l1_gb_per_s,bound,pct_of_roof,attainable_gflop_per_s,status,source,why,note,display_name\ncopy_coalesced,192,"
   STDERR_LINES 0)
 roofkit_cli_test(NAME report.csv_all COMMAND roofline-cuda report ${rk_runs}/sample.json --csv
   STDOUT "^key,value\nprovenance,\"Analytical run for NVIDIA H100 80GB HBM3 on 2026-11-22.*\nceiling,kind,value,unit,.*\nname,time_us,")

@@ -64,7 +64,9 @@ if [[ " $stages " == *" roofs "* ]]; then
 import json, sys, glob
 w = sys.argv[1]
 def roofs(p):
-    try: return json.load(open(p))["context"].get("roofs")
+    try:
+        c = json.load(open(p))["context"]
+        return c.get("roofs") or c.get("extra", {}).get("roofs")
     except Exception as e: return f"unreadable: {e}"
 print(json.dumps({"check": "roofs_recorded", "first": roofs(w + "/b1.json"),
                   "second": roofs(w + "/b2.json"), "theoretical": roofs(w + "/b0.json"),

@@ -19,8 +19,8 @@
 #include "roofkit/timing.hpp"
 
 #include "driver_l2_flush.hpp"
-#include "l2_flush_guard.hpp"
 #include "internal/clock_probe.hpp"
+#include "l2_flush_guard.hpp"
 
 namespace roofkit {
 
