@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "coalescing_counters.hpp"
+#include "internal/coalescing_counters.hpp"
 #include "roofkit/bench.hpp"
 
 namespace roofkit {

@@ -5,7 +5,7 @@
 
 #include "roofkit/core.hpp"
 
-#include "coalescing_counters.hpp"
+#include "internal/coalescing_counters.hpp"
 #include "roofkit/bench.hpp"
 #include "roofkit/results.hpp"
 

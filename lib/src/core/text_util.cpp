@@ -38,6 +38,18 @@ std::optional<std::int64_t> size_suffix_scale(std::string_view suffix) {
   return std::nullopt;
 }
 
+std::string cut_to_chars(const std::string& s, std::size_t max_chars) {
+  std::size_t chars = 0, keep = s.size();
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) == 0x80)
+      continue;
+    if (chars + 1 == max_chars)
+      keep = i;
+    ++chars;
+  }
+  return chars > max_chars ? s.substr(0, keep) + "\u2026" : s;
+}
+
 std::string percent(double fraction) { return fmt::format("{:.1f}%", fraction * 100); }
 
 std::string percent_short(double fraction) {

@@ -6,15 +6,16 @@
 #include <fmt/format.h>
 
 #include "diagnosis_internal.hpp"
+#include "internal/coalescing_counters.hpp"
 
 namespace roofkit::diag {
 
 namespace {
 
-constexpr const char* ld_sectors = "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum";
-constexpr const char* ld_requests = "smsp__sass_inst_executed_op_global_ld.sum";
-constexpr const char* st_sectors = "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_st.sum";
-constexpr const char* st_requests = "smsp__sass_inst_executed_op_global_st.sum";
+using bench_counters::ld_requests;
+using bench_counters::ld_sectors;
+using bench_counters::st_requests;
+using bench_counters::st_sectors;
 
 // Shared-memory wavefronts per request: wavefronts / (wavefronts - conflict wavefronts).
 std::optional<double> shared_ways(const kernel_result& k, const char* op, double& wavefronts) {

@@ -18,6 +18,10 @@ bool iequals(std::string_view a, std::string_view b);
 /// of sizes and counts say which factors they accept.
 std::optional<std::int64_t> size_suffix_scale(std::string_view suffix);
 
+/// At most `max_chars` characters of `s` (UTF-8 aware: a character is never split), the last one
+/// an ellipsis where `s` was cut.
+std::string cut_to_chars(const std::string& s, std::size_t max_chars);
+
 /// An occupancy as a percentage with one decimal: 0.755 -> "75.5%".
 std::string percent(double fraction);
 /// The same without a decimal where it is whole: 0.75 -> "75%", 0.755 -> "75.5%".

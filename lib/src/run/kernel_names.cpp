@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "internal/text_util.hpp"
 #include "roofkit/run.hpp"
 
 namespace roofkit {
@@ -226,18 +227,9 @@ std::vector<std::string> distinguishing_args(const std::vector<name_parts>& grou
   return std::vector<std::string>(group.size());
 }
 
-// At most `max_chars` characters (UTF-8 aware), an ellipsis marking a cut.
+// At most `max_chars` (and at least 8) characters, an ellipsis marking a cut.
 std::string cut(const std::string& s, std::size_t max_chars) {
-  max_chars = std::max<std::size_t>(max_chars, 8);
-  std::size_t chars = 0, keep = s.size();
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if ((static_cast<unsigned char>(s[i]) & 0xC0) == 0x80)
-      continue;
-    if (chars == max_chars - 1)
-      keep = i;
-    ++chars;
-  }
-  return chars > max_chars ? s.substr(0, keep) + "\u2026" : s;
+  return detail::cut_to_chars(s, std::max<std::size_t>(max_chars, 8));
 }
 
 std::string grid_text(const launch_config& l) {

@@ -1,6 +1,7 @@
 #include <optional>
 #include <string>
 
+#include "internal/text_util.hpp"
 #include "roofkit/run.hpp"
 
 namespace roofkit {
@@ -156,18 +157,8 @@ std::string short_kernel_name(const std::string& name, std::size_t max_chars) {
       }
     }
   }
-  // Count characters, not bytes, so UTF-8 names are cut at a character boundary.
-  std::size_t chars = 0, cut = s.size();
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if ((static_cast<unsigned char>(s[i]) & 0xC0) == 0x80)
-      continue;
-    if (chars == max_chars - 1)
-      cut = i;
-    ++chars;
-  }
-  if (chars > max_chars)
-    s = s.substr(0, cut) + "\u2026";
-  return s;
+  // Characters, not bytes: UTF-8 names are cut at a character boundary.
+  return detail::cut_to_chars(s, max_chars);
 }
 
 } // namespace roofkit

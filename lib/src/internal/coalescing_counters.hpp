@@ -1,5 +1,6 @@
 #pragma once
-// The coalescing-set counters the bench table and the claim evidence read (metric_sets.cpp).
+// The coalescing-set counters (metric_sets.cpp) that the bench table, the claim evidence and the
+// diagnosis read.
 
 namespace roofkit::bench_counters {
 
