@@ -149,7 +149,7 @@ int run_bench_command(const bench_cli& o, const std::string& command) {
   return 0;
 }
 
-const roofkit::cli::registration reg{
+const roofkit::cli::registration bench_registration{
     "bench", 50, [](CLI::App& app) -> std::function<int()> {
       auto* cmd = app.add_subcommand(
           "bench", "Verify, time, profile and place the bundled kernels on the roofline");

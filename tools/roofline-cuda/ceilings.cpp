@@ -11,7 +11,7 @@
 
 namespace {
 
-const roofkit::cli::registration reg{
+const roofkit::cli::registration ceilings_registration{
     "ceilings", 20, [](CLI::App& app) -> std::function<int()> {
       auto* cmd = app.add_subcommand(
           "ceilings", "Measure every memory level and precision on this GPU, beside cudaMemcpy "

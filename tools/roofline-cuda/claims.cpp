@@ -10,7 +10,7 @@
 
 namespace {
 
-const roofkit::cli::registration reg{
+const roofkit::cli::registration claims_registration{
     "claims", 55, [](CLI::App& app) -> std::function<int()> {
       auto* cmd =
           app.add_subcommand("claims", "Check the seed articles' claims against a saved run");

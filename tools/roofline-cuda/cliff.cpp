@@ -207,7 +207,7 @@ int run_cliff(const cliff_cli& o, CLI::App* cmd) {
   return report(o, r);
 }
 
-const roofkit::cli::registration reg{
+const roofkit::cli::registration cliff_registration{
     "cliff", 56, [](CLI::App& app) -> std::function<int()> {
       auto* cmd = app.add_subcommand(
           "cliff", "Sweep a launch parameter: predicted occupancy steps against measured time");

@@ -44,6 +44,6 @@ std::function<int()> add_compare(CLI::App& app) {
   };
 }
 
-const roofkit::cli::registration reg{"compare", 70, add_compare};
+const roofkit::cli::registration compare_registration{"compare", 70, add_compare};
 
 } // namespace

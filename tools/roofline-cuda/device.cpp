@@ -62,7 +62,7 @@ int run_device(const device_options& opt) {
   return 0;
 }
 
-const roofkit::cli::registration reg{
+const roofkit::cli::registration device_registration{
     "device", 10, [](CLI::App& app) -> std::function<int()> {
       auto opt = std::make_shared<device_options>();
       auto* sub = app.add_subcommand(

@@ -9,7 +9,7 @@
 
 namespace {
 
-const roofkit::cli::registration reg{
+const roofkit::cli::registration list_registration{
     "list", 40, [](CLI::App& app) -> std::function<int()> {
       auto* cmd =
           app.add_subcommand("list", "Print the bundled kernels: sizes, FLOPs, bytes, claims");

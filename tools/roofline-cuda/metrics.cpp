@@ -74,7 +74,7 @@ std::string help_footer() {
   return doc ? std::string(*doc) : std::string();
 }
 
-const roofkit::cli::registration reg{
+const roofkit::cli::registration metrics_registration{
     "metrics", 60, [](CLI::App& app) -> std::function<int()> {
       auto args = std::make_shared<metrics_args>();
       auto* sub = app.add_subcommand(

@@ -263,6 +263,6 @@ std::function<int()> add_plot(CLI::App& app) {
   return [a] { return run_plot(*a); };
 }
 
-const roofkit::cli::registration reg{"plot", 65, add_plot};
+const roofkit::cli::registration plot_registration{"plot", 65, add_plot};
 
 } // namespace

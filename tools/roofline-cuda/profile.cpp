@@ -131,7 +131,7 @@ int run_profile(const profile_cli& o) {
   return res.exit_code;
 }
 
-const roofkit::cli::registration reg{
+const roofkit::cli::registration profile_registration{
     "profile", 52, [](CLI::App& app) -> std::function<int()> {
       auto* cmd = app.add_subcommand(
           "profile", "Run a CUDA application and place its kernels on the roofline");

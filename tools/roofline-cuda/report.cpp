@@ -69,6 +69,6 @@ std::function<int()> add_report(CLI::App& app) {
   };
 }
 
-const roofkit::cli::registration reg{"report", 60, add_report};
+const roofkit::cli::registration report_registration{"report", 60, add_report};
 
 } // namespace

@@ -51,6 +51,9 @@ std::unique_ptr<printer> make_printer(output_format format, std::ostream& out);
 /// Parses "markdown", "md", "csv" or "json"; throws usage_error otherwise.
 output_format parse_output_format(const std::string& name);
 
+/// v * scale when v is finite and positive, otherwise an empty cell (a figure not measured).
+cell positive_or_empty(double v, double scale = 1);
+
 /// Formats a cell as plain text (full precision for numbers).
 std::string to_text(const cell& c);
 

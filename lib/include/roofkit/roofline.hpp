@@ -53,6 +53,9 @@ struct kernel_placement {
   double roof_sm_clock_mhz = 0;
 };
 
+/// The point of a placement at one memory level; nullptr when the kernel has no bytes there.
+const level_point* find_level(const kernel_placement& p, memory_level l);
+
 /// The ceilings at another SM clock: compute, L1 and L2 roofs (which scale with the SM clock)
 /// are multiplied by sm_clock_mhz / their own clock; DRAM roofs and roofs without a clock are
 /// kept. sm_clock_mhz <= 0 returns the ceilings unchanged.

@@ -9,6 +9,9 @@
 
 namespace roofkit::chart_detail {
 
+/// The size of a kernel's marker on the roofline and compare charts, in pixels.
+inline constexpr double marker_size = 9;
+
 /// "FLOP/s", or "OP/s" for integer tensor operations.
 std::string rate_unit(precision p);
 /// A kernel name fit for a label: no "void ", no argument list, at most `max_chars` characters.

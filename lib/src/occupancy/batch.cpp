@@ -12,7 +12,7 @@ namespace roofkit {
 
 namespace {
 
-std::string_view trim(std::string_view s) {
+std::string_view trim_field(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
     s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
@@ -121,7 +121,7 @@ batch_summary run_occupancy_batch(std::string_view csv, std::string& out) {
   // A line of spaces is a blank line too.
   auto next_record = [&] {
     while (reader.next(fields, line_no))
-      if (!(fields.size() == 1 && trim(fields[0]).empty()))
+      if (!(fields.size() == 1 && trim_field(fields[0]).empty()))
         return true;
     return false;
   };
@@ -137,7 +137,7 @@ batch_summary run_occupancy_batch(std::string_view csv, std::string& out) {
       normalized += i + 1 < fields.size() ? "," : "";
     }
   if (normalized != occupancy_batch_header)
-    throw usage_error(fmt::format("batch header '{}' is not valid (valid: {})", trim(header),
+    throw usage_error(fmt::format("batch header '{}' is not valid (valid: {})", trim_field(header),
                                   occupancy_batch_header));
 
   out.reserve(out.size() + csv.size() * 3);
@@ -150,7 +150,7 @@ batch_summary run_occupancy_batch(std::string_view csv, std::string& out) {
         throw usage_error(
             fmt::format("{} fields (valid: 6: {})", fields.size(), occupancy_batch_header));
       for (auto& f : fields)
-        f = trim(f);
+        f = trim_field(f);
       const arch_spec& arch = archs.get(fields[0]);
       launch_params l;
       l.threads_per_block = parse_int_field(fields[1], "threads");

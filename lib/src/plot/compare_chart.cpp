@@ -136,9 +136,6 @@ void merge_footers(roofline_chart_data& d, const roofline_chart_data& db, const 
   d.footer = footer;
 }
 
-/// The size of the markers of a comparison.
-constexpr double marker_size = 9;
-
 /// Draws each pair: its before and after markers and the arrow between them. Returns where each
 /// pair's label goes (at the after point, else the before point).
 std::vector<std::pair<point2, const pair_point*>> draw_pairs(canvas& c, label_placer& placer,

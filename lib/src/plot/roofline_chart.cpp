@@ -13,7 +13,6 @@ namespace {
 
 using namespace chart_detail;
 
-constexpr double marker_size = 9;
 constexpr double label_size = 11;
 
 std::string kernel_id(std::size_t run_index) { return fmt::format("k{}", run_index); }

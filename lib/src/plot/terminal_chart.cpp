@@ -185,7 +185,7 @@ std::vector<std::string> wrap_words(const std::string& text, std::size_t width) 
 }
 
 /// The plot area: its size in cells, and the log axes from values to braille dots.
-struct plot_frame {
+struct text_frame {
   const roofline_chart_data& d;
   int plot_cols;
   int plot_rows;
@@ -203,7 +203,7 @@ struct roof_end {
 
 /// Draws the roofs (memory up to the highest compute roof, compute from the fastest memory roof)
 /// and returns the drawn ends of those that are not references.
-std::vector<roof_end> draw_roofs(grid& g, const plot_frame& f, int roof_color) {
+std::vector<roof_end> draw_roofs(grid& g, const text_frame& f, int roof_color) {
   const roofline_chart_data& d = f.d;
   double top_compute = 0, fastest = 0;
   for (const auto& rf : d.roofs)
@@ -236,7 +236,7 @@ std::vector<roof_end> draw_roofs(grid& g, const plot_frame& f, int roof_color) {
 
 /// Draws the kernels: joins, then markers (taken cells), then key letters next to the rightmost
 /// point of each labelled kernel. Returns each kernel's key index and sets `keyed`.
-std::vector<std::size_t> draw_kernels(grid& g, const plot_frame& f, bool col, std::size_t& keyed) {
+std::vector<std::size_t> draw_kernels(grid& g, const text_frame& f, bool col, std::size_t& keyed) {
   const roofline_chart_data& d = f.d;
   for (std::size_t i = 0; i < d.kernels.size(); ++i) {
     const auto& k = d.kernels[i];
@@ -311,7 +311,7 @@ void tag_roofs(grid& g, int plot_cols, const std::vector<roof_end>& ends) {
 }
 
 /// The plot's rows, each with its y tick label and axis.
-void compose_plot_rows(std::vector<std::string>& out, grid& g, const plot_frame& f, int label_w,
+void compose_plot_rows(std::vector<std::string>& out, grid& g, const text_frame& f, int label_w,
                        bool col) {
   const roofline_chart_data& d = f.d;
   const int plot_rows = f.plot_rows;
@@ -364,7 +364,7 @@ void compose_plot_rows(std::vector<std::string>& out, grid& g, const plot_frame&
 }
 
 /// The x axis, its decade labels and its title.
-void compose_x_axis(std::vector<std::string>& out, const plot_frame& f, int label_w, int columns) {
+void compose_x_axis(std::vector<std::string>& out, const text_frame& f, int label_w, int columns) {
   const roofline_chart_data& d = f.d;
   const int plot_cols = f.plot_cols;
   std::string axis = std::string(static_cast<std::size_t>(label_w + 1), ' ') + "\u2514";
@@ -495,7 +495,7 @@ std::string render_roofline_terminal(const run& r, const chart_options& options,
   const int plot_rows = std::max(10, t.rows);
   grid g(plot_cols, plot_rows);
   const int dots_x = plot_cols * 2, dots_y = plot_rows * 4;
-  const plot_frame f{d, plot_cols, plot_rows,
+  const text_frame f{d, plot_cols, plot_rows,
                      log_axis{d.x_min, d.x_max, 0, static_cast<double>(dots_x - 1)},
                      log_axis{d.y_min, d.y_max, static_cast<double>(dots_y - 1), 0}};
   const bool col = t.color;

@@ -156,6 +156,10 @@ private:
 
 } // namespace
 
+cell positive_or_empty(double v, double scale) {
+  return std::isfinite(v) && v > 0 ? cell(v * scale) : cell(std::monostate{});
+}
+
 std::string to_text(const cell& c) {
   return std::visit(
       [](const auto& v) -> std::string {

@@ -12,13 +12,6 @@ namespace {
 
 bool positive(double v) { return std::isfinite(v) && v > 0; }
 
-const level_point* point_at(const kernel_placement& p, memory_level l) {
-  for (const auto& lp : p.levels)
-    if (lp.level == l)
-      return &lp;
-  return nullptr;
-}
-
 void fill_change(kernel_change& ch) {
   ch.time_before_s = ch.in_before ? ch.before.time_s : 0;
   ch.time_after_s = ch.in_after ? ch.after.time_s : 0;
@@ -37,8 +30,8 @@ void fill_change(kernel_change& ch) {
     return;
   // DRAM first (the classic roofline), else the outermost level both runs have.
   for (memory_level l : {memory_level::dram, memory_level::l2, memory_level::l1}) {
-    const level_point* b = point_at(ch.before, l);
-    const level_point* a = point_at(ch.after, l);
+    const level_point* b = find_level(ch.before, l);
+    const level_point* a = find_level(ch.after, l);
     if (b && a) {
       ch.intensity_level = l;
       ch.intensity_before = b->intensity;

@@ -10,10 +10,6 @@ namespace roofkit {
 
 namespace {
 
-cell positive_or_empty(double v, double scale = 1) {
-  return std::isfinite(v) && v > 0 ? cell(v * scale) : cell(std::monostate{});
-}
-
 cell when(bool present, double v) {
   return present && std::isfinite(v) ? cell(v) : cell(std::monostate{});
 }

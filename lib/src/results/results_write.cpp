@@ -13,17 +13,17 @@ namespace roofkit {
 
 namespace {
 
-using json = nlohmann::ordered_json;
+using ojson = nlohmann::ordered_json;
 
-json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+ojson number(double v) { return std::isfinite(v) ? ojson(v) : ojson(nullptr); }
 
-void put_if(json& obj, const char* key, const std::string& value) {
+void put_if(ojson& obj, const char* key, const std::string& value) {
   if (!value.empty())
     obj[key] = value;
 }
 
-json context_json(const run_context& c) {
-  json j = json::object();
+ojson context_json(const run_context& c) {
+  ojson j = ojson::object();
   j["origin"] = to_string(c.origin);
   put_if(j, "tool_version", c.tool_version);
   put_if(j, "git_revision", c.git_revision);
@@ -49,8 +49,8 @@ json context_json(const run_context& c) {
   return j;
 }
 
-json ceiling_json(const ceiling& c) {
-  json j = json::object();
+ojson ceiling_json(const ceiling& c) {
+  ojson j = ojson::object();
   if (c.is_memory) {
     j["level"] = to_string(c.level);
     j["value"] = number(c.value);
@@ -67,20 +67,20 @@ json ceiling_json(const ceiling& c) {
   return j;
 }
 
-json ceilings_json(const std::vector<ceiling>& ceilings) {
-  json compute = json::array();
-  json memory = json::array();
+ojson ceilings_json(const std::vector<ceiling>& ceilings) {
+  ojson compute = ojson::array();
+  ojson memory = ojson::array();
   for (const auto& c : ceilings)
     (c.is_memory ? memory : compute).push_back(ceiling_json(c));
   return {{"compute", compute}, {"memory", memory}};
 }
 
-json dims(const std::array<std::uint32_t, 3>& d) { return json::array({d[0], d[1], d[2]}); }
+ojson dims(const std::array<std::uint32_t, 3>& d) { return ojson::array({d[0], d[1], d[2]}); }
 
-void put_derived(json& j, const kernel_placement& pl) {
-  json intensity = json::object();
-  json bandwidth = json::object();
-  json utilisation = json::object();
+void put_derived(ojson& j, const kernel_placement& pl) {
+  ojson intensity = ojson::object();
+  ojson bandwidth = ojson::object();
+  ojson utilisation = ojson::object();
   for (const auto& lp : pl.levels) {
     if (pl.has_flops)
       intensity[to_string(lp.level)] = number(lp.intensity);
@@ -106,8 +106,8 @@ void put_derived(json& j, const kernel_placement& pl) {
     j["notes"] = pl.notes;
 }
 
-json finding_json(const diagnosis_finding& f) {
-  json evidence = json::object();
+ojson finding_json(const diagnosis_finding& f) {
+  ojson evidence = ojson::object();
   for (const auto& [key, v] : f.evidence)
     evidence[key] = number(v);
   for (const auto& [key, v] : f.evidence_text)
@@ -115,8 +115,8 @@ json finding_json(const diagnosis_finding& f) {
   return {{"kind", f.kind}, {"gain", number(f.gain)}, {"text", f.text}, {"evidence", evidence}};
 }
 
-json occupancy_diagnosis_json(const diagnosis_occupancy& o) {
-  json j = {{"theoretical", number(o.theoretical)},
+ojson occupancy_diagnosis_json(const diagnosis_occupancy& o) {
+  ojson j = {{"theoretical", number(o.theoretical)},
             {"limiter", o.limiter},
             {"active_blocks", o.active_blocks},
             {"registers", o.registers}};
@@ -137,8 +137,8 @@ json occupancy_diagnosis_json(const diagnosis_occupancy& o) {
   return j;
 }
 
-json diagnosis_json(const kernel_diagnosis& d) {
-  json j = json::object();
+ojson diagnosis_json(const kernel_diagnosis& d) {
+  ojson j = ojson::object();
   j["limiter"] = d.limiter;
   j["verdict"] = d.verdict;
   j["try"] = d.try_first;
@@ -147,15 +147,15 @@ json diagnosis_json(const kernel_diagnosis& d) {
                 {"sm_clock_mhz", number(d.sm_clock_mhz)}};
   if (d.occupancy)
     j["occupancy"] = occupancy_diagnosis_json(*d.occupancy);
-  json findings = json::array();
+  ojson findings = ojson::array();
   for (const auto& f : d.findings)
     findings.push_back(finding_json(f));
   j["findings"] = findings;
   return j;
 }
 
-json kernel_json(const kernel_result& k, const kernel_placement& pl) {
-  json j = json::object();
+ojson kernel_json(const kernel_result& k, const kernel_placement& pl) {
+  ojson j = ojson::object();
   j["name"] = k.name;
   j["display_name"] = k.display_name;
   j["demangled_name"] = k.name;
@@ -184,18 +184,18 @@ json kernel_json(const kernel_result& k, const kernel_placement& pl) {
   if (k.overhead_dominated)
     j["overhead_dominated"] = true;
   if (k.sm_clock_mhz || k.mem_clock_mhz) {
-    json clocks = json::object();
+    ojson clocks = ojson::object();
     if (k.sm_clock_mhz)
       clocks["sm_mhz"] = number(*k.sm_clock_mhz);
     if (k.mem_clock_mhz)
       clocks["mem_mhz"] = number(*k.mem_clock_mhz);
     j["clocks"] = clocks;
   }
-  json flops = json::object();
+  ojson flops = ojson::object();
   for (const auto& [p, f] : k.flops)
     flops[to_string(p)] = number(f);
   j["flops"] = flops;
-  json bytes = json::object();
+  ojson bytes = ojson::object();
   for (const auto& [l, b] : k.bytes)
     bytes[to_string(l)] = number(b);
   j["bytes"] = bytes;
@@ -203,13 +203,13 @@ json kernel_json(const kernel_result& k, const kernel_placement& pl) {
     j["algorithmic_flops"] = number(*k.algorithmic_flops);
   if (k.minimal_bytes)
     j["minimal_bytes"] = number(*k.minimal_bytes);
-  json occupancy = json::object();
+  ojson occupancy = ojson::object();
   if (k.occupancy_theoretical)
     occupancy["theoretical"] = number(*k.occupancy_theoretical);
   if (k.occupancy_achieved)
     occupancy["achieved"] = number(*k.occupancy_achieved);
   j["occupancy"] = occupancy;
-  json counters = json::object();
+  ojson counters = ojson::object();
   for (const auto& [name, v] : k.counters)
     counters[name] = number(v);
   j["counters"] = counters;
@@ -224,19 +224,19 @@ std::string to_json_text(const run& r) {
   assign_display_names(named);
   const auto placements = analyze(named);
   const auto diagnoses = diagnose_run(named, placements);
-  json doc = json::object();
+  ojson doc = ojson::object();
   doc["schema"] = std::string(run_schema);
   doc["context"] = context_json(r.context);
   doc["ceilings"] = ceilings_json(r.ceilings);
-  json kernels = json::array();
+  ojson kernels = ojson::array();
   for (std::size_t i = 0; i < named.kernels.size(); ++i) {
-    json k = kernel_json(named.kernels[i], placements[i]);
+    ojson k = kernel_json(named.kernels[i], placements[i]);
     if (diagnoses[i])
       k["diagnosis"] = diagnosis_json(*diagnoses[i]);
     kernels.push_back(std::move(k));
   }
   doc["kernels"] = kernels;
-  return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  return doc.dump(2, ' ', false, ojson::error_handler_t::replace) + "\n";
 }
 
 void save_run(const std::filesystem::path& path, const run& r) {

@@ -22,10 +22,6 @@ cell maybe(double v, double scale = 1) {
   return v * scale;
 }
 
-cell positive_or_empty(double v, double scale = 1) {
-  return std::isfinite(v) && v > 0 ? cell(v * scale) : cell(std::monostate{});
-}
-
 bool any_flops(const std::vector<kernel_placement>& placements) {
   return std::any_of(placements.begin(), placements.end(),
                      [](const auto& p) { return p.has_flops; });
@@ -44,13 +40,6 @@ std::vector<memory_level> levels_present(const run& r) {
   // Outermost first, as people read a hierarchy from DRAM in.
   std::reverse(out.begin(), out.end());
   return out;
-}
-
-const level_point* point_at(const kernel_placement& p, memory_level l) {
-  for (const auto& lp : p.levels)
-    if (lp.level == l)
-      return &lp;
-  return nullptr;
 }
 
 std::string kernel_note(const kernel_result& k, const kernel_placement& p) {
@@ -172,7 +161,7 @@ table narrow_kernels_table(const run& r, const std::vector<kernel_placement>& pl
   for (std::size_t i = 0; i < r.kernels.size(); ++i) {
     const kernel_result& k = r.kernels[i];
     const kernel_placement& p = placements[i];
-    const level_point* lp = point_at(p, main_level);
+    const level_point* lp = find_level(p, main_level);
     std::vector<cell> row{ascii_label(labels[i]), positive_or_empty(k.time.median_s, 1e6)};
     if (flops) {
       row.push_back(p.has_flops ? maybe(p.achieved_flops, 1e-9) : cell(std::monostate{}));
@@ -388,11 +377,11 @@ table kernels_table(const run& r, const std::vector<kernel_placement>& placement
       row.push_back(p.has_flops ? maybe(p.achieved_flops, 1e-9) : cell(std::monostate{}));
     if (flops)
       for (memory_level l : levels) {
-        const level_point* lp = point_at(p, l);
+        const level_point* lp = find_level(p, l);
         row.push_back(lp && p.has_flops ? maybe(lp->intensity) : cell(std::monostate{}));
       }
     for (memory_level l : levels) {
-      const level_point* lp = point_at(p, l);
+      const level_point* lp = find_level(p, l);
       row.push_back(lp ? positive_or_empty(lp->achieved_bandwidth, 1e-9) : cell(std::monostate{}));
     }
     row.push_back(p.bound_label.empty() ? p.bound : p.bound_label);

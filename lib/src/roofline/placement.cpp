@@ -251,4 +251,11 @@ std::vector<kernel_placement> analyze(const run& r) {
   return out;
 }
 
+const level_point* find_level(const kernel_placement& p, memory_level l) {
+  for (const auto& lp : p.levels)
+    if (lp.level == l)
+      return &lp;
+  return nullptr;
+}
+
 } // namespace roofkit
