@@ -1,6 +1,7 @@
 // The diagnosis on the recorded bundled run (data/runs/h100-sxm.json): each seed claim's kernel
 // gets the limiter its article gives, from its counters, launch and placement (issue 37).
 #include <algorithm>
+#include <map>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -173,6 +174,80 @@ TEST(Diagnosis, ExplainNamesTheCliffCommand) {
   EXPECT_NE(text.find("verdict (occupancy_registers)"), std::string::npos) << text;
   EXPECT_NE(text.find("test it: calc sm_90 512 32"), std::string::npos) << text;
   EXPECT_THROW(find_kernels(r, "no-such-kernel"), roofkit::error);
+}
+
+// A kernel of the recorded run with its counters changed, diagnosed against its own placement.
+kernel_diagnosis rediagnosed(const std::string& name, const std::map<std::string, double>& set,
+                             bool drop_minimal = false) {
+  run r = h100();
+  const std::size_t i = index_of(r, name);
+  for (const auto& [k, v] : set)
+    r.kernels[i].counters[k] = v;
+  if (drop_minimal)
+    r.kernels[i].minimal_bytes.reset();
+  const auto placements = analyze(r);
+  return diagnose_kernel(r, i, placements[i]).value_or(kernel_diagnosis{});
+}
+
+TEST(Diagnosis, UncoalescedLoadsAreFoundBesideCoalescedStores) {
+  // Loads at 32 sectors per request, stores at 4, and no minimal bytes: the loads alone are
+  // judged against 16 (the widest access), so half of their sectors are excess: 16 of 36.
+  const double req = 1e6;
+  const auto d = rediagnosed("global/coalesced",
+                             {{"smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum", 32 * req},
+                              {"smsp__sass_inst_executed_op_global_ld.sum", req},
+                              {"smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_st.sum", 4 * req},
+                              {"smsp__sass_inst_executed_op_global_st.sum", req}},
+                             true);
+  const auto* f = finding(d, "uncoalesced_access");
+  ASSERT_NE(f, nullptr) << d.verdict;
+  EXPECT_NEAR(f->gain, 16.0 / 36.0, 1e-9);
+  EXPECT_NEAR(f->evidence.at("sectors_per_request_ld"), 32, 1e-9);
+  EXPECT_NEAR(f->evidence.at("sectors_per_request_st"), 4, 1e-9);
+}
+
+TEST(Diagnosis, BankConflictsFromOneReplayInTen) {
+  // 27% of the load wavefronts are conflicts (1.37 ways): flagged, worth 27% at most.
+  const auto d = rediagnosed("smem/bank-conflict-1",
+                             {{"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 1000},
+                              {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", 270},
+                              {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", 0},
+                              {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", 0}});
+  const auto* f = finding(d, "bank_conflicts");
+  ASSERT_NE(f, nullptr) << d.verdict;
+  EXPECT_NEAR(f->gain, 0.27, 1e-9);
+  EXPECT_NEAR(f->evidence.at("ways"), 1000.0 / 730.0, 1e-9);
+  // 5% is not worth a finding.
+  const auto few = rediagnosed("smem/bank-conflict-1",
+                               {{"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 1000},
+                                {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", 50}});
+  EXPECT_EQ(finding(few, "bank_conflicts"), nullptr);
+}
+
+TEST(Diagnosis, OccupancyGainIsTheLatencyBoundShareAndNotForBusyComputeKernels) {
+  const run& r = h100();
+  const std::size_t i = index_of(r, "registers/maxnreg-33");
+  auto pl = analyze(r)[i];
+  const auto theoretical = diagnosis_of(r, "registers/maxnreg-33").occupancy->theoretical;
+  ASSERT_GT(theoretical, 0);
+  ASSERT_LT(theoretical, 1);
+  pl.compute_bound = false;
+  pl.pct_of_roof = 100 * theoretical / 2; // twice the warps would still fit under the roof
+  const auto latency = diagnose_kernel(r, i, pl);
+  const auto* f = finding(*latency, "occupancy_registers");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NEAR(f->gain, 1 - theoretical, 1e-9);
+  // A compute-bound kernel at 76% of its roof keeps its pipes busy: occupancy is no finding,
+  // and with nothing else worth 10% its limiter is the roof.
+  pl.compute_bound = true;
+  pl.bound = "fp32";
+  pl.pct_of_roof = 76;
+  const auto busy = diagnose_kernel(r, i, pl);
+  EXPECT_EQ(finding(*busy, "occupancy_registers"), nullptr);
+  for (const auto& g : busy->findings)
+    if (g.kind != "unknown" && g.gain >= 0.10)
+      FAIL() << "unexpected finding " << g.kind;
+  EXPECT_EQ(busy->limiter, "compute") << busy->verdict;
 }
 
 } // namespace

@@ -41,43 +41,58 @@ std::string roof_kind(const kernel_placement& pl) {
   return "dram_bandwidth";
 }
 
+namespace {
+
+// One direction (loads or stores) of global accesses: sectors per request against the ideal.
+// The ideal is one sector per 32 bytes a warp asks for: from the algorithm's minimal bytes when
+// known (4 to 16 bytes per thread), else 16 (16-byte accesses, the widest) once a request moves
+// more than 16 sectors, which no access width does when coalesced.
+struct access_side {
+  double sectors = 0, requests = 0, ideal = 0;
+  double per_request() const { return requests > 0 ? sectors / requests : 0; }
+  double excess() const { return ideal > 0 ? std::max(0.0, sectors - ideal * requests) : 0; }
+};
+
+access_side side_of(const kernel_result& k, const char* sectors, const char* requests,
+                    std::optional<double> ideal_from_minimal) {
+  access_side a{counter(k, sectors).value_or(0), counter(k, requests).value_or(0), 0};
+  if (a.requests <= 0 || a.sectors <= 0)
+    return a;
+  if (ideal_from_minimal)
+    a.ideal = *ideal_from_minimal;
+  else if (a.per_request() > 16)
+    a.ideal = 16;
+  return a;
+}
+
+} // namespace
+
 std::optional<diagnosis_finding> uncoalesced_finding(const kernel_result& k,
                                                      const kernel_placement& pl) {
-  (void)pl;
-  const double ls = counter(k, ld_sectors).value_or(0), lr = counter(k, ld_requests).value_or(0);
-  const double ss = counter(k, st_sectors).value_or(0), sr = counter(k, st_requests).value_or(0);
-  if (lr + sr <= 0 || ls + ss <= 0)
-    return std::nullopt;
-  const double spr = (ls + ss) / (lr + sr);
-  // The ideal: one sector per 32 bytes a warp asks for. The bytes per thread and request come
-  // from the algorithm's minimal bytes when known (at least 4: 4-byte elements).
-  double ideal = 0;
-  bool from_minimal = false;
-  if (k.minimal_bytes && *k.minimal_bytes > 0) {
-    ideal = std::clamp(*k.minimal_bytes / ((lr + sr) * 32.0), 4.0, 16.0);
-    from_minimal = true;
-  } else if (spr > 16) {
-    ideal = 16; // no access width gives more than 16 sectors per fully used request
-  } else {
-    return std::nullopt;
-  }
-  const double waste = spr / ideal;
-  if (waste < 1.3)
+  const double lr = counter(k, ld_requests).value_or(0), sr = counter(k, st_requests).value_or(0);
+  std::optional<double> from_minimal;
+  if (k.minimal_bytes && *k.minimal_bytes > 0 && lr + sr > 0)
+    from_minimal = std::clamp(*k.minimal_bytes / ((lr + sr) * 32.0), 4.0, 16.0);
+  const access_side ld = side_of(k, ld_sectors, ld_requests, from_minimal);
+  const access_side st = side_of(k, st_sectors, st_requests, from_minimal);
+  const double sectors = ld.sectors + st.sectors, excess = ld.excess() + st.excess();
+  if (sectors <= 0 || excess / sectors < 1 - 1 / 1.3)
     return std::nullopt;
   diagnosis_finding f;
   f.kind = "uncoalesced_access";
-  f.gain = 1 - 1 / waste;
-  const double spr_ld = lr > 0 ? ls / lr : 0, spr_st = sr > 0 ? ss / sr : 0;
+  f.gain = excess / sectors; // the share of the sectors no thread asked for
+  const double spr = sectors / (ld.requests + st.requests);
+  const double ideal = (sectors - excess) / (ld.requests + st.requests);
   f.text = fmt::format("global accesses move {:.1f} sectors per request (loads {:.1f}, stores "
-                       "{:.1f}) where {:.0f} would do{}: {:.1f}x the traffic needed",
-                       spr, spr_ld, spr_st, ideal,
-                       from_minimal ? "" : " at best (16-byte accesses)", waste);
+                       "{:.1f}) where {:.1f} would do{}: {:.0f}% of the sectors are not used",
+                       spr, ld.per_request(), st.per_request(), ideal,
+                       from_minimal ? "" : " at best (16-byte accesses)", 100 * f.gain);
   f.evidence = {{"sectors_per_request", spr},
-                {"sectors_per_request_ld", spr_ld},
-                {"sectors_per_request_st", spr_st},
+                {"sectors_per_request_ld", ld.per_request()},
+                {"sectors_per_request_st", st.per_request()},
                 {"ideal_sectors_per_request", ideal},
-                {"excess_traffic", waste}};
-  if (const auto* dram = level_of(pl, memory_level::dram); dram && k.minimal_bytes)
+                {"excess_traffic", sectors / (sectors - excess)}};
+  if (const auto* dram = find_level(pl, memory_level::dram); dram && k.minimal_bytes)
     f.evidence["dram_bytes_over_minimal"] = dram->bytes / *k.minimal_bytes;
   return f;
 }
@@ -87,24 +102,27 @@ std::optional<diagnosis_finding> bank_conflict_finding(const kernel_result& k,
   double wf_ld = 0, wf_st = 0;
   const auto ld = shared_ways(k, "ld", wf_ld);
   const auto st = shared_ways(k, "st", wf_st);
-  const double ways = std::max(ld.value_or(1), st.value_or(1));
-  if (ways < 1.5)
-    return std::nullopt;
-  const auto* l1 = level_of(pl, memory_level::l1);
-  const double busy = l1 && l1->has_ceiling ? std::min(1.0, l1->utilisation) : 0.5;
-  // Extra wavefronts over all of them: the share of shared-memory time the conflicts take.
   const double wf = wf_ld + wf_st;
+  // Wavefronts a conflict-free access would not need, over all of them: each one is a replay
+  // of the access, issued one after the other (an upper bound of the time they cost).
   const double extra = (wf_ld - (ld ? wf_ld / *ld : wf_ld)) + (wf_st - (st ? wf_st / *st : wf_st));
+  if (wf <= 0 || extra / wf < min_conflict_share)
+    return std::nullopt;
+  const double ways = std::max(ld.value_or(1), st.value_or(1));
+  const auto* l1 = find_level(pl, memory_level::l1);
   diagnosis_finding f;
   f.kind = "bank_conflicts";
-  f.gain = wf > 0 ? busy * extra / wf : 0;
+  f.gain = extra / wf;
   f.text = fmt::format("shared-memory accesses take {:.1f} wavefronts per request ({:.0f}-way "
-                       "bank conflicts; loads {:.1f}, stores {:.1f}) where 1 would do",
-                       ways, std::round(ways), ld.value_or(1), st.value_or(1));
+                       "bank conflicts; loads {:.1f}, stores {:.1f}) where 1 would do: {:.0f}% "
+                       "of the wavefronts are replays",
+                       ways, std::round(ways), ld.value_or(1), st.value_or(1), 100 * f.gain);
   f.evidence = {{"ways", ways},
                 {"wavefronts_per_request_ld", ld.value_or(1)},
                 {"wavefronts_per_request_st", st.value_or(1)},
-                {"l1_utilisation", busy}};
+                {"excess_wavefront_share", f.gain}};
+  if (l1 && l1->has_ceiling)
+    f.evidence["l1_utilisation"] = l1->utilisation;
   return f;
 }
 
@@ -115,7 +133,7 @@ std::optional<diagnosis_finding> local_memory_finding(const kernel_result& k,
     return std::nullopt;
   const double global_bytes =
       32 * (counter(k, ld_sectors).value_or(0) + counter(k, st_sectors).value_or(0));
-  const auto* l1 = level_of(pl, memory_level::l1);
+  const auto* l1 = find_level(pl, memory_level::l1);
   const double share =
       l1 && l1->bytes > global_bytes && global_bytes > 0 ? 1 - global_bytes / l1->bytes : 0;
   diagnosis_finding f;

@@ -22,13 +22,6 @@ std::optional<double> counter(const kernel_result& k, const std::string& name) {
   return std::nullopt;
 }
 
-const level_point* level_of(const kernel_placement& pl, memory_level l) {
-  for (const auto& lp : pl.levels)
-    if (lp.level == l)
-      return &lp;
-  return nullptr;
-}
-
 double gap_of(const kernel_placement& pl) {
   return std::clamp(1.0 - pl.pct_of_roof / 100.0, 0.0, 1.0);
 }
@@ -85,17 +78,24 @@ void sort_findings(std::vector<diagnosis_finding>& findings) {
                    [](const auto& a, const auto& b) { return a.gain > b.gain; });
 }
 
-// The main limiter: the finding with most to gain, except that too few bytes in flight caused
-// by a limited occupancy is named after the occupancy limiter (the thing to change).
-std::string main_limiter(const std::vector<diagnosis_finding>& findings) {
-  if (findings.empty())
-    return "unknown";
-  const std::string top = findings.front().kind;
-  if (top == "latency_hiding")
-    for (const auto& f : findings)
-      if (f.kind.rfind("occupancy_", 0) == 0 && f.gain > 0.05)
-        return f.kind;
-  return top;
+// The main limiter: the explained finding with most to gain, if it could save at least
+// min_limiter_gain, except that too few bytes in flight caused by a limited occupancy is named
+// after the occupancy limiter (the thing to change). Else the roof the kernel is bound by when
+// it is near it, else "unknown" (no counter explains the gap).
+std::string main_limiter(const std::vector<diagnosis_finding>& findings,
+                         const kernel_placement& pl) {
+  for (const auto& f : findings) {
+    if (f.kind == "unknown" || f.gain < min_limiter_gain)
+      continue;
+    if (f.kind == "latency_hiding")
+      for (const auto& o : findings)
+        if (o.kind.rfind("occupancy_", 0) == 0 && o.gain > 0.05)
+          return o.kind;
+    return f.kind;
+  }
+  if (pl.pct_of_roof >= near_roof_pct || findings.empty())
+    return roof_kind(pl);
+  return findings.front().kind == "unknown" ? "unknown" : roof_kind(pl);
 }
 
 std::string try_for(const std::string& limiter) {
@@ -184,7 +184,7 @@ std::optional<kernel_diagnosis> diagnose_kernel(const run& r, std::size_t index,
       (findings.empty() || findings.front().gain < 0.5 * gap_of(pl)))
     findings.push_back(unknown_finding(pl));
   sort_findings(findings);
-  d.limiter = main_limiter(findings);
+  d.limiter = main_limiter(findings, pl);
   d.verdict = verdict_of(pl, d.limiter, findings);
   d.try_first = try_for(d.limiter);
   d.findings = std::move(findings);

@@ -12,10 +12,16 @@ namespace roofkit::diag {
 inline constexpr double near_roof_pct = 80; ///< at or above: near the roof
 inline constexpr double min_gain = 0.02;    ///< findings worth less are dropped
 inline constexpr double tail_threshold = 0.10;
+/// Below this share of the time to gain, a finding is listed but never the main limiter.
+inline constexpr double min_limiter_gain = 0.10;
+/// Shared-memory replays (conflict wavefronts over all wavefronts) worth a finding.
+inline constexpr double min_conflict_share = 0.10;
+/// A compute-bound kernel at or above this share of its roof keeps its pipes busy: more
+/// resident warps would not make it faster (occupancy only hides latency).
+inline constexpr double busy_compute_pct = 50;
 inline constexpr double tiny_kernel_s = 10e-6; ///< launch overhead matters below this
 
 std::optional<double> counter(const kernel_result& k, const std::string& name);
-const level_point* level_of(const kernel_placement& pl, memory_level l);
 double gap_of(const kernel_placement& pl);
 int registers_of(const kernel_result& k);
 double kernel_time(const kernel_result& k);

@@ -102,12 +102,14 @@ diagnosis_occupancy occupancy_of(const arch_spec& arch, const kernel_result& k) 
 std::optional<diagnosis_finding> occupancy_finding(const diagnosis_occupancy& occ,
                                                    const kernel_placement& pl) {
   if (occ.theoretical <= 0 || occ.theoretical >= 1 || pl.pct_of_roof >= near_roof_pct ||
-      occ.limiter.empty() || occ.limiter == "barriers")
+      occ.limiter.empty() || occ.limiter == "barriers" ||
+      (pl.compute_bound && pl.pct_of_roof >= busy_compute_pct))
     return std::nullopt;
   diagnosis_finding f;
   f.kind = "occupancy_" + occ.limiter;
-  const double better = occ.cliff ? occ.cliff->occupancy : 1.0;
-  const double reach = std::min(100.0, pl.pct_of_roof * better / occ.theoretical);
+  // A latency-bound kernel runs about as fast as its resident warps allow, up to the roof: the
+  // time it could save with every warp slot filled (the nearest cliff is the first step).
+  const double reach = std::min(100.0, pl.pct_of_roof / occ.theoretical);
   f.gain = reach > 0 ? 1 - pl.pct_of_roof / reach : 0;
   f.text = fmt::format("theoretical occupancy {:.0f}% ({} blocks per SM), limited by {}{}",
                        100 * occ.theoretical, occ.active_blocks, occ.limiter,
@@ -126,7 +128,7 @@ std::optional<diagnosis_finding> occupancy_finding(const diagnosis_occupancy& oc
 std::optional<diagnosis_finding> latency_finding(const run& r, const kernel_result& k,
                                                  const kernel_placement& pl,
                                                  const diagnosis_occupancy& occ) {
-  const auto* dram = level_of(pl, memory_level::dram);
+  const auto* dram = find_level(pl, memory_level::dram);
   const auto lr = counter(k, "smsp__sass_inst_executed_op_global_ld.sum");
   const auto ls = counter(k, "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum");
   if (pl.bound != "dram" || !dram || !dram->has_ceiling || !lr || !ls || *lr <= 0 ||
