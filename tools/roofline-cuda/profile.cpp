@@ -41,6 +41,31 @@ std::filesystem::path executable_dir() {
   return ec ? std::filesystem::path() : self.parent_path();
 }
 
+// The per-kernel (and per-range) tables and the launch counts, on stderr.
+void print_summary(const roofkit::app_profile_result& res,
+                   const std::function<void(const std::string&)>& say) {
+  std::ostringstream table;
+  auto printer = roofkit::make_printer(roofkit::output_format::markdown, table);
+  printer->print(roofkit::profile_summary_table(res.result, res.log));
+  const auto ranges = roofkit::summarize_ranges(res.log);
+  if (!ranges.empty())
+    printer->print(roofkit::range_table(roofkit::range_run(res.result, ranges), ranges));
+  printer->finish();
+  std::cerr << "\n" << table.str();
+  std::int64_t inferred = 0;
+  for (const auto& s : roofkit::sampled_shapes(res.log))
+    inferred += s.inferred;
+  say(fmt::format(
+      "{}{} kernel launches{}, {} profiled ({} replay passes each){}{}",
+      res.log.finished ? "" : "at least ", res.log.total_launches,
+      res.log.processes > 1 ? fmt::format(" in {} processes", res.log.processes) : "",
+      res.log.launches.size(), res.log.passes,
+      inferred > 0 ? fmt::format(", {} inferred from their shape's profiled ones", inferred) : "",
+      res.log.finished || res.log.device.empty()
+          ? ""
+          : "; the records end early (the application did not exit normally)"));
+}
+
 int run_profile(const profile_cli& o) {
   // Fail on bad output paths before the application runs.
   std::vector<roofkit::chart_format> formats;
@@ -101,26 +126,7 @@ int run_profile(const profile_cli& o) {
     say("error: " + res.log.errors[i] +
         (res.log.hints[i].empty() ? "" : " (" + res.log.hints[i] + ")"));
 
-  std::ostringstream table;
-  auto printer = roofkit::make_printer(roofkit::output_format::markdown, table);
-  printer->print(roofkit::profile_summary_table(res.result, res.log));
-  const auto ranges = roofkit::summarize_ranges(res.log);
-  if (!ranges.empty())
-    printer->print(roofkit::range_table(roofkit::range_run(res.result, ranges), ranges));
-  printer->finish();
-  std::cerr << "\n" << table.str();
-  std::int64_t inferred = 0;
-  for (const auto& s : roofkit::sampled_shapes(res.log))
-    inferred += s.inferred;
-  say(fmt::format(
-      "{}{} kernel launches{}, {} profiled ({} replay passes each){}{}",
-      res.log.finished ? "" : "at least ", res.log.total_launches,
-      res.log.processes > 1 ? fmt::format(" in {} processes", res.log.processes) : "",
-      res.log.launches.size(), res.log.passes,
-      inferred > 0 ? fmt::format(", {} inferred from their shape's profiled ones", inferred) : "",
-      res.log.finished || res.log.device.empty()
-          ? ""
-          : "; the records end early (the application did not exit normally)"));
+  print_summary(res, say);
   if (res.log.launches.empty()) { // never a run labelled measured that measured nothing
     const int code =
         res.exit_code != 0 ? res.exit_code : static_cast<int>(roofkit::exit_code::none_profiled);

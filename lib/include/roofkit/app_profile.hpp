@@ -404,6 +404,10 @@ std::vector<range_summary> summarize_ranges(const profile_log& log);
 /// extrapolated totals), to place them on the roofline of `r`'s ceilings.
 run range_run(const run& r, const std::vector<range_summary>& ranges);
 
+/// The per-range summary of a run file written by profile (its profile.ranges); empty when it has
+/// none. Throws runtime_error for a malformed entry.
+std::vector<range_summary> ranges_of_run_file(std::string_view text);
+
 /// The per-range table (id "ranges"): range, launches, measured, inferred, GPU time share,
 /// FLOP/s, DRAM bytes, bound, % of roof.
 table range_table(const run& ranges_run, const std::vector<range_summary>& ranges);
