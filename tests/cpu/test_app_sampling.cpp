@@ -15,6 +15,7 @@
 #include "roofkit/app_profile.hpp"
 #include "roofkit/core.hpp"
 #include "roofkit/results.hpp"
+#include "roofkit/run.hpp"
 
 namespace {
 
@@ -378,6 +379,35 @@ TEST(nvtx_groups, the_run_files_ranges_read_back) {
     EXPECT_EQ(back[i].bytes, want[i].bytes);
   }
   EXPECT_TRUE(roofkit::ranges_of_run_file("{\"schema\": \"roofkit.run/1\"}").empty());
+}
+
+} // namespace
+
+namespace {
+
+// The chart's "other" entry folds kernels with their work extrapolated to all their launches
+// (roofkit__app_total_*), not per-launch work times the launches that were profiled.
+TEST(sampled_log, the_charts_folded_kernels_use_the_extrapolated_totals) {
+  roofkit::run r;
+  for (int i = 0; i < 3; ++i) {
+    roofkit::kernel_result k;
+    k.name = "k" + std::to_string(i);
+    k.flops[precision::fp32] = 10;
+    k.bytes[memory_level::dram] = 100;
+    k.time = {1e-6, 1e-6, 1e-6, 1};
+    k.counters["roofkit__app_launches"] = 5;
+    k.counters["roofkit__app_total_time_s"] = (3 - i) * 1e-3;
+    if (i > 0) {
+      k.counters["roofkit__app_total_flops.fp32"] = 70;
+      k.counters["roofkit__app_total_bytes.dram"] = 900;
+    }
+    r.kernels.push_back(k);
+  }
+  const auto top = roofkit::top_kernels_run(r, 1);
+  ASSERT_EQ(top.kernels.size(), 2u);
+  EXPECT_EQ(top.kernels[1].name, "other (2 kernels)");
+  EXPECT_DOUBLE_EQ(top.kernels[1].flops.at(precision::fp32), 140);
+  EXPECT_DOUBLE_EQ(top.kernels[1].bytes.at(memory_level::dram), 1800);
 }
 
 } // namespace

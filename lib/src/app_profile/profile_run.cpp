@@ -429,6 +429,7 @@ std::string profile_run_json(const run& r, const profile_log& log, const profile
   opts["replay_batch"] = in.options.replay_batch;
   opts["sample"] = to_string(in.options.sample);
   opts["nvtx_scope"] = to_string(in.options.nvtx_rule);
+  opts["nvtx_groups"] = in.options.nvtx_groups || !in.options.nvtx_range.empty();
   p["options"] = opts;
   p["processes"] = log.processes;
   p["total_launches"] = log.total_launches;
