@@ -42,6 +42,7 @@ using NV::Cupti::Checkpoint::cuptiCheckpointSave;
 #include "driver_gate.hpp"
 #include "graph_kernels.hpp"
 #include "launch_args.hpp"
+#include "launch_book.hpp"
 #include "launch_facts.hpp"
 #include "launch_timer.hpp"
 #include "nvtx_ranges.hpp"
@@ -52,6 +53,7 @@ using NV::Cupti::Checkpoint::cuptiCheckpointSave;
 #include "roofkit/occupancy.hpp"
 #include "roofkit/profiler.hpp"
 #include "roofkit/timing.hpp"
+#include "run_meter.hpp"
 
 namespace roofkit::inject {
 
@@ -112,6 +114,8 @@ public:
     try {
       options_ = options_from_environment([](const char* n) -> const char* { return getenv(n); });
       selector_ = std::make_unique<launch_selector>(options_);
+      book_ = std::make_unique<launch_book>(options_.sample, pid_);
+      progress_ = std::make_unique<progress_meter>(options_.progress);
     } catch (const std::exception& e) {
       fail(std::string("bad options: ") + e.what(), "", 2);
       return;
@@ -137,7 +141,7 @@ public:
                         CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
     cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE,
                         CUPTI_CBID_RESOURCE_MODULE_LOADED);
-    if (!options_.nvtx_range.empty()) {
+    if (!options_.nvtx_range.empty() || options_.nvtx_groups) {
       // NVTX loads its tool on the first NVTX call: point it at the libcupti we are bound to
       // (the launcher's guess may differ when the application brought its own copy).
       Dl_info info{};
@@ -148,6 +152,26 @@ public:
   }
 
   // The profiler's own time, added to `fields` (the record log sums its profiler_time lines).
+  // The profiler statistics of every device's session (ROOFKIT_REPLAY_PHASES).
+  profiler_stats summed_stats() {
+    profiler_stats all;
+    for (auto& [ordinal, d] : devices_)
+      if (d.session) {
+        const profiler_stats t = d.session->stats();
+        all.calls += t.calls;
+        all.passes += t.passes;
+        all.setup_s += t.setup_s;
+        all.passes_s += t.passes_s;
+        all.decode_s += t.decode_s;
+        all.before_s += t.before_s;
+        all.start_s += t.start_s;
+        all.body_s += t.body_s;
+        all.flush_s += t.flush_s;
+        all.stop_s += t.stop_s;
+      }
+    return all;
+  }
+
   static void add_stats(const profiler_stats& t, std::map<std::string, double>& fields) {
     const std::pair<const char*, double> totals[] = {
         {"calls", t.calls},       {"passes", t.passes},     {"setup_s", t.setup_s},
@@ -197,8 +221,11 @@ public:
     tool_scope scope;
     close_batch("exit");
     timer_.drain();
-    for (const auto& t : timer_.timings(kernel_names_))
-      write(timing_line(t));
+    if (progress_)
+      progress_->finish();
+    if (book_)
+      for (const auto& line : book_->finish(kernel_names_, timer_.stats()))
+        write(line);
     for (const auto& [key, n] : not_profiled_)
       write(not_profiled_line({key.first, key.second, n}));
     std::map<std::string, double> fields = counts_;
@@ -211,6 +238,12 @@ public:
       fields["batch_ended_by:" + why] = static_cast<double>(n);
     if (!fields.empty())
       write(profiler_time_line(fields));
+    if (phases_)
+      std::fputs(phases_
+                     ->report(summed_stats(), book_ ? book_->measured() : 0,
+                              static_cast<std::int64_t>(counts_["batches"]))
+                     .c_str(),
+                 stderr);
     write(end_line(launches_.load(), pid_));
     records_.close();
   }
@@ -413,20 +446,42 @@ private:
       int ordinal = 0;
       session_for(d->context, ordinal);
     }
-    if (selector_ && selector_->select(name, nvtx_ranges())) {
+    const launch_book::place at = locate(id, d->symbolName, a);
+    std::string inferred_record;
+    if (selector_ && select(name) && book_->measure(at, index, inferred_record)) {
       if (stopped_)
         ++not_profiled_[{name, "profiler unavailable"}];
       else if (!take_turn())
         ++not_profiled_[{name, "profiler held by another process of the application"}];
       else {
-        profile(a, d, name, index);
+        profile(a, d, name, index, at);
         yield_turn_if_wanted(); // between back-to-back profiled launches the watcher may not get in
       }
-    } else if (batch_) {
+    } else if (batch_) { // not selected, or inferred: it runs between the batch and its replay
       close_batch("a launch not selected");
     }
+    if (!inferred_record.empty())
+      write(inferred_record);
+    progress_->tick(index + 1, book_->measured(), book_->inferred());
     lock.unlock();
-    timer_.begin(d->context, a.stream, id);
+    timer_.begin(d->context, a.stream, at.group);
+  }
+
+  // The launch's shape, enclosing NVTX ranges (when followed) and timer group.
+  launch_book::place locate(int kernel, const char* symbol, const launch_args& a) {
+    static const std::vector<std::string> none;
+    const bool follow = !options_.nvtx_range.empty() || options_.nvtx_groups;
+    const auto path = follow ? nvtx_ranges().path(this_thread_id(), options_.nvtx_rule) : none;
+    return book_->locate(kernel, symbol, {a.grid[0], a.grid[1], a.grid[2]},
+                         {a.block[0], a.block[1], a.block[2]}, a.dynamic_smem, path);
+  }
+
+  // Whether the launch passes the filters: name, NVTX range under the options' scope, skip, count.
+  bool select(const std::string& name) {
+    const bool inside =
+        options_.nvtx_range.empty() ||
+        nvtx_ranges().inside(this_thread_id(), options_.nvtx_range, options_.nvtx_rule);
+    return selector_->select_inside(name, inside);
   }
 
   device_state* state_for(CUcontext ctx, int& ordinal) {
@@ -566,7 +621,7 @@ private:
   }
 
   void profile(const launch_args& a, const CUpti_CallbackData* d, const std::string& name,
-               std::int64_t index) {
+               std::int64_t index, const launch_book::place& at) {
     const auto t0 = std::chrono::steady_clock::now();
     CUcontext ctx = d->context;
     int ordinal = 0;
@@ -591,7 +646,9 @@ private:
     k.launch.block = {a.block[0], a.block[1], a.block[2]};
     k.launch.dynamic_smem_bytes = a.dynamic_smem;
     rec.stream = reinterpret_cast<std::uintptr_t>(a.stream);
-    rec.thread = static_cast<std::uint64_t>(syscall(SYS_gettid));
+    rec.thread = this_thread_id();
+    rec.shape = at.shape;
+    rec.range = at.range;
     if (options_.replay_batch > 1)
       defer(a, ctx, *s, std::move(rec), t0);
     else
@@ -631,9 +688,7 @@ private:
       }
       // Also prints the device output of the application's earlier launches, before stdout is
       // redirected for the replay.
-      ROOFKIT_CU_CHECK(cuCtxSynchronize());
-      output.emplace();
-      ROOFKIT_CUPTI_CHECK(cuptiCheckpointSave(&cp));
+      sync_and_save(cp, [&] { output.emplace(); });
       saved = true;
       auto work = [&] {
         const CUresult r = relaunch(a);
@@ -684,6 +739,21 @@ private:
     write(launch_line(rec));
   }
 
+  // Synchronises the context, runs `between`, and saves device memory in `cp`; the two steps are
+  // timed for ROOFKIT_REPLAY_PHASES.
+  template <class F> void sync_and_save(CUpti_Checkpoint& cp, F between) {
+    const auto t0 = std::chrono::steady_clock::now();
+    ROOFKIT_CU_CHECK(cuCtxSynchronize());
+    between();
+    const auto t1 = std::chrono::steady_clock::now();
+    ROOFKIT_CUPTI_CHECK(cuptiCheckpointSave(&cp));
+    if (phases_) {
+      phases_->add_sync(std::chrono::duration<double>(t1 - t0).count());
+      phases_->add_save(
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count());
+    }
+  }
+
   // Adds a selected launch to the open batch, opening one if needed; the application's launch
   // then runs as usual. Loading a function and setting up the device heap run work of the driver's
   // that the batch's checkpoint would undo: a batch ends before them.
@@ -718,13 +788,12 @@ private:
         const driver_gate::hold_scope quiet(gate_);
         note_busy_driver(quiet);
         // Also prints the device output of the application's earlier launches.
-        ROOFKIT_CU_CHECK(cuCtxSynchronize());
         pending_batch b;
         b.ctx = ctx;
         b.state = &s;
         b.checkpoint.ctx = ctx;
         b.checkpoint.allowOverwrite = 1;
-        ROOFKIT_CUPTI_CHECK(cuptiCheckpointSave(&b.checkpoint));
+        sync_and_save(b.checkpoint, [] {});
         batch_.emplace(std::move(b));
       }
     } catch (const std::exception& e) {
@@ -934,6 +1003,10 @@ private:
   record_log records_;
   app_profile_options options_;
   std::unique_ptr<launch_selector> selector_;
+  std::unique_ptr<launch_book> book_; ///< shapes, ranges, measured and inferred launches
+  std::unique_ptr<progress_meter> progress_;
+  std::unique_ptr<replay_phases> phases_ =
+      replay_phases::enabled() ? std::make_unique<replay_phases>() : nullptr;
   CUpti_SubscriberHandle subscriber_ = nullptr;
   std::atomic<std::int64_t> launches_{0};
   std::atomic<int> captures_{0};

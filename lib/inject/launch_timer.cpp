@@ -1,7 +1,5 @@
 #include "launch_timer.hpp"
 
-#include <algorithm>
-
 namespace roofkit::inject {
 
 namespace {
@@ -30,7 +28,7 @@ CUevent launch_timer::take(CUcontext ctx) {
   return e;
 }
 
-bool launch_timer::begin(CUcontext ctx, CUstream stream, int kernel_id) {
+bool launch_timer::begin(CUcontext ctx, CUstream stream, int group) {
   std::lock_guard lock(mutex_);
   CUevent start = take(ctx);
   if (!start || cuEventRecord(start, stream) != CUDA_SUCCESS) {
@@ -38,7 +36,7 @@ bool launch_timer::begin(CUcontext ctx, CUstream stream, int kernel_id) {
       free_[ctx].push_back(start);
     return false;
   }
-  current = {true, ctx, stream, start, kernel_id};
+  current = {true, ctx, stream, start, group};
   return true;
 }
 
@@ -62,7 +60,7 @@ void launch_timer::end(bool launched) {
 void launch_timer::retire(const pair& p) {
   float ms = 0;
   if (cuEventElapsedTime(&ms, p.start, p.stop) == CUDA_SUCCESS)
-    times_ms_[p.kernel].push_back(ms);
+    times_[p.kernel].add(static_cast<double>(ms) * 1e-3);
   free_[p.ctx].push_back(p.start);
   free_[p.ctx].push_back(p.stop);
 }
@@ -96,28 +94,9 @@ void launch_timer::drain(CUcontext ctx) {
   }
 }
 
-std::vector<kernel_timing> launch_timer::timings(const std::vector<std::string>& names) {
+std::map<int, launch_time_stats> launch_timer::stats() {
   std::lock_guard lock(mutex_);
-  std::vector<kernel_timing> out;
-  for (auto& [id, v] : times_ms_) {
-    if (v.empty() || id < 0 || static_cast<std::size_t>(id) >= names.size())
-      continue;
-    kernel_timing t;
-    t.name = names[static_cast<std::size_t>(id)];
-    t.launches = static_cast<std::int64_t>(v.size());
-    std::vector<float> s = v;
-    std::sort(s.begin(), s.end());
-    double total = 0;
-    for (float x : s)
-      total += x;
-    t.total_s = total * 1e-3;
-    const std::size_t n = s.size();
-    t.median_s = (n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2])) * 1e-3;
-    t.min_s = s.front() * 1e-3;
-    t.max_s = s.back() * 1e-3;
-    out.push_back(t);
-  }
-  return out;
+  return times_;
 }
 
 } // namespace roofkit::inject

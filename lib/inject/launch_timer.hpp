@@ -1,7 +1,8 @@
 #pragma once
 // Times every kernel launch of the application with a pair of events on its stream, so that each
 // kernel's share of the GPU time is known whether it was profiled or not. Completed pairs are
-// collected as later launches arrive; at most `max_pending` pairs wait, so memory stays flat.
+// collected as later launches arrive; at most `max_pending` pairs wait, and each group's times are
+// kept as launch_time_stats, so memory stays flat however many launches.
 #include <cuda.h>
 
 #include <deque>
@@ -17,13 +18,14 @@ namespace roofkit::inject {
 class launch_timer {
 public:
   /// Records the start event before the launch (callback entry). Returns false when it could not.
-  bool begin(CUcontext ctx, CUstream stream, int kernel_id);
+  /// `group` is the caller's number for what the launch is counted under.
+  bool begin(CUcontext ctx, CUstream stream, int group);
   /// Records the stop event after the launch (callback exit) on the same thread.
   void end(bool launched);
   /// Waits for the pending pairs of `ctx` (all contexts when null) and collects them.
   void drain(CUcontext ctx = nullptr);
-  /// Per kernel id: launches and times so far (after drain()).
-  std::vector<kernel_timing> timings(const std::vector<std::string>& names);
+  /// Per group: launches and times so far (after drain()).
+  std::map<int, launch_time_stats> stats();
 
 private:
   struct pair {
@@ -39,7 +41,7 @@ private:
   std::mutex mutex_;
   std::deque<pair> pending_;
   std::map<CUcontext, std::vector<CUevent>> free_;
-  std::map<int, std::vector<float>> times_ms_;
+  std::map<int, launch_time_stats> times_;
   static constexpr std::size_t max_pending = 4096;
 };
 

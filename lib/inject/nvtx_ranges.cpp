@@ -1,43 +1,56 @@
 #include "nvtx_ranges.hpp"
 
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <generated_nvtx_meta.h>
 
 namespace roofkit::inject {
 
 namespace {
 
-thread_local std::vector<std::string> stack; // enclosing NVTX push/pop ranges
+nvtx_range_tracker& tracker() {
+  static auto* one = new nvtx_range_tracker; // never destroyed: callbacks may outlive static dtors
+  return *one;
+}
 
-void push_attrib(const nvtxEventAttributes_t* a) {
-  stack.push_back(
-      a && a->messageType == NVTX_MESSAGE_TYPE_ASCII && a->message.ascii ? a->message.ascii : "");
+const char* attrib_name(const nvtxEventAttributes_t* a) {
+  return a && a->messageType == NVTX_MESSAGE_TYPE_ASCII && a->message.ascii ? a->message.ascii : "";
 }
 
 } // namespace
 
-const std::vector<std::string>& nvtx_ranges() { return stack; }
+std::uint64_t this_thread_id() {
+  thread_local const auto id = static_cast<std::uint64_t>(syscall(SYS_gettid));
+  return id;
+}
+
+const nvtx_range_tracker& nvtx_ranges() { return tracker(); }
 
 void on_nvtx(CUpti_CallbackId cbid, const CUpti_NvtxData* d) {
   switch (cbid) {
   case CUPTI_CBID_NVTX_nvtxRangePushA: {
     const char* m = static_cast<const nvtxRangePushA_params*>(d->functionParams)->message;
-    stack.push_back(m ? m : "");
+    tracker().push(this_thread_id(), m ? m : "");
     break;
   }
   case CUPTI_CBID_NVTX_nvtxRangePushEx:
-    push_attrib(static_cast<const nvtxRangePushEx_params*>(d->functionParams)->eventAttrib);
+    tracker().push(
+        this_thread_id(),
+        attrib_name(static_cast<const nvtxRangePushEx_params*>(d->functionParams)->eventAttrib));
     break;
   case CUPTI_CBID_NVTX_nvtxDomainRangePushEx:
-    push_attrib(
-        static_cast<const nvtxDomainRangePushEx_params*>(d->functionParams)->core.eventAttrib);
+    tracker().push(
+        this_thread_id(),
+        attrib_name(
+            static_cast<const nvtxDomainRangePushEx_params*>(d->functionParams)->core.eventAttrib));
     break;
   case CUPTI_CBID_NVTX_nvtxRangePushW:
-    stack.emplace_back();
+    tracker().push(this_thread_id(), "");
     break;
   case CUPTI_CBID_NVTX_nvtxRangePop:
   case CUPTI_CBID_NVTX_nvtxDomainRangePop:
-    if (!stack.empty())
-      stack.pop_back();
+    tracker().pop(this_thread_id());
     break;
   default:
     break;

@@ -58,3 +58,23 @@ roofkit_cli_test(NAME profile.clock_base_without_gpu COMMAND roofline-cuda profi
   EXIT_CODE 3 STDOUT_EMPTY STDERR "clock control 'base': no CUDA GPU visible to lock")
 set_tests_properties(cli.profile.clock_base_without_gpu PROPERTIES ENVIRONMENT
                      "CUDA_VISIBLE_DEVICES=-1")
+# Sampling and NVTX scope: bad values named with the valid ones (exit 2).
+roofkit_cli_test(NAME profile.bad_sample COMMAND roofline-cuda profile --sample 0 -- true
+  EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1
+  STDERR "sample '0' is not valid \\(valid: 1 to 1000000, or all\\)")
+roofkit_cli_test(NAME profile.bad_sample_word COMMAND roofline-cuda profile --sample every -- true
+  EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1
+  STDERR "sample 'every' is not valid \\(valid: 1 to 1000000, or all\\)")
+roofkit_cli_test(NAME profile.bad_nvtx_scope COMMAND roofline-cuda profile --nvtx-scope global -- true
+  EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1
+  STDERR "NVTX scope 'global' is not valid \\(valid: process, thread\\)")
+# A sampled log: the per-range table and the inferred launches said.
+roofkit_cli_test(NAME profile.from_records_sampled COMMAND roofline-cuda profile
+  --from-records ${PROJECT_SOURCE_DIR}/tests/data/profile/sampled.jsonl -o profile-sampled.json
+  STDOUT_EMPTY
+  STDERR "GPU time by NVTX range.*step > forward +\\| +7 \\| +4 \\| +3 \\|.*step > backward +\\| +3 \\| +0 \\| +3 \\|.*16 kernel launches, 5 profiled \\(3 replay passes each\\), 6 inferred from their shape's profiled ones")
+# report prints the per-range table of that run file.
+roofkit_cli_test(NAME profile.report_ranges COMMAND roofline-cuda report profile-sampled.json
+  STDOUT "GPU time by NVTX range.*step > forward +\\| +7 \\| +4 \\| +3 \\| +53\\.9 \\|")
+set_tests_properties(cli.profile.from_records_sampled PROPERTIES FIXTURES_SETUP profile_sampled)
+set_tests_properties(cli.profile.report_ranges PROPERTIES FIXTURES_REQUIRED profile_sampled)

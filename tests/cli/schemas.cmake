@@ -140,3 +140,9 @@ roofkit_schema_test(NAME detects_a_wrong_shape SCHEMA roofline-cuda-report.json
   COMMAND roofline-cuda device --list --json)
 set_tests_properties(cli.schema.detects_a_wrong_shape PROPERTIES PASS_REGULAR_EXPRESSION
   "does[ \n]+not[ \n]+match[ \n]+[^ \n]*roofline-cuda-report\\.json:.*missing[ \n]+required[ \n]+property[ \n]+.context.")
+
+# A sampled profile's run file (profile.shapes, profile.ranges, the launches' sample field).
+roofkit_schema_test(NAME profile_sampled_run SCHEMA roofkit-run-1.json
+  FILE ${schema_out}/profile-sampled-run.json
+  COMMAND roofline-cuda profile --from-records ${PROJECT_SOURCE_DIR}/tests/data/profile/sampled.jsonl
+          -o ${schema_out}/profile-sampled-run.json)

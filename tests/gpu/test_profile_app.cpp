@@ -48,9 +48,11 @@ profiled profile(const std::string& name, const std::string& options, const std:
   const fs::path out = dir / (name + ".out");
   const fs::path err = dir / (name + ".err");
   fs::remove(run);
-  const std::string cmd = std::string("'") + ROOFKIT_TOOL + "' profile " + options + " -o '" +
-                          run.string() + "' -- '" + app + "' " + args + " >'" + out.string() +
-                          "' 2>'" + err.string() + "'";
+  // Every launch profiled (these tests check each launch's replay); sampling has its own tests.
+  const std::string sample = options.find("--sample") == std::string::npos ? "--sample all " : "";
+  const std::string cmd = std::string("'") + ROOFKIT_TOOL + "' profile " + sample + options +
+                          " -o '" + run.string() + "' -- '" + app + "' " + args + " >'" +
+                          out.string() + "' 2>'" + err.string() + "'";
   profiled p;
   const auto start = std::chrono::steady_clock::now();
   const int status = std::system(cmd.c_str());
@@ -364,6 +366,66 @@ TEST(profile_app, launch_facts_match_the_drivers_attributes) {
       EXPECT_EQ(f.cw, 2);
     }
   }
+}
+
+} // namespace
+
+namespace {
+
+// Under --nvtx-scope process a range pushed on thread A selects thread B's launches made while it
+// is open (PyTorch's autograd thread); under thread (Nsight Compute's rule) only A's own.
+TEST(profile_app, nvtx_scope_process_selects_every_threads_launches_inside_the_range) {
+  const auto p =
+      profile("nvtx-process", "--nvtx step --nvtx-scope process", "", ROOFKIT_APP_NVTX_THREADS);
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  EXPECT_NE(p.out.find("nvtx_threads: all results correct"), std::string::npos) << p.out;
+  EXPECT_EQ(launches_by_kernel(p.run),
+            (std::map<std::string, int>{{"pusher_kernel", 1}, {"in_range_kernel", 3}}))
+      << p.err;
+  std::set<std::uint64_t> threads;
+  for (const auto& l : p.run["profile"]["launches"])
+    threads.insert(l["thread"].get<std::uint64_t>());
+  EXPECT_EQ(threads.size(), 2u);
+  // The launches grouped by range: the four inside "step", after_range_kernel outside.
+  std::map<std::string, int> by_range;
+  for (const auto& r : p.run["profile"]["ranges"])
+    by_range[r["path"].empty() ? "" : r["path"].back().get<std::string>()] +=
+        r["launches"].get<int>();
+  EXPECT_EQ(by_range, (std::map<std::string, int>{{"", 1}, {"step", 4}}))
+      << p.run["profile"]["ranges"];
+}
+
+TEST(profile_app, nvtx_scope_thread_keeps_nsight_computes_per_thread_rule) {
+  const auto p =
+      profile("nvtx-thread", "--nvtx step --nvtx-scope thread", "", ROOFKIT_APP_NVTX_THREADS);
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  EXPECT_EQ(launches_by_kernel(p.run), (std::map<std::string, int>{{"pusher_kernel", 1}})) << p.err;
+}
+
+// The default sample: the first 2 launches of each of the three shapes profiled, the other
+// launches inferred from them, every launch timed, and the work extrapolated to all launches.
+TEST(profile_app, sampling_profiles_two_launches_of_each_shape_and_times_every_launch) {
+  const int n = 3000;
+  const auto p = profile("sample-default", "--sample 2", std::to_string(n), ROOFKIT_APP_LONG_RUN);
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  const auto& prof = p.run["profile"];
+  EXPECT_EQ(prof["profiled_launches"].get<int>(), 6) << p.err;
+  EXPECT_EQ(prof["inferred_launches"].get<int>(), n - 6);
+  ASSERT_EQ(prof["shapes"].size(), 3u);
+  for (const auto& s : prof["shapes"]) {
+    EXPECT_EQ(s["launches"].get<int>(), n / 3) << s;
+    EXPECT_EQ(s["measured"].get<int>(), 2) << s;
+    EXPECT_EQ(s["inferred"].get<int>(), n / 3 - 2) << s;
+    EXPECT_EQ(s["inferred_indexes"].size(), static_cast<std::size_t>(n / 3 - 2));
+    const double per = s["bytes_per_launch"]["dram"].get<double>();
+    EXPECT_DOUBLE_EQ(s["bytes"]["dram"].get<double>(), per * (n / 3)) << s;
+  }
+  std::int64_t timed = 0;
+  for (const auto& k : prof["kernels"])
+    timed += k["launches"].get<std::int64_t>();
+  EXPECT_EQ(timed, n);
+  for (const auto& l : prof["launches"])
+    EXPECT_EQ(l["sample"], "measured");
 }
 
 } // namespace

@@ -23,6 +23,9 @@ struct profile_cli {
   std::string cache_control = roofkit::to_string(roofkit::cache_control::all);
   std::string clock_control = roofkit::to_string(roofkit::clock_control::none);
   std::string profile_from_start = roofkit::to_string(roofkit::profile_start::on);
+  std::string sample = roofkit::to_string(roofkit::sample_limit{});
+  std::string nvtx_scope = roofkit::to_string(roofkit::nvtx_scope::process);
+  bool quiet = false;
   std::string ceilings;
   bool ceilings_any_gpu = false;
   std::string output;
@@ -36,6 +39,31 @@ std::filesystem::path executable_dir() {
   std::error_code ec;
   const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
   return ec ? std::filesystem::path() : self.parent_path();
+}
+
+// The per-kernel (and per-range) tables and the launch counts, on stderr.
+void print_summary(const roofkit::app_profile_result& res,
+                   const std::function<void(const std::string&)>& say) {
+  std::ostringstream table;
+  auto printer = roofkit::make_printer(roofkit::output_format::markdown, table);
+  printer->print(roofkit::profile_summary_table(res.result, res.log));
+  const auto ranges = roofkit::summarize_ranges(res.log);
+  if (!ranges.empty())
+    printer->print(roofkit::range_table(roofkit::range_run(res.result, ranges), ranges));
+  printer->finish();
+  std::cerr << "\n" << table.str();
+  std::int64_t inferred = 0;
+  for (const auto& s : roofkit::sampled_shapes(res.log))
+    inferred += s.inferred;
+  say(fmt::format(
+      "{}{} kernel launches{}, {} profiled ({} replay passes each){}{}",
+      res.log.finished ? "" : "at least ", res.log.total_launches,
+      res.log.processes > 1 ? fmt::format(" in {} processes", res.log.processes) : "",
+      res.log.launches.size(), res.log.passes,
+      inferred > 0 ? fmt::format(", {} inferred from their shape's profiled ones", inferred) : "",
+      res.log.finished || res.log.device.empty()
+          ? ""
+          : "; the records end early (the application did not exit normally)"));
 }
 
 int run_profile(const profile_cli& o) {
@@ -58,6 +86,9 @@ int run_profile(const profile_cli& o) {
   req.options.cache = roofkit::parse_cache_control(o.cache_control);
   req.options.clock = roofkit::parse_clock_control(o.clock_control);
   req.options.from_start = roofkit::parse_profile_start(o.profile_from_start);
+  req.options.sample = roofkit::parse_sample_limit(o.sample);
+  req.options.nvtx_rule = roofkit::parse_nvtx_scope(o.nvtx_scope);
+  req.options.progress = !o.quiet && roofkit::stderr_is_terminal();
   roofkit::parse_replay_batch(o.options.replay_batch);
   req.argv = o.app;
   // Roofs: a run file's as they are; otherwise chosen (and measured, once per GPU) before the
@@ -95,18 +126,7 @@ int run_profile(const profile_cli& o) {
     say("error: " + res.log.errors[i] +
         (res.log.hints[i].empty() ? "" : " (" + res.log.hints[i] + ")"));
 
-  std::ostringstream table;
-  auto printer = roofkit::make_printer(roofkit::output_format::markdown, table);
-  printer->print(roofkit::profile_summary_table(res.result, res.log));
-  printer->finish();
-  std::cerr << "\n" << table.str();
-  say(fmt::format("{}{} kernel launches{}, {} profiled ({} replay passes each){}",
-                  res.log.finished ? "" : "at least ", res.log.total_launches,
-                  res.log.processes > 1 ? fmt::format(" in {} processes", res.log.processes) : "",
-                  res.log.launches.size(), res.log.passes,
-                  res.log.finished || res.log.device.empty()
-                      ? ""
-                      : "; the records end early (the application did not exit normally)"));
+  print_summary(res, say);
   if (res.log.launches.empty()) { // never a run labelled measured that measured nothing
     const int code =
         res.exit_code != 0 ? res.exit_code : static_cast<int>(roofkit::exit_code::none_profiled);
@@ -142,6 +162,18 @@ const roofkit::cli::registration profile_registration{
                       "Only kernels whose demangled name matches this regex");
       cmd->add_option("--nvtx", o->options.nvtx_range,
                       "Only launches inside an NVTX push/pop range of this name");
+      cmd->add_option("--nvtx-scope", o->nvtx_scope,
+                      "process: a range open on any thread selects every thread's launches "
+                      "(PyTorch runs backward on its own thread); thread: only the pushing "
+                      "thread's, as Nsight Compute (default process)");
+      cmd->add_flag("--nvtx-groups", o->options.nvtx_groups,
+                    "Follow NVTX ranges and group the report by range (on with --nvtx)");
+      cmd->add_option("--sample", o->sample,
+                      "Launches of each shape (kernel, grid, block, dynamic shared memory) "
+                      "profiled with counters, 1 to 1000000 or all; every launch is timed. "
+                      "Default 2: a training step repeats its shapes every step, so two "
+                      "measure each shape and show its spread at a fraction of the cost");
+      cmd->add_flag("-q,--quiet", o->quiet, "No progress line on stderr");
       cmd->add_option("--launch-skip", o->options.launch_skip,
                       "Matching launches to let run before profiling starts");
       cmd->add_option("--launch-count", o->options.launch_count,

@@ -6,6 +6,8 @@
 
 #include "cli_format.hpp"
 #include "cli_help.hpp"
+#include "roofkit/app_profile.hpp"
+#include "roofkit/core.hpp"
 #include "roofkit/diagnosis.hpp"
 #include "roofkit/results.hpp"
 #include "subcommand.hpp"
@@ -64,6 +66,10 @@ std::function<int()> add_report(CLI::App& app) {
     options.wide = args->wide;
     options.wide_hint = "Every column and the notes: --wide.";
     options.source_name = args->file;
+    // A profiled application's launches by NVTX range (profile --nvtx-groups or --nvtx).
+    const auto ranges = roofkit::ranges_of_run_file(roofkit::read_text_file(args->file));
+    if (!ranges.empty())
+      options.extra_tables.push_back(roofkit::range_table(roofkit::range_run(r, ranges), ranges));
     roofkit::print_run_report(r, format, std::cout, options);
     return 0;
   };

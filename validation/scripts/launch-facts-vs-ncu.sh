@@ -25,7 +25,7 @@ metrics=launch__registers_per_thread,launch__shared_mem_per_block_static
 metrics=$metrics,launch__shared_mem_per_block_dynamic,launch__grid_size,launch__block_size
 metrics=$metrics,launch__cluster_dim_x,launch__cluster_dim_y,launch__cluster_dim_z
 metrics=$metrics,launch__waves_per_multiprocessor
-profile_cmd=("$rc" profile -o "$work/run.json" -- "$@")
+profile_cmd=("$rc" profile --sample all -o "$work/run.json" -- "$@")
 ncu_cmd=(ncu --metrics "$metrics" --print-units base --csv -- "$@")
 "${profile_cmd[@]}" > "$work/profile.out" 2> "$work/profile.err" || {
   cat "$work/profile.err" >&2; exit 1; }

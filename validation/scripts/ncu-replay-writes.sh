@@ -30,7 +30,7 @@ for i, v in sorted(vals.items(), key=lambda x: int(x[0])):
 done
 for cache in all none; do
   d="$(mktemp -d)"
-  "$BUILD/tools/roofline-cuda" profile --cache-control "$cache" --launch-count 5 \
+  "$BUILD/tools/roofline-cuda" profile --sample all --cache-control "$cache" --launch-count 5 \
     --records "$d/r.jsonl" -o "$d/run.json" -- "$APP" 5 $mib >/dev/null 2>"$d/err"
   python3 -c "
 import json

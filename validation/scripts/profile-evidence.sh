@@ -116,7 +116,7 @@ profile() { # name, time limit (s), profile options..., -- command...
   local name=$1 limit=$2; shift 2
   local t1
   t1=$(now)
-  /usr/bin/time -f "$TIMEFMT" -o "$R/$name.time" timeout "$limit" "$RC" profile \
+  /usr/bin/time -f "$TIMEFMT" -o "$R/$name.time" timeout "$limit" "$RC" profile --sample all \
     --records "$R/$name.records.jsonl" -o "$R/$name.json" "$@" >"$R/$name.out" 2>"$R/$name.err"
   local rc=$?
   step "$name: profile rc=$rc wall $(since "$t1") s ($(tail -1 "$R/$name.time")); app: $(tail -1 "$R/$name.out")"

@@ -31,7 +31,7 @@ wall roofkit "$RC" profile --nvtx ops --records "$W/torch.jsonl" -o "$W/torch.js
 for r in $(seq 1 "$ROUNDS"); do
   wall "plain_$r" "${TORCH[@]}"
   wall "ncu_all_$r" ncu --set roofline --cache-control all --clock-control none "${TORCH[@]}"
-  wall "roofkit_all_$r" "$RC" profile --records "$W/torch_all_$r.jsonl" -o "$W/torch_all_$r.json" \
+  wall "roofkit_all_$r" "$RC" profile --sample all --records "$W/torch_all_$r.jsonl" -o "$W/torch_all_$r.json" \
     -- "${TORCH[@]}"
 done
 wall many "$RC" profile --launch-count 100 --records "$W/many.jsonl" -o "$W/many.json" -- \
@@ -76,7 +76,7 @@ r = {
     "ncu": "ncu --set roofline --cache-control all --clock-control none --nvtx --nvtx-include ops/ python3 tests/apps/torch_ops.py",
     "roofkit": "roofline-cuda profile --nvtx ops -- python3 tests/apps/torch_ops.py",
     "ncu_all": "ncu --set roofline --cache-control all --clock-control none python3 tests/apps/torch_ops.py",
-    "roofkit_all": "roofline-cuda profile -- python3 tests/apps/torch_ops.py",
+    "roofkit_all": "roofline-cuda profile --sample all -- python3 tests/apps/torch_ops.py",
     "many": "roofline-cuda profile --launch-count 100 -- roofkit_app_many_kernels 10000",
     "script": f"ROUNDS={rounds} validation/scripts/profile-walltime.sh"},
   "rounds": per_round,

@@ -1,16 +1,19 @@
 #pragma once
 // roofkit/app_profile.hpp: profiling another application: options, launch selection, its process.
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <regex>
 #include <set>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "roofkit/printer.hpp"
@@ -43,6 +46,31 @@ profile_start parse_profile_start(std::string_view text);
 /// "replay batch N is out of range (valid: 1 to 256)".
 std::int64_t parse_replay_batch(std::int64_t n);
 
+/// Launches of each launch shape (kernel, grid, block, dynamic shared memory) profiled with
+/// counters; the later ones of the shape are timed only, their work inferred from the shape's.
+struct sample_limit {
+  std::int64_t per_shape = 2; ///< the first N launches of every shape; -1: every launch
+  bool all() const { return per_shape < 0; }
+  bool operator==(const sample_limit& o) const { return per_shape == o.per_shape; }
+};
+/// Largest per-shape sample (sample_limit::per_shape).
+inline constexpr std::int64_t max_sample_per_shape = 1000000;
+/// "all" or the number.
+std::string to_string(sample_limit s);
+/// Parses "all" or 1 to max_sample_per_shape; throws usage_error
+/// "sample 'x' is not valid (valid: 1 to 1000000, or all)".
+sample_limit parse_sample_limit(std::string_view text);
+
+/// Which threads' launches an open NVTX range selects.
+enum class nvtx_scope {
+  process, ///< a range open on any thread selects the launches of every thread of the process
+  thread,  ///< only the launches of the thread that pushed it (Nsight Compute's rule)
+};
+/// "process" / "thread".
+std::string to_string(nvtx_scope s);
+/// Parses "process" / "thread"; throws usage_error naming the bad value and the valid ones.
+nvtx_scope parse_nvtx_scope(std::string_view text);
+
 /// What to profile in the application and how.
 struct app_profile_options {
   std::string kernel_regex;       ///< ECMAScript regex searched in the demangled name; "" = all
@@ -58,6 +86,11 @@ struct app_profile_options {
   /// application's own launches ran (1: each launch replayed alone in its callback, before the
   /// application's launch runs). See docs/profile.md.
   std::int64_t replay_batch = 32;
+  sample_limit sample; ///< launches of each shape profiled; see docs/profile.md
+  nvtx_scope nvtx_rule = nvtx_scope::process; ///< which threads a range of nvtx_range selects
+  bool progress = false; ///< the injected library prints launches seen/profiled/inferred on stderr
+  bool nvtx_groups =
+      false;               ///< follow NVTX ranges to group launches by range (also with nvtx_range)
   std::string record_path; ///< where the injected library writes its records
 };
 
@@ -78,6 +111,9 @@ public:
   /// Whether this launch is profiled; `nvtx_stack` holds the enclosing ranges of the calling
   /// thread, outermost first.
   bool select(const std::string& kernel_name, const std::vector<std::string>& nvtx_stack);
+  /// The same, where the caller has decided whether the launch is inside the NVTX range asked
+  /// for (ignored without one): nvtx_range_tracker::inside() under the options' nvtx_scope.
+  bool select_inside(const std::string& kernel_name, bool inside_nvtx_range);
   /// Launches that passed the filters so far (profiled or skipped by launch_skip).
   std::int64_t matched() const { return matched_; }
   /// Launches selected so far.
@@ -99,6 +135,88 @@ private:
   bool started_ = false;
 };
 
+/// Follows the NVTX push/pop ranges of every thread of a process, to decide whether a launch is
+/// inside a range under either nvtx_scope and to name the ranges that enclose it. Thread-safe.
+class nvtx_range_tracker {
+public:
+  /// `thread` pushed a range named `name`.
+  void push(std::uint64_t thread, const std::string& name);
+  /// `thread` popped its innermost range (nothing when it has none open).
+  void pop(std::uint64_t thread);
+  /// Whether a launch of `thread` is inside a range named `name`: under thread, one of the
+  /// thread's own open ranges; under process, one open on any thread.
+  bool inside(std::uint64_t thread, const std::string& name, nvtx_scope scope) const;
+  /// The ranges enclosing a launch of `thread`, outermost first: its own; under process, when it
+  /// has none open, those of the thread that most recently pushed a range still open.
+  std::vector<std::string> path(std::uint64_t thread, nvtx_scope scope) const;
+
+private:
+  mutable std::mutex mutex_;
+  std::map<std::uint64_t, std::vector<std::string>> stacks_;
+  std::map<std::string, int> open_;    ///< ranges open on any thread, by name
+  std::vector<std::uint64_t> pushers_; ///< threads by their latest push, latest last
+};
+
+/// Launch shapes of a process, numbered from 0 as they first appear, and which launches of a
+/// shape are profiled (the first sample_limit::per_shape) or inferred. Memory grows with the
+/// distinct shapes only. Not thread-safe.
+class shape_sampler {
+public:
+  explicit shape_sampler(sample_limit limit) : limit_(limit) {}
+  /// The shape of a launch of kernel `kernel` (the caller's number for its function).
+  int shape_of(int kernel, const std::array<std::uint32_t, 3>& grid,
+               const std::array<std::uint32_t, 3>& block, std::uint32_t dynamic_smem);
+  /// A selected launch of `shape`: true when it is profiled (measured), false when inferred.
+  bool measure(int shape);
+  /// The kernel number, grid, block and dynamic shared memory of a shape.
+  struct key {
+    int kernel;
+    std::array<std::uint32_t, 3> grid;
+    std::array<std::uint32_t, 3> block;
+    std::uint32_t dynamic_smem;
+    bool operator<(const key& o) const {
+      return std::tie(kernel, grid, block, dynamic_smem) <
+             std::tie(o.kernel, o.grid, o.block, o.dynamic_smem);
+    }
+  };
+  const std::vector<key>& shapes() const { return keys_; }
+  std::int64_t measured(int shape) const { return counts_.at(shape).first; }
+  std::int64_t inferred(int shape) const { return counts_.at(shape).second; }
+  std::int64_t measured_total() const { return measured_total_; }
+  std::int64_t inferred_total() const { return inferred_total_; }
+
+private:
+  sample_limit limit_;
+  std::map<key, int> ids_;
+  std::vector<key> keys_;
+  std::vector<std::pair<std::int64_t, std::int64_t>> counts_; ///< measured, inferred
+  std::int64_t measured_total_ = 0;
+  std::int64_t inferred_total_ = 0;
+};
+
+/// Launch times in memory that stays flat however many launches: count, total, min and max
+/// exact; the median from every time up to `kept` launches, from an even reservoir sample after.
+class launch_time_stats {
+public:
+  void add(double seconds);
+  /// Adds another's launches (the median then comes from both samples).
+  void merge(const launch_time_stats& other);
+  std::int64_t count() const { return count_; }
+  double total_s() const { return total_; }
+  double min_s() const { return count_ ? min_ : 0; }
+  double max_s() const { return count_ ? max_ : 0; }
+  double median_s() const;
+  static constexpr std::size_t kept = 256;
+
+private:
+  std::int64_t count_ = 0;
+  double total_ = 0;
+  double min_ = 0;
+  double max_ = 0;
+  std::vector<float> sample_;
+  std::uint64_t rng_ = 0x9e3779b97f4a7c15ull;
+};
+
 /// One profiled launch as the injected library records it.
 struct launch_record {
   std::int64_t index = 0; ///< launch ordinal in the process (all kernels, from 0)
@@ -108,6 +226,40 @@ struct launch_record {
   std::uint64_t stream = 0;
   std::uint64_t thread = 0;
   double profile_overhead_s = 0; ///< wall time spent profiling this launch
+  int shape = -1; ///< its launch shape (shape_record::id); -1 in logs that predate sampling
+  int range = -1; ///< its enclosing NVTX ranges (range_record::id); -1: none
+};
+
+/// A launch shape of one process: kernel, grid, block, dynamic shared memory.
+struct shape_record {
+  std::int64_t pid = 0;
+  int id = 0;
+  std::string name; ///< demangled
+  std::string mangled_name;
+  std::array<std::uint32_t, 3> grid{1, 1, 1};
+  std::array<std::uint32_t, 3> block{1, 1, 1};
+  std::uint32_t dynamic_smem = 0;
+};
+
+/// The NVTX ranges that enclosed launches of one process, outermost first.
+struct range_record {
+  std::int64_t pid = 0;
+  int id = 0;
+  std::vector<std::string> path;
+};
+
+/// The launches of one shape inside one set of NVTX ranges: all of them timed; `measured`
+/// profiled, `inferred` selected but left to the shape's measured launches.
+struct launch_group {
+  std::int64_t pid = 0;
+  int shape = 0;
+  int range = -1;            ///< -1: outside every NVTX range
+  std::int64_t launches = 0; ///< timed
+  std::int64_t measured = 0;
+  std::int64_t inferred = 0;
+  double total_s = 0;
+  double min_s = 0;
+  double max_s = 0;
 };
 
 /// Launches of one kernel as the application ran them (timed with events, not replayed).
@@ -148,6 +300,11 @@ struct profile_log {
   int processes = 0;
   /// Where the profiler's time went (profiler_stats fields, summed over devices).
   std::map<std::string, double> profiler_time;
+  std::vector<shape_record> shapes;
+  std::vector<range_record> ranges;
+  std::vector<launch_group> groups;
+  /// The launches inferred from their shape's measured ones: per (pid, shape), their indexes.
+  std::map<std::pair<std::int64_t, int>, std::vector<std::int64_t>> inferred;
 };
 
 /// JSON lines of the log (each ends with '\n').
@@ -158,6 +315,12 @@ std::string timing_line(const kernel_timing& t);
 std::string not_profiled_line(const not_profiled& n);
 std::string error_line(const std::string& message, const std::string& hint, int exit);
 std::string end_line(std::int64_t total_launches, std::int64_t pid = 0);
+std::string shape_line(const shape_record& s);
+std::string range_line(const range_record& r);
+std::string group_line(const launch_group& g);
+/// Launches inferred from their shape: (index, shape) pairs of process `pid`.
+std::string inferred_line(const std::vector<std::pair<std::int64_t, int>>& launches,
+                          std::int64_t pid);
 /// The launcher's first line: the clock control it applied before starting the application.
 std::string clock_line(clock_control mode, const std::string& note);
 /// The profiler's time breakdown: `fields` are profiler_stats' members by name.
@@ -182,11 +345,72 @@ struct kernel_summary {
   std::int64_t profiled = 0;
   double total_s = 0;
   double median_s = 0;
-  double share = 0; ///< of the GPU time of every timed launch, 0..1
+  double share = 0;          ///< of the GPU time of every timed launch, 0..1
+  std::int64_t inferred = 0; ///< launches whose work was inferred from their shape's measured ones
+  /// Extrapolated over every launch of its measured shapes (sampled_shapes).
+  std::map<precision, double> flops;
+  std::map<memory_level, double> bytes;
+  /// The largest relative spread between measured launches of one of its shapes.
+  double spread_time = 0;
+  double spread_flops = 0;
+  double spread_dram = 0;
 };
 
 /// The summary, largest total time first.
 std::vector<kernel_summary> summarize_kernels(const profile_log& log);
+
+/// One launch shape of the log with its work extrapolated from its measured launches to all its
+/// timed launches (each inferred launch does what its shape's measured ones did on average).
+struct shape_totals {
+  shape_record shape;
+  std::int64_t launches = 0;                    ///< timed (every launch of the shape)
+  std::int64_t measured = 0;                    ///< profiled with counters (launch records)
+  std::int64_t inferred = 0;                    ///< selected, left to the measured ones
+  double total_s = 0;                           ///< GPU time of its timed launches
+  std::map<precision, double> flops_per_launch; ///< mean of the measured launches
+  std::map<memory_level, double> bytes_per_launch;
+  std::map<precision, double> flops;    ///< flops_per_launch x launches
+  std::map<memory_level, double> bytes; ///< bytes_per_launch x launches
+  /// Between the measured launches, (max - min) / mean: counter GPU time, FLOPs (all
+  /// precisions), DRAM bytes (0 with one measured launch).
+  double spread_time = 0;
+  double spread_flops = 0;
+  double spread_dram = 0;
+};
+
+/// Every shape of the log in order of first appearance (per process). Logs written before
+/// sampling (no shape records) get one shape per kernel, grid, block and dynamic shared memory
+/// of their launch records, every launch measured.
+std::vector<shape_totals> sampled_shapes(const profile_log& log);
+
+/// The launches inside one set of enclosing NVTX ranges (all processes).
+struct range_summary {
+  std::vector<std::string> path; ///< outermost first; empty: outside every range
+  std::int64_t launches = 0;     ///< timed
+  std::int64_t measured = 0;
+  std::int64_t inferred = 0;
+  double total_s = 0;
+  double share = 0; ///< of the GPU time of every timed launch, 0..1
+  /// Extrapolated over the timed launches of the shapes that have measured launches.
+  std::map<precision, double> flops;
+  std::map<memory_level, double> bytes;
+  double work_time_s = 0; ///< GPU time of those launches (what flops and bytes are over)
+};
+
+/// Per NVTX range path, largest GPU time first; empty when the log has no groups.
+std::vector<range_summary> summarize_ranges(const profile_log& log);
+
+/// The ranges as kernels of a run (name: the path joined with " > "; work and time their
+/// extrapolated totals), to place them on the roofline of `r`'s ceilings.
+run range_run(const run& r, const std::vector<range_summary>& ranges);
+
+/// The per-range summary of a run file written by profile (its profile.ranges); empty when it has
+/// none. Throws runtime_error for a malformed entry.
+std::vector<range_summary> ranges_of_run_file(std::string_view text);
+
+/// The per-range table (id "ranges"): range, launches, measured, inferred, GPU time share,
+/// FLOP/s, DRAM bytes, bound, % of roof.
+table range_table(const run& ranges_run, const std::vector<range_summary>& ranges);
 
 /// What build_profile_run needs besides the log.
 struct profile_run_inputs {

@@ -87,6 +87,9 @@ struct report_options {
   /// Markdown, narrow tables: how to see every column, added to the kernels table's notes
   /// (a tool names its flag here); "" adds nothing.
   std::string wide_hint;
+  /// More tables printed after the kernels table with "all" (a profiled application's
+  /// per-NVTX-range table).
+  std::vector<table> extra_tables;
 };
 
 /// Prints a run: in Markdown a heading, the provenance and clocks lines, then the ceilings,

@@ -22,6 +22,10 @@ const char* env_clock = "ROOFKIT_PROFILE_CLOCK_CONTROL";
 const char* env_from_start = "ROOFKIT_PROFILE_FROM_START";
 const char* env_record = "ROOFKIT_PROFILE_RECORD";
 const char* env_batch = "ROOFKIT_PROFILE_REPLAY_BATCH";
+const char* env_sample = "ROOFKIT_PROFILE_SAMPLE";
+const char* env_nvtx_scope = "ROOFKIT_PROFILE_NVTX_SCOPE";
+const char* env_progress = "ROOFKIT_PROFILE_PROGRESS";
+const char* env_nvtx_groups = "ROOFKIT_PROFILE_NVTX_GROUPS";
 
 std::int64_t parse_int(const char* name, const std::string& text) {
   char* end = nullptr;
@@ -42,6 +46,8 @@ void validate(const app_profile_options& o) {
     throw usage_error(fmt::format(
         "launch count {} is out of range (valid: 1 or more; -1 for no limit)", o.launch_count));
   parse_replay_batch(o.replay_batch);
+  if (!o.sample.all())
+    parse_sample_limit(std::to_string(o.sample.per_shape));
   if (!o.kernel_regex.empty())
     detail::compile_user_regex(o.kernel_regex, "kernel regex");
 }
@@ -57,6 +63,10 @@ std::map<std::string, std::string> to_environment(const app_profile_options& o) 
   env[env_from_start] = to_string(o.from_start);
   env[env_record] = o.record_path;
   env[env_batch] = std::to_string(o.replay_batch);
+  env[env_sample] = to_string(o.sample);
+  env[env_nvtx_scope] = to_string(o.nvtx_rule);
+  env[env_progress] = o.progress ? "on" : "off";
+  env[env_nvtx_groups] = o.nvtx_groups ? "on" : "off";
   return env;
 }
 
@@ -82,6 +92,14 @@ app_profile_options options_from_environment(const char* (*lookup)(const char*))
     o.from_start = parse_profile_start(*v);
   if (auto v = get(env_batch))
     o.replay_batch = parse_int(env_batch, *v);
+  if (auto v = get(env_sample))
+    o.sample = parse_sample_limit(*v);
+  if (auto v = get(env_nvtx_scope))
+    o.nvtx_rule = parse_nvtx_scope(*v);
+  if (auto v = get(env_progress))
+    o.progress = *v == "on";
+  if (auto v = get(env_nvtx_groups))
+    o.nvtx_groups = *v == "on";
   if (auto v = get(env_record))
     o.record_path = *v;
   validate(o);
@@ -108,15 +126,17 @@ bool launch_selector::name_matches(const std::string& kernel_name) {
 
 bool launch_selector::select(const std::string& kernel_name,
                              const std::vector<std::string>& nvtx_stack) {
+  bool inside = false;
+  for (const auto& r : nvtx_stack)
+    inside = inside || r == options_.nvtx_range;
+  return select_inside(kernel_name, inside);
+}
+
+bool launch_selector::select_inside(const std::string& kernel_name, bool inside_nvtx_range) {
   if ((options_.from_start == profile_start::off && !started_) || !name_matches(kernel_name))
     return false;
-  if (!options_.nvtx_range.empty()) {
-    bool inside = false;
-    for (const auto& r : nvtx_stack)
-      inside = inside || r == options_.nvtx_range;
-    if (!inside)
-      return false;
-  }
+  if (!options_.nvtx_range.empty() && !inside_nvtx_range)
+    return false;
   ++matched_;
   if (matched_ <= options_.launch_skip || exhausted())
     return false;

@@ -120,7 +120,7 @@ std::map<std::string, std::string> profile_environment(const app_profile_options
                                                        const std::string& cupti_path) {
   auto env = to_environment(options);
   env["CUDA_INJECTION64_PATH"] = inject_library.string();
-  if (!options.nvtx_range.empty() && !cupti_path.empty())
+  if ((!options.nvtx_range.empty() || options.nvtx_groups) && !cupti_path.empty())
     env["NVTX_INJECTION64_PATH"] = cupti_path;
   return env;
 }

@@ -82,6 +82,12 @@ std::string launch_line(const launch_record& r) {
   j["bytes"] = bytes;
   j["counters"] = k.counters;
   j["profile_overhead_s"] = r.profile_overhead_s;
+  if (r.shape >= 0) {
+    j["shape"] = r.shape;
+    j["sample"] = "measured";
+  }
+  if (r.range >= 0)
+    j["range"] = r.range;
   if (!k.message.empty())
     j["message"] = k.message;
   return line_of(j);
@@ -98,6 +104,38 @@ std::string not_profiled_line(const not_profiled& n) {
   json j = {
       {"type", "not_profiled"}, {"name", n.name}, {"reason", n.reason}, {"launches", n.launches}};
   return line_of(j);
+}
+
+std::string shape_line(const shape_record& s) {
+  json j = {{"type", "shape"},
+            {"pid", s.pid},
+            {"id", s.id},
+            {"name", s.name},
+            {"mangled", s.mangled_name},
+            {"grid", dims(s.grid)},
+            {"block", dims(s.block)},
+            {"dynamic_smem", s.dynamic_smem}};
+  return line_of(j);
+}
+
+std::string range_line(const range_record& r) {
+  return line_of(json{{"type", "range"}, {"pid", r.pid}, {"id", r.id}, {"path", r.path}});
+}
+
+std::string group_line(const launch_group& g) {
+  json j = {{"type", "group"},        {"pid", g.pid},           {"shape", g.shape},
+            {"range", g.range},       {"launches", g.launches}, {"measured", g.measured},
+            {"inferred", g.inferred}, {"total_s", g.total_s},   {"min_s", g.min_s},
+            {"max_s", g.max_s}};
+  return line_of(j);
+}
+
+std::string inferred_line(const std::vector<std::pair<std::int64_t, int>>& launches,
+                          std::int64_t pid) {
+  json list = json::array();
+  for (const auto& [index, shape] : launches)
+    list.push_back(json::array({index, shape}));
+  return line_of(json{{"type", "inferred"}, {"pid", pid}, {"launches", list}});
 }
 
 std::string error_line(const std::string& message, const std::string& hint, int exit) {
@@ -155,7 +193,46 @@ launch_record launch_of(const json& j, std::int64_t pid) {
   k.source = work_source::counters;
   k.message = j.value("message", "");
   r.profile_overhead_s = j.value("profile_overhead_s", 0.0);
+  r.shape = j.value("shape", -1);
+  r.range = j.value("range", -1);
   return r;
+}
+
+// The sampling records: shapes, NVTX ranges, groups and inferred launches.
+bool parse_sampling_line(const std::string& type, const json& j, std::int64_t pid,
+                         profile_log& log) {
+  if (type == "shape") {
+    shape_record s;
+    s.pid = pid;
+    s.id = j.at("id").get<int>();
+    s.name = j.at("name").get<std::string>();
+    s.mangled_name = j.value("mangled", "");
+    s.grid = dims_of(j.at("grid"));
+    s.block = dims_of(j.at("block"));
+    s.dynamic_smem = j.value("dynamic_smem", 0u);
+    log.shapes.push_back(std::move(s));
+  } else if (type == "range") {
+    log.ranges.push_back(
+        {pid, j.at("id").get<int>(), j.at("path").get<std::vector<std::string>>()});
+  } else if (type == "group") {
+    launch_group g;
+    g.pid = pid;
+    g.shape = j.at("shape").get<int>();
+    g.range = j.value("range", -1);
+    g.launches = j.at("launches").get<std::int64_t>();
+    g.measured = j.value("measured", std::int64_t{0});
+    g.inferred = j.value("inferred", std::int64_t{0});
+    g.total_s = j.value("total_s", 0.0);
+    g.min_s = j.value("min_s", 0.0);
+    g.max_s = j.value("max_s", 0.0);
+    log.groups.push_back(g);
+  } else if (type == "inferred") {
+    for (const auto& l : j.at("launches"))
+      log.inferred[{pid, l.at(1).get<int>()}].push_back(l.at(0).get<std::int64_t>());
+  } else {
+    return false;
+  }
+  return true;
 }
 
 } // namespace
@@ -225,7 +302,7 @@ profile_log parse_profile_log(std::string_view text) {
         log.clock_note = j.value("note", "");
       } else if (type == "end") {
         ended[pid] = j.value("launches", std::int64_t{0});
-      } else {
+      } else if (!parse_sampling_line(type, j, pid, log)) {
         throw runtime_error(fmt::format("unknown record type '{}'", type));
       }
     } catch (const json::exception& e) {

@@ -100,6 +100,17 @@ std::vector<kernel_summary> summarize_kernels(const profile_log& log) {
         s.total_s += x;
       s.median_s = median_of(v);
     }
+  for (const auto& t : sampled_shapes(log)) {
+    auto& s = entry(t.shape.name);
+    s.inferred += t.inferred;
+    for (const auto& [p, v] : t.flops)
+      s.flops[p] += v;
+    for (const auto& [l, v] : t.bytes)
+      s.bytes[l] += v;
+    s.spread_time = std::max(s.spread_time, t.spread_time);
+    s.spread_flops = std::max(s.spread_flops, t.spread_flops);
+    s.spread_dram = std::max(s.spread_dram, t.spread_dram);
+  }
   double total = 0;
   for (const auto& [name, s] : by_name)
     total += s.total_s;
@@ -202,6 +213,38 @@ void merge_launches(kernel_result& k, const std::vector<const launch_record*>& l
     k.mem_clock_mhz = median_of(mclocks);
 }
 
+// The sampling of a kernel's configuration (its name, grid and block, whatever the dynamic shared
+// memory): launches measured and inferred, the work extrapolated to all its launches, the spread.
+void add_sampling_counters(kernel_result& k, const std::string& name,
+                           const std::vector<shape_totals>& shapes) {
+  double measured = 0;
+  double inferred = 0;
+  std::map<std::string, double> totals;
+  double spread_time = 0;
+  double spread_flops = 0;
+  double spread_dram = 0;
+  for (const auto& t : shapes) {
+    if (t.shape.name != name || t.shape.grid != k.launch.grid || t.shape.block != k.launch.block)
+      continue;
+    measured += static_cast<double>(t.measured);
+    inferred += static_cast<double>(t.inferred);
+    for (const auto& [p, v] : t.flops)
+      totals["roofkit__app_total_flops." + to_string(p)] += v;
+    for (const auto& [l, v] : t.bytes)
+      totals["roofkit__app_total_bytes." + to_string(l)] += v;
+    spread_time = std::max(spread_time, t.spread_time);
+    spread_flops = std::max(spread_flops, t.spread_flops);
+    spread_dram = std::max(spread_dram, t.spread_dram);
+  }
+  k.counters["roofkit__app_measured_launches"] = measured;
+  k.counters["roofkit__app_inferred_launches"] = inferred;
+  for (const auto& [counter, v] : totals)
+    k.counters[counter] = v;
+  k.counters["roofkit__app_spread_time"] = spread_time;
+  k.counters["roofkit__app_spread_flops"] = spread_flops;
+  k.counters["roofkit__app_spread_dram_bytes"] = spread_dram;
+}
+
 } // namespace
 
 run build_profile_run(const profile_log& log, const profile_run_inputs& in) {
@@ -217,6 +260,7 @@ run build_profile_run(const profile_log& log, const profile_run_inputs& in) {
                                   dims_text(l.kernel.launch.block));
   std::vector<double> sm_mhz;
   std::vector<double> mem_mhz;
+  const auto shapes = sampled_shapes(log);
   for (const auto& s : summary) {
     std::vector<std::string> keys;
     std::map<std::string, std::vector<const launch_record*>> groups;
@@ -241,10 +285,16 @@ run build_profile_run(const profile_log& log, const profile_run_inputs& in) {
         sm_mhz.push_back(*k.sm_clock_mhz);
       if (k.mem_clock_mhz)
         mem_mhz.push_back(*k.mem_clock_mhz);
+      add_sampling_counters(k, s.name, shapes);
       k.counters["roofkit__app_launches"] = static_cast<double>(s.launches);
       k.counters["roofkit__app_total_time_s"] = s.total_s;
       k.counters["roofkit__app_gpu_time_share"] = s.share;
-      k.size = fmt::format("{} of {} launches profiled", launches.size(), s.launches);
+      const double inferred = k.counters["roofkit__app_inferred_launches"];
+      k.size = inferred > 0
+                   ? fmt::format("{} of {} launches profiled, {:.0f} inferred from their "
+                                 "shape",
+                                 launches.size(), s.launches, inferred)
+                   : fmt::format("{} of {} launches profiled", launches.size(), s.launches);
       r.kernels.push_back(std::move(k));
     }
   }
@@ -252,6 +302,109 @@ run build_profile_run(const profile_log& log, const profile_run_inputs& in) {
   c.mem_clock_mhz = median_of(mem_mhz);
   return r;
 }
+
+namespace {
+
+template <class K> json totals_json(const std::map<K, double>& m) {
+  json j = json::object();
+  for (const auto& [k, v] : m)
+    j[to_string(k)] = v;
+  return j;
+}
+
+json spread_json(double time, double flops, double dram) {
+  return {{"gpu_time", time}, {"flops", flops}, {"dram_bytes", dram}};
+}
+
+// Most inferred launch indexes a shape lists in the run file (beyond it, the count only).
+constexpr std::size_t max_listed_inferred = 100000;
+
+// Every launch shape: its launches measured and inferred (with the inferred ones' indexes), its
+// work per launch and extrapolated to all its launches, the spread between measured launches.
+json shapes_json(const profile_log& log, const std::vector<shape_totals>& shapes) {
+  json list = json::array();
+  for (const auto& t : shapes) {
+    json one = {{"pid", t.shape.pid},
+                {"id", t.shape.id},
+                {"name", t.shape.name},
+                {"grid", t.shape.grid},
+                {"block", t.shape.block},
+                {"dynamic_smem", t.shape.dynamic_smem},
+                {"launches", t.launches},
+                {"measured", t.measured},
+                {"inferred", t.inferred},
+                {"gpu_time_s", t.total_s},
+                {"flops_per_launch", totals_json(t.flops_per_launch)},
+                {"bytes_per_launch", totals_json(t.bytes_per_launch)},
+                {"flops", totals_json(t.flops)},
+                {"bytes", totals_json(t.bytes)},
+                {"spread", spread_json(t.spread_time, t.spread_flops, t.spread_dram)}};
+    const auto inf = log.inferred.find({t.shape.pid, t.shape.id});
+    if (inf != log.inferred.end() && inf->second.size() <= max_listed_inferred)
+      one["inferred_indexes"] = inf->second;
+    else if (inf != log.inferred.end())
+      one["inferred_indexes_omitted"] = inf->second.size();
+    list.push_back(std::move(one));
+  }
+  return list;
+}
+
+const std::vector<std::string>* range_path(const profile_log& log, const launch_record& l) {
+  if (l.range < 0)
+    return nullptr;
+  for (const auto& r : log.ranges)
+    if (r.pid == l.pid && r.id == l.range)
+      return &r.path;
+  return nullptr;
+}
+
+json ranges_json(const run& r, const profile_log& log) {
+  const auto ranges = summarize_ranges(log);
+  const run placed = range_run(r, ranges);
+  const auto placements = analyze(placed);
+  json list = json::array();
+  for (std::size_t i = 0; i < ranges.size(); ++i) {
+    const auto& g = ranges[i];
+    double flops = 0;
+    for (const auto& [p, v] : g.flops)
+      flops += v;
+    json one = {{"path", g.path},
+                {"launches", g.launches},
+                {"measured", g.measured},
+                {"inferred", g.inferred},
+                {"gpu_time_s", g.total_s},
+                {"gpu_time_share", g.share},
+                {"flops", totals_json(g.flops)},
+                {"bytes", totals_json(g.bytes)},
+                {"work_time_s", g.work_time_s},
+                {"flop_per_s", g.work_time_s > 0 ? flops / g.work_time_s : 0.0}};
+    if (placed.kernels[i].status == "ok" && !placements[i].bound.empty()) {
+      one["bound"] = placements[i].bound;
+      one["pct_of_roof"] = placements[i].pct_of_roof;
+    }
+    list.push_back(std::move(one));
+  }
+  return list;
+}
+
+json summary_json(const profile_log& log) {
+  json summary = json::array();
+  for (const auto& s : summarize_kernels(log))
+    summary.push_back({{"name", s.name},
+                       {"launches", s.launches},
+                       {"profiled", s.profiled},
+                       {"measured", s.profiled},
+                       {"inferred", s.inferred},
+                       {"total_time_s", s.total_s},
+                       {"median_time_s", s.median_s},
+                       {"gpu_time_share", s.share},
+                       {"flops", totals_json(s.flops)},
+                       {"bytes", totals_json(s.bytes)},
+                       {"spread", spread_json(s.spread_time, s.spread_flops, s.spread_dram)}});
+  return summary;
+}
+
+} // namespace
 
 std::string profile_run_json(const run& r, const profile_log& log, const profile_run_inputs& in) {
   json j = json::parse(to_json_text(r));
@@ -274,6 +427,9 @@ std::string profile_run_json(const run& r, const profile_log& log, const profile
   opts["clock_control"] = r.context.clock_control; // from the log: also right when rebuilt
   opts["profile_from_start"] = to_string(in.options.from_start);
   opts["replay_batch"] = in.options.replay_batch;
+  opts["sample"] = to_string(in.options.sample);
+  opts["nvtx_scope"] = to_string(in.options.nvtx_rule);
+  opts["nvtx_groups"] = in.options.nvtx_groups || !in.options.nvtx_range.empty();
   p["options"] = opts;
   p["processes"] = log.processes;
   p["total_launches"] = log.total_launches;
@@ -286,15 +442,14 @@ std::string profile_run_json(const run& r, const profile_log& log, const profile
       log.launches.empty() ? 0.0 : overhead / static_cast<double>(log.launches.size());
   if (!log.profiler_time.empty())
     p["profiler_time_s"] = log.profiler_time;
-  json summary = json::array();
-  for (const auto& s : summarize_kernels(log))
-    summary.push_back({{"name", s.name},
-                       {"launches", s.launches},
-                       {"profiled", s.profiled},
-                       {"total_time_s", s.total_s},
-                       {"median_time_s", s.median_s},
-                       {"gpu_time_share", s.share}});
-  p["kernels"] = summary;
+  const auto shapes = sampled_shapes(log);
+  std::int64_t inferred = 0;
+  for (const auto& t : shapes)
+    inferred += t.inferred;
+  p["inferred_launches"] = inferred;
+  p["kernels"] = summary_json(log);
+  p["shapes"] = shapes_json(log, shapes);
+  p["ranges"] = ranges_json(r, log);
   // Every profiled launch with its own placement, in the kernel format of the run.
   run launches;
   launches.context = r.context;
@@ -313,6 +468,11 @@ std::string profile_run_json(const run& r, const profile_log& log, const profile
     for (const auto& [key, value] : lj["kernels"][i].items())
       one[key] = value;
     one["mangled_name"] = log.launches[i].mangled_name; // the kernel format leaves it empty
+    one["sample"] = "measured";
+    if (log.launches[i].shape >= 0)
+      one["shape"] = log.launches[i].shape;
+    if (const auto* path = range_path(log, log.launches[i]))
+      one["nvtx_ranges"] = *path;
     list.push_back(std::move(one));
   }
   p["launches"] = list;

@@ -47,6 +47,8 @@ constexpr std::array<mode_name<clock_control>, 2> clock_control_names{
     {{clock_control::base, "base"}, {clock_control::none, "none"}}};
 constexpr std::array<mode_name<profile_start>, 2> profile_start_names{
     {{profile_start::on, "on"}, {profile_start::off, "off"}}};
+constexpr std::array<mode_name<nvtx_scope>, 2> nvtx_scope_names{
+    {{nvtx_scope::process, "process"}, {nvtx_scope::thread, "thread"}}};
 
 } // namespace
 
@@ -63,6 +65,11 @@ clock_control parse_clock_control(std::string_view text) {
 std::string to_string(profile_start p) { return name_of(profile_start_names, p); }
 profile_start parse_profile_start(std::string_view text) {
   return parse_mode(profile_start_names, "profile from start", text);
+}
+
+std::string to_string(nvtx_scope s) { return name_of(nvtx_scope_names, s); }
+nvtx_scope parse_nvtx_scope(std::string_view text) {
+  return parse_mode(nvtx_scope_names, "NVTX scope", text);
 }
 
 std::int64_t parse_replay_batch(std::int64_t n) {

@@ -440,6 +440,8 @@ void print_run_report(const run& r, output_format format, std::ostream& out,
     if (wanted("kernels")) {
       out << diagnosis_section(r, options.wide ? std::string::npos : narrow_width);
     }
+    for (const auto& t : which == "all" ? options.extra_tables : std::vector<table>{})
+      printer->print(t);
     if (wanted("context"))
       printer->print(options.wide ? context_table(r, options.recorded)
                                   : narrow_context_table(context_table(r, options.recorded)));
@@ -450,6 +452,8 @@ void print_run_report(const run& r, output_format format, std::ostream& out,
       printer->print(ceilings_table(r));
     if (wanted("kernels"))
       printer->print(kernels_table(r, analyze(r)));
+    for (const auto& t : which == "all" ? options.extra_tables : std::vector<table>{})
+      printer->print(t);
   }
   printer->finish();
 }

@@ -16,6 +16,11 @@ double launches_of(const kernel_result& k) {
   return it != k.counters.end() && it->second >= 1 ? it->second : 1.0;
 }
 
+double total_of(const kernel_result& k, const std::string& counter, double otherwise) {
+  const auto it = k.counters.find(counter);
+  return it != k.counters.end() ? it->second : otherwise;
+}
+
 std::string share_text(double share) {
   return share >= 0.095 ? fmt::format("{:.0f}%", 100 * share) : fmt::format("{:.1f}%", 100 * share);
 }
@@ -56,11 +61,12 @@ run top_kernels_run(const run& r, std::size_t n) {
     }
     if (k.status != "ok" || !(t > 0))
       continue;
+    // A profiled application's kernels carry their work extrapolated to all their launches.
     const double launches = launches_of(k);
     for (const auto& [p, f] : k.flops)
-      other.flops[p] += f * launches;
+      other.flops[p] += total_of(k, "roofkit__app_total_flops." + to_string(p), f * launches);
     for (const auto& [l, b] : k.bytes)
-      other.bytes[l] += b * launches;
+      other.bytes[l] += total_of(k, "roofkit__app_total_bytes." + to_string(l), b * launches);
     other.time.median_s += t;
     ++folded;
   }

@@ -1,0 +1,58 @@
+#include "run_meter.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include <fmt/format.h>
+
+namespace roofkit::inject {
+
+void progress_meter::tick(std::int64_t seen, std::int64_t profiled, std::int64_t inferred) {
+  if (!on_ || (++ticks_ & 63) != 1) // the clock is read every 64 launches only
+    return;
+  const auto now = std::chrono::steady_clock::now();
+  if (printed_ && now - last_ < std::chrono::milliseconds(500))
+    return;
+  last_ = now;
+  printed_ = true;
+  std::fprintf(stderr, "\rroofkit: %lld launches seen, %lld profiled, %lld inferred ",
+               static_cast<long long>(seen), static_cast<long long>(profiled),
+               static_cast<long long>(inferred));
+  std::fflush(stderr);
+}
+
+void progress_meter::finish() {
+  if (printed_)
+    std::fputc('\n', stderr);
+  printed_ = false;
+}
+
+bool replay_phases::enabled() {
+  const char* v = std::getenv("ROOFKIT_REPLAY_PHASES");
+  return v && *v && std::strcmp(v, "0") != 0;
+}
+
+std::string replay_phases::report(const profiler_stats& t, std::int64_t profiled,
+                                  std::int64_t batches) const {
+  const double n = profiled > 0 ? static_cast<double>(profiled) : 1.0;
+  std::string out = fmt::format("roofkit-inject: replay phases over {} profiled launches in {} "
+                                "sets of passes ({} passes):\n",
+                                profiled, batches, t.passes);
+  const std::pair<const char*, double> phases[] = {
+      {"sync before checkpoint", sync_s_},
+      {"checkpoint save", save_s_},
+      {"counter configuration (set-up)", t.setup_s},
+      {"memory restore (before each pass)", t.before_s},
+      {"pass start", t.start_s},
+      {"cache flush + work (body)", t.body_s},
+      {"  of which cache flush", t.flush_s},
+      {"pass stop", t.stop_s},
+      {"decode counters", t.decode_s}};
+  for (const auto& [name, s] : phases)
+    out += fmt::format("roofkit-inject:   {:<36} {:10.3f} s {:9.3f} ms/launch\n", name, s,
+                       1e3 * s / n);
+  return out;
+}
+
+} // namespace roofkit::inject

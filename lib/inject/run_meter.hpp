@@ -1,0 +1,46 @@
+#pragma once
+// What the injected library says about its own run on stderr: progress over a long run (launches
+// seen, profiled, inferred) and, when asked with ROOFKIT_REPLAY_PHASES=1, where the replay time
+// of the profiled launches went.
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include "roofkit/profiler.hpp"
+
+namespace roofkit::inject {
+
+/// A progress line on stderr, rewritten in place at most twice a second.
+class progress_meter {
+public:
+  explicit progress_meter(bool on) : on_(on) {}
+  /// After a launch: prints when half a second passed since the last line.
+  void tick(std::int64_t seen, std::int64_t profiled, std::int64_t inferred);
+  /// Ends the line (once something was printed).
+  void finish();
+
+private:
+  bool on_;
+  bool printed_ = false;
+  std::int64_t ticks_ = 0;
+  std::chrono::steady_clock::time_point last_{};
+};
+
+/// Time of the replay phases that the profiler session does not see (checkpoint saves, the
+/// synchronisations before them), and the report of every phase.
+class replay_phases {
+public:
+  /// ROOFKIT_REPLAY_PHASES is set to something other than "" or "0".
+  static bool enabled();
+  void add_save(double seconds) { save_s_ += seconds; }
+  void add_sync(double seconds) { sync_s_ += seconds; }
+  /// One line per phase: total seconds and ms per profiled launch, for `profiled` launches with
+  /// the sessions' summed statistics `t`.
+  std::string report(const profiler_stats& t, std::int64_t profiled, std::int64_t batches) const;
+
+private:
+  double save_s_ = 0;
+  double sync_s_ = 0;
+};
+
+} // namespace roofkit::inject

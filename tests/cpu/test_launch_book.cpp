@@ -1,0 +1,101 @@
+// The injected library's book of launches (lib/inject/launch_book.cpp, compiled in): shapes and
+// NVTX ranges numbered as they come, the first N launches of a shape measured and the rest
+// inferred and streamed to the record log, and the records it writes at exit read back as the
+// launcher reads them.
+#include <gtest/gtest.h>
+
+#include "launch_book.hpp"
+#include "roofkit/app_profile.hpp"
+
+namespace {
+
+using roofkit::inject::launch_book;
+
+const std::array<std::uint32_t, 3> grid{8, 1, 1};
+const std::array<std::uint32_t, 3> block{256, 1, 1};
+
+TEST(launch_book, measures_the_first_launches_of_a_shape_and_records_the_inferred_ones) {
+  launch_book book(roofkit::sample_limit{2}, 42);
+  std::string text;
+  std::vector<bool> measured;
+  for (int i = 0; i < 6; ++i) {
+    const bool in_step = i >= 3;
+    const auto at =
+        book.locate(i % 2, i % 2 ? "_Z1bv" : "_Z1av", grid, block, 0,
+                    in_step ? std::vector<std::string>{"step"} : std::vector<std::string>{});
+    std::string line;
+    measured.push_back(book.measure(at, i, line));
+    EXPECT_TRUE(line.empty()); // far from a full line of inferred launches
+  }
+  // Kernel 0 at launches 0, 2, 4 and kernel 1 at 1, 3, 5: the third of each inferred.
+  EXPECT_EQ(measured, (std::vector<bool>{true, true, true, true, false, false}));
+  EXPECT_EQ(book.measured(), 4);
+  EXPECT_EQ(book.inferred(), 2);
+  std::map<int, roofkit::launch_time_stats> stats;
+  stats[0].add(1e-6);
+  stats[0].add(3e-6);
+  for (const auto& line : book.finish({"a()", "b()"}, stats))
+    text += line;
+  const auto log = roofkit::parse_profile_log(text);
+  ASSERT_EQ(log.shapes.size(), 2u);
+  EXPECT_EQ(log.shapes[0].name, "a()");
+  EXPECT_EQ(log.shapes[1].mangled_name, "_Z1bv");
+  EXPECT_EQ(log.shapes[0].pid, 42);
+  ASSERT_EQ(log.ranges.size(), 1u);
+  EXPECT_EQ(log.ranges[0].path, (std::vector<std::string>{"step"}));
+  EXPECT_EQ(log.inferred.at({42, 0}), (std::vector<std::int64_t>{4}));
+  EXPECT_EQ(log.inferred.at({42, 1}), (std::vector<std::int64_t>{5}));
+  // Groups: (a, none) 0 and 2; (b, none) 1; (b, step) 3 and 5; (a, step) 4.
+  ASSERT_EQ(log.groups.size(), 4u);
+  EXPECT_EQ(log.groups[0].launches, 2);
+  EXPECT_EQ(log.groups[0].measured, 2);
+  EXPECT_NEAR(log.groups[0].total_s, 4e-6, 1e-15);
+  EXPECT_EQ(log.groups[2].range, 0);
+  EXPECT_EQ(log.groups[2].launches, 2);
+  EXPECT_EQ(log.groups[2].measured, 1);
+  EXPECT_EQ(log.groups[2].inferred, 1);
+  ASSERT_EQ(log.timings.size(), 1u); // only group 0 was timed
+  EXPECT_EQ(log.timings[0].name, "a()");
+  EXPECT_EQ(log.timings[0].launches, 2);
+}
+
+TEST(launch_book, inferred_launches_go_out_in_lines_and_memory_stays_with_the_shapes) {
+  launch_book book(roofkit::sample_limit{1}, 1);
+  std::string text;
+  int lines = 0;
+  const std::int64_t n = 3 * static_cast<std::int64_t>(launch_book::inferred_per_line) + 11;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const auto at = book.locate(0, "_Z1av", grid, block, 0, {});
+    std::string line;
+    book.measure(at, i, line);
+    if (!line.empty()) {
+      ++lines;
+      text += line;
+    }
+  }
+  EXPECT_EQ(lines, 3);
+  for (const auto& line : book.finish({"a()"}, {}))
+    text += line;
+  const auto log = roofkit::parse_profile_log(text);
+  EXPECT_EQ(log.shapes.size(), 1u);
+  ASSERT_EQ(log.groups.size(), 1u);
+  EXPECT_EQ(log.groups[0].launches, n);
+  EXPECT_EQ(log.inferred.at({1, 0}).size(), static_cast<std::size_t>(n - 1));
+  EXPECT_EQ(log.inferred.at({1, 0}).back(), n - 1);
+}
+
+TEST(launch_book, distinct_nvtx_paths_are_bounded) {
+  launch_book book(roofkit::sample_limit{1}, 1);
+  for (std::size_t i = 0; i < launch_book::max_ranges + 50; ++i)
+    book.locate(0, "_Z1av", grid, block, 0, {"op " + std::to_string(i)});
+  std::string text;
+  for (const auto& line : book.finish({"a()"}, {}))
+    text += line;
+  const auto log = roofkit::parse_profile_log(text);
+  EXPECT_EQ(log.ranges.size(), launch_book::max_ranges + 1);
+  EXPECT_EQ(log.ranges.back().path,
+            (std::vector<std::string>{"(more NVTX ranges than roofkit follows)"}));
+  EXPECT_EQ(log.groups.back().launches, 50);
+}
+
+} // namespace
