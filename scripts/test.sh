@@ -2,8 +2,8 @@
 # The README's test command, and what CI runs: installs what is missing, builds, then
 #   1. the tests of build/ci: CPU, CLI (with the JSON-schema checks) and install tests; GPU tests
 #      too when a GPU is present (without one they are skipped);
-#   2. the library's CUDA sources compiled for sm_80 too (scripts/check-archs.sh; the build
-#      above is for 90), so that an A100 build cannot break unnoticed;
+#   2. the library's CUDA sources compiled for 80, 86, 89, 100 and 120 too (scripts/check-archs.sh;
+#      the build above is for 90), so that a build for another GPU cannot break unnoticed;
 #   3. the clang-format check of every C++/CUDA source (scripts/check-format.sh);
 #   4. the ASan + UBSan build (preset asan, build/asan): the CPU tests again, then every fuzz
 #      target for ROOFKIT_FUZZ_SECONDS seconds (default 20) from its committed corpus.
@@ -27,7 +27,7 @@ if [ "${ROOFKIT_SKIP_ARCHS:-0}" = 1 ]; then
   echo "test: other-architecture compile skipped (ROOFKIT_SKIP_ARCHS=1)" >&2
 else
   # shellcheck disable=SC2086 # a list of architectures
-  scripts/check-archs.sh ${ROOFKIT_CHECK_ARCHS:-80} || failed+=(architectures)
+  scripts/check-archs.sh ${ROOFKIT_CHECK_ARCHS:-} || failed+=(architectures)
 fi
 
 if [ "${ROOFKIT_SKIP_FORMAT:-0}" = 1 ]; then

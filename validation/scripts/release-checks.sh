@@ -6,6 +6,13 @@
 #   exits     profile's exit codes: no GPU visible (3), launches selected but none profiled (4)
 #   skip      a GPU test run where the tests skip (no GPU visible) fails the skip check
 #   fallback  the driver's L2 flush turned off: the run and stderr say the sweep was used and why
+#   sampling  a training step of our own (validation/apps/train_step.py, 50 steps) alone and under
+#             `profile` with the defaults (per-shape sampling), and 5 steps with --sample all:
+#             wall times, launches timed, shapes measured, time shares against the all run
+#   nvtx      --nvtx-scope process and thread on a two-thread program (tests/apps/nvtx_threads)
+#   longrun   validation/scripts/long-run.sh (100,000 launches: memory, overhead per launch)
+#   replay    validation/scripts/replay-cost.sh on torch_ops.py: where replay time goes
+#   quickstart  scripts/run.sh from a copy of the tree without a build: the GPU quick start
 # Each stage writes one evidence file under $OUT (roofkit.validation/1, with command, device,
 # revision). Usage: OUT=dir REV=revision validation/scripts/release-checks.sh BUILD_DIR [stages]
 set -uo pipefail
@@ -118,5 +125,80 @@ print(json.dumps({"check": "cache_control_in_run", "default": ctx(w + "/flush-de
 PY
   record "driver-flush-fallback-$gpu.json" "The driver's L2 flush and its fallback: by default the run records the method used; with the driver flush refused (ROOFKIT_DRIVER_FLUSH=off) the L2 sweep is used, with the reason on one stderr line and in the run" \
     "OUT=... REV=... validation/scripts/release-checks.sh BUILD fallback"
+fi
+if [[ " $stages " == *" sampling "* ]]; then
+  ts=validation/apps/train_step.py
+  check train_alone 0 python3 "$ts" --steps 50
+  check train_profiled_default 0 "$RC" profile -q -o "$W/s-default.json" -- python3 "$ts" --steps 50
+  check train5_alone 0 python3 "$ts" --steps 5
+  check train5_sample_all 0 "$RC" profile -q --sample all -o "$W/s-all.json" -- \
+    python3 "$ts" --steps 5
+  python3 - "$W" >>"$W/results.jsonl" <<'PY'
+import json, sys
+w = sys.argv[1]
+def prof(p):
+    try: return json.load(open(p))["profile"]
+    except Exception as e: return {"error": str(e)}
+d, a = prof(w + "/s-default.json"), prof(w + "/s-all.json")
+def shares(p): return {k["name"]: k.get("gpu_time_share", 0) for k in p.get("kernels", [])}
+sd, sa = shares(d), shares(a)
+names = set(sd) | set(sa)
+diff = max((abs(sd.get(n, 0) - sa.get(n, 0)) for n in names), default=None)
+shapes = d.get("shapes", [])
+keys = ("total_launches", "profiled_launches", "inferred_launches", "profile_overhead_s")
+print(json.dumps({"check": "sampling_vs_all",
+                  "default_run": {k: d.get(k) for k in keys},
+                  "all_run": {k: a.get(k) for k in keys},
+                  "shapes": len(shapes),
+                  "shapes_without_a_measured_launch": sum(1 for s in shapes if not s.get("measured")),
+                  "kernels": len(names),
+                  "max_time_share_difference_pp": None if diff is None else round(100 * diff, 3)}))
+PY
+  record "sampling-train-step-$gpu.json" "Per-shape sampling on our MLP-Mixer training step: 50 steps under profile with the defaults against the application alone (wall), 5 steps with --sample all (wall, overhead), every launch timed, every shape measured, the largest per-kernel time-share difference between the two runs" \
+    "OUT=... REV=... validation/scripts/release-checks.sh BUILD sampling"
+fi
+
+if [[ " $stages " == *" nvtx "* ]]; then
+  nt="$BUILD/tests/apps/roofkit_app_nvtx_threads"
+  check scope_process 0 "$RC" profile -q --nvtx step --nvtx-scope process -o "$W/np.json" -- "$nt"
+  check scope_thread 0 "$RC" profile -q --nvtx step --nvtx-scope thread -o "$W/nt.json" -- "$nt"
+  python3 - "$W" >>"$W/results.jsonl" <<'PY'
+import json, sys
+w = sys.argv[1]
+def counts(p):
+    try: return {k["name"]: k.get("launches") for k in json.load(open(p))["profile"]["kernels"]}
+    except Exception as e: return {"error": str(e)}
+print(json.dumps({"check": "launches_selected", "process": counts(w + "/np.json"),
+                  "thread": counts(w + "/nt.json")}))
+PY
+  record "nvtx-scope-$gpu.json" "NVTX ranges that follow the work: a range pushed on one thread selects the launches of another thread under --nvtx-scope process, and not under thread (Nsight Compute's rule)" \
+    "OUT=... REV=... validation/scripts/release-checks.sh BUILD nvtx"
+fi
+
+if [[ " $stages " == *" longrun "* ]]; then
+  check long_run 0 validation/scripts/long-run.sh "$BUILD" "$W/long-run.json"
+  cat "$W/long-run.json" >>"$W/results.jsonl" 2>/dev/null && echo >>"$W/results.jsonl"
+  record "long-run-$gpu.json" "100,000 launches under profile with the defaults: peak memory, the application's memory after 10,000 launches and at the end, wall time and overhead per launch" \
+    "OUT=... REV=... validation/scripts/release-checks.sh BUILD longrun"
+fi
+
+if [[ " $stages " == *" replay "* ]]; then
+  check replay_phases 0 validation/scripts/replay-cost.sh "$BUILD" python3 tests/apps/torch_ops.py
+  cp "$W/replay_phases.out" "$W/replay.txt"
+  python3 -c 'import json,sys; print(json.dumps({"check": "replay_phases_output", "lines": open(sys.argv[1]).read().splitlines()}))' \
+    "$W/replay.txt" >>"$W/results.jsonl"
+  record "replay-phases-$gpu.json" "Where the replay time of profiled launches goes (ROOFKIT_REPLAY_PHASES=1, --sample all) on tests/apps/torch_ops.py" \
+    "OUT=... REV=... validation/scripts/release-checks.sh BUILD replay"
+fi
+
+if [[ " $stages " == *" quickstart "* ]]; then
+  rm -rf "$W/qs" && mkdir -p "$W/qs"
+  tar --exclude=./build --exclude=./out -cf - . | tar -xf - -C "$W/qs"
+  check quickstart_gpu 0 "$W/qs/scripts/run.sh"
+  grep -h 'first result after\|tools built' "$W/quickstart_gpu.err" >"$W/qs.txt"
+  python3 -c 'import json,sys; print(json.dumps({"check": "quickstart_lines", "lines": open(sys.argv[1]).read().splitlines()}))' \
+    "$W/qs.txt" >>"$W/results.jsonl"
+  record "quickstart-gpu-$gpu.json" "The GPU quick start from a copy of the tree with no build: scripts/run.sh builds both tools and runs roofline-cuda bench on the bundled kernels; time to the first result" \
+    "OUT=... REV=... validation/scripts/release-checks.sh BUILD quickstart"
 fi
 ls -l "$OUT"
