@@ -13,6 +13,7 @@
 #include "roofkit/ceilings.hpp"
 #include "roofkit/core.hpp"
 #include "roofkit/device.hpp"
+#include "roofkit/ranks.hpp"
 #include "roofkit/results.hpp"
 #include "roofkit/timing.hpp"
 
@@ -88,12 +89,17 @@ app_profile_result profile_application(const app_profile_request& request) {
     options.record_path = own_record ? temporary_record_path().string() : request.records_file;
     // The library appends its records after this one.
     write_text_file(options.record_path, clock_line(options.clock, clocks.note));
-    const auto env = profile_environment(options, library, cupti_library_path());
+    auto env = profile_environment(options, library, cupti_library_path());
+    if (!request.preload_library.empty()) {
+      const char* user = std::getenv("LD_PRELOAD");
+      env["LD_PRELOAD"] = request.preload_library + (user && *user ? std::string(":") + user : "");
+    }
     out.app = run_app(request.argv, env);
     try {
       text = read_text_file(options.record_path);
     } catch (const error&) {
     }
+    out.rank_logs = take_rank_logs(options.record_path, own_record);
     for (const auto& f : profiler_turn::files(options.record_path))
       std::filesystem::remove(f);
     if (own_record)
