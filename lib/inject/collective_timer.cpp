@@ -60,8 +60,8 @@ void collective_timer::end(bool launched) {
   std::lock_guard lock(mutex_);
   pending_.push_back(std::move(p));
   // The finished ones go now; past max_pending the oldest is waited for (memory stays flat).
-  while (!pending_.empty() && (cuEventQuery(pending_.front().stop) == CUDA_SUCCESS ||
-                               pending_.size() > max_pending)) {
+  while (!pending_.empty() &&
+         (cuEventQuery(pending_.front().stop) == CUDA_SUCCESS || pending_.size() > max_pending)) {
     retire(pending_.front(), std::chrono::steady_clock::now() + wait_limit);
     pending_.pop_front();
   }

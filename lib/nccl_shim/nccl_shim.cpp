@@ -28,9 +28,8 @@ int record_fd() {
     if (!base || !*base)
       return -1;
     std::string path = base;
-    if (auto r = roofkit::rank_from_environment([](const char* n) -> const char* {
-          return std::getenv(n);
-        }))
+    if (auto r = roofkit::rank_from_environment(
+            [](const char* n) -> const char* { return std::getenv(n); }))
       path = roofkit::rank_record_path(path, r->rank);
     return ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
   }();
@@ -43,9 +42,7 @@ std::int64_t now_ns() {
   return static_cast<std::int64_t>(t.tv_sec) * 1000000000 + t.tv_nsec;
 }
 
-template <class F> F next(const char* name) {
-  return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
-}
+template <class F> F next(const char* name) { return reinterpret_cast<F>(dlsym(RTLD_NEXT, name)); }
 
 int ranks_of(nccl::comm_t comm) {
   static const auto count = next<nccl::comm_count_fn>("ncclCommCount");
@@ -61,13 +58,13 @@ void record(const char* op, nccl::stream_t stream, double bytes, int nranks) {
   if (fd < 0)
     return;
   char line[256];
-  const int n = std::snprintf(line, sizeof line,
-                              "{\"type\":\"nccl\",\"pid\":%ld,\"stream\":%llu,\"op\":\"%s\","
-                              "\"bytes\":%.0f,\"nranks\":%d,\"t_ns\":%lld}\n",
-                              static_cast<long>(getpid()),
-                              static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(
-                                  stream)),
-                              op, bytes, nranks, static_cast<long long>(now_ns()));
+  const int n =
+      std::snprintf(line, sizeof line,
+                    "{\"type\":\"nccl\",\"pid\":%ld,\"stream\":%llu,\"op\":\"%s\","
+                    "\"bytes\":%.0f,\"nranks\":%d,\"t_ns\":%lld}\n",
+                    static_cast<long>(getpid()),
+                    static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(stream)), op,
+                    bytes, nranks, static_cast<long long>(now_ns()));
   if (n > 0 && n < static_cast<int>(sizeof line))
     (void)!::write(fd, line, static_cast<std::size_t>(n));
 }
@@ -81,8 +78,8 @@ double bytes_of(std::size_t count, nccl::data_type_t type, int factor = 1) {
 #define ROOFKIT_SHIM extern "C" __attribute__((visibility("default")))
 
 ROOFKIT_SHIM nccl::result_t ncclAllReduce(const void* s, void* r, std::size_t count,
-                                          nccl::data_type_t t, nccl::red_op_t op,
-                                          nccl::comm_t comm, nccl::stream_t stream) {
+                                          nccl::data_type_t t, nccl::red_op_t op, nccl::comm_t comm,
+                                          nccl::stream_t stream) {
   static const auto real = next<nccl::all_reduce_fn>("ncclAllReduce");
   if (!real)
     return nccl::system_error;

@@ -50,8 +50,7 @@ TEST(interconnect, report_of_a_node) {
   const auto j = nlohmann::json::parse(interconnect_json(r));
   EXPECT_EQ(j.at("gpus"), 2);
   EXPECT_DOUBLE_EQ(j.at("peer_copies")[0].at("both_ways_bytes_per_s").get<double>(), 720e9);
-  EXPECT_DOUBLE_EQ(j.at("theoretical_nvlink").at("per_direction_bytes_per_s").get<double>(),
-                   450e9);
+  EXPECT_DOUBLE_EQ(j.at("theoretical_nvlink").at("per_direction_bytes_per_s").get<double>(), 450e9);
   EXPECT_EQ(j.at("all_reduce").size(), 1u);
   const auto t = interconnect_tables(r);
   ASSERT_EQ(t.size(), 2u);

@@ -24,7 +24,8 @@ namespace fs = std::filesystem;
 using json = nlohmann::json;
 
 fs::path temp_dir(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("roofkit-" + name + "-" + std::to_string(getpid()));
+  const fs::path d =
+      fs::temp_directory_path() / ("roofkit-" + name + "-" + std::to_string(getpid()));
   fs::remove_all(d);
   fs::create_directories(d);
   return d;
@@ -48,33 +49,36 @@ std::string rank_file(int rank, int world, int launches, double gemm_s, double a
   const std::string ar = "ncclDevKernel_AllReduce_Sum_f32_RING_LL(x)";
   json p;
   p["app"] = {{"records_complete", finished}};
-  p["kernels"] = json::array({{{"name", "gemm_kernel"}, {"launches", launches},
-                               {"total_time_s", gemm_s}},
-                              {{"name", ar}, {"launches", 10}, {"total_time_s", allreduce_s}}});
+  p["kernels"] =
+      json::array({{{"name", "gemm_kernel"}, {"launches", launches}, {"total_time_s", gemm_s}},
+                   {{"name", ar}, {"launches", 10}, {"total_time_s", allreduce_s}}});
   json list = json::array();
   for (int i = 0; i < launches; ++i)
-    list.push_back({{"index", i}, {"name", "gemm_kernel"}, {"time_s", {{"median", gemm_s / launches}}}});
+    list.push_back(
+        {{"index", i}, {"name", "gemm_kernel"}, {"time_s", {{"median", gemm_s / launches}}}});
   p["launches"] = list;
   j["profile"] = p;
   j["multi_gpu"] = {{"rank", rank},
                     {"world_size", world},
                     {"device", rank % 8},
                     {"status", finished ? "ok" : "ended early (crashed or killed)"},
-                    {"collectives", json::array({{{"name", ar}, {"time_s", allreduce_s / 10},
-                                                  {"op", "all_reduce"}, {"bytes", 1 << 20}}})}};
+                    {"collectives", json::array({{{"name", ar},
+                                                  {"time_s", allreduce_s / 10},
+                                                  {"op", "all_reduce"},
+                                                  {"bytes", 1 << 20}}})}};
   return j.dump();
 }
 
-void write(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
+void write_file(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
 
 TEST(merge, ranks_kernels_imbalance_and_how_each_ended) {
   const fs::path dir = temp_dir("merge");
   // World of 5: ranks 0, 1 fine; 2 cut short; 3 has no file; 4 ended early.
-  write(dir / "run.rank0.json", rank_file(0, 5, 4, 1.0, 0.5));
-  write(dir / "run.rank1.json", rank_file(1, 5, 4, 3.0, 0.1));
+  write_file(dir / "run.rank0.json", rank_file(0, 5, 4, 1.0, 0.5));
+  write_file(dir / "run.rank1.json", rank_file(1, 5, 4, 3.0, 0.1));
   const std::string cut = rank_file(2, 5, 4, 2.0, 0.2);
-  write(dir / "run.rank2.json", cut.substr(0, cut.size() / 2));
-  write(dir / "run.rank4.json", rank_file(4, 5, 2, 2.0, 0.3, false));
+  write_file(dir / "run.rank2.json", cut.substr(0, cut.size() / 2));
+  write_file(dir / "run.rank4.json", rank_file(4, 5, 2, 2.0, 0.3, false));
   const std::vector<fs::path> in{dir / "run.rank0.json", dir / "run.rank1.json",
                                  dir / "run.rank2.json", dir / "run.rank4.json"};
   const auto s = merge_rank_runs(in, dir / "merged.json");
@@ -127,7 +131,7 @@ TEST(merge, ranks_kernels_imbalance_and_how_each_ended) {
 
 TEST(merge, nothing_readable_is_a_usage_error) {
   const fs::path dir = temp_dir("merge-bad");
-  write(dir / "a.json", "{\"schema\":");
+  write_file(dir / "a.json", "{\"schema\":");
   auto code_of = [&](const std::vector<fs::path>& in) {
     try {
       merge_rank_runs(in, dir / "m.json");
@@ -143,7 +147,7 @@ TEST(merge, nothing_readable_is_a_usage_error) {
 
 struct cost {
   double seconds = 0;
-  double peak_growth_mib = 0; ///< the merging child's peak RSS over the parent's RSS at fork
+  double peak_growth_mib = 0; ///< the merging child's peak RSS over its RSS when it started
 };
 
 double rss_mib() {
@@ -163,25 +167,32 @@ cost merge_cost(const fs::path& dir, int ranks, int launches) {
   std::vector<fs::path> in;
   for (int r = 0; r < ranks; ++r) {
     in.push_back(dir / ("run.rank" + std::to_string(r) + ".json"));
-    write(in.back(), rank_file(r, ranks, launches, 1.0 + r % 3, 0.2));
+    write_file(in.back(), rank_file(r, ranks, launches, 1.0 + r % 3, 0.2));
   }
-  const double base = rss_mib();
+  int fds[2] = {-1, -1};
+  EXPECT_EQ(pipe(fds), 0);
   const auto t0 = std::chrono::steady_clock::now();
   const pid_t pid = fork();
-  if (pid == 0) {
+  if (pid == 0) { // the child's peak over its resident size when it starts merging
+    const double base = rss_mib();
     try {
       merge_rank_runs(in, dir / "merged.json");
     } catch (...) {
       _exit(1);
     }
-    _exit(0);
+    rusage self{};
+    getrusage(RUSAGE_SELF, &self);
+    const double growth = static_cast<double>(self.ru_maxrss) / 1024.0 - base;
+    _exit(write(fds[1], &growth, sizeof growth) == sizeof growth ? 0 : 1);
   }
   int status = 0;
-  rusage ru{};
-  wait4(pid, &status, 0, &ru);
+  waitpid(pid, &status, 0);
   cost c;
   c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  c.peak_growth_mib = static_cast<double>(ru.ru_maxrss) / 1024.0 - base;
+  EXPECT_EQ(read(fds[0], &c.peak_growth_mib, sizeof c.peak_growth_mib),
+            static_cast<ssize_t>(sizeof c.peak_growth_mib));
+  close(fds[0]);
+  close(fds[1]);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
   for (const auto& p : in)
     fs::remove(p);

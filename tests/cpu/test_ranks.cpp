@@ -35,7 +35,8 @@ TEST(rank_environment, torchrun) {
 }
 
 TEST(rank_environment, open_mpi_slurm_pmi) {
-  env = {{"OMPI_COMM_WORLD_RANK", "5"}, {"OMPI_COMM_WORLD_LOCAL_RANK", "1"},
+  env = {{"OMPI_COMM_WORLD_RANK", "5"},
+         {"OMPI_COMM_WORLD_LOCAL_RANK", "1"},
          {"OMPI_COMM_WORLD_SIZE", "6"}};
   auto r = rank_from_environment(lookup);
   ASSERT_TRUE(r);
@@ -88,7 +89,8 @@ TEST(rank_files, names) {
 
 TEST(rank_files, found_beside_the_base_without_turn_files) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / ("roofkit-test-ranks-" + std::to_string(getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("roofkit-test-ranks-" + std::to_string(getpid()));
   fs::create_directories(dir);
   const std::string base = (dir / "rec").string();
   for (const char* suffix : {".rank0", ".rank10", ".rank2", ".rank2.turn", ".rankx", ""})
@@ -123,8 +125,7 @@ TEST(collective_kernels, operation_from_the_name) {
             collective_op::all_reduce);
   EXPECT_EQ(collective_op_of_kernel("ncclDevKernel_ReduceScatter_Sum_f32_RING_SIMPLE"),
             collective_op::reduce_scatter);
-  EXPECT_EQ(collective_op_of_kernel("ncclDevKernel_Reduce_Sum_f32_RING_LL"),
-            collective_op::reduce);
+  EXPECT_EQ(collective_op_of_kernel("ncclDevKernel_Reduce_Sum_f32_RING_LL"), collective_op::reduce);
   EXPECT_EQ(collective_op_of_kernel("void ncclKernel_AllGather_RING_LL_Sum_int8_t(x)"),
             collective_op::all_gather);
   EXPECT_EQ(collective_op_of_kernel("ncclDevKernel_Broadcast_RING_LL(x)"),
@@ -145,7 +146,8 @@ TEST(collective_kernels, nccl_tests_bus_factors) {
   EXPECT_DOUBLE_EQ(bus_factor(collective_op::send, 2), 1.0);
   EXPECT_TRUE(std::isnan(bus_factor(collective_op::mixed, 2)));
   EXPECT_TRUE(std::isnan(bus_factor(collective_op::all_reduce, 0)));
-  for (auto op : {collective_op::all_reduce, collective_op::reduce_scatter, collective_op::send_recv})
+  for (auto op :
+       {collective_op::all_reduce, collective_op::reduce_scatter, collective_op::send_recv})
     EXPECT_EQ(parse_collective_op(to_string(op)), op);
 }
 
@@ -160,10 +162,11 @@ collective_launch launch(std::uint64_t stream, std::int64_t t, double time_s, st
 
 TEST(collective_correlation, each_launch_takes_its_streams_calls) {
   // Two streams interleaved: every launch carries the call made on its own stream before it.
-  const auto out = correlate_collectives(
-      {call(10, collective_op::all_reduce, 1 << 20, 100), call(20, collective_op::broadcast, 4096, 110),
-       call(10, collective_op::all_reduce, 2 << 20, 300)},
-      {launch(20, 120, 1e-5), launch(10, 105, 1e-3), launch(10, 305, 2e-3)});
+  const auto out =
+      correlate_collectives({call(10, collective_op::all_reduce, 1 << 20, 100),
+                             call(20, collective_op::broadcast, 4096, 110),
+                             call(10, collective_op::all_reduce, 2 << 20, 300)},
+                            {launch(20, 120, 1e-5), launch(10, 105, 1e-3), launch(10, 305, 2e-3)});
   ASSERT_EQ(out.size(), 3u);
   EXPECT_EQ(out[0].launch.stream, 10u); // sorted by time
   EXPECT_EQ(out[0].calls, 1);
@@ -204,9 +207,9 @@ TEST(collective_correlation, another_stream_and_no_call) {
   EXPECT_EQ(out[1].op, collective_op::all_reduce);
   EXPECT_DOUBLE_EQ(out[1].busbw, 0);
   // A call made after the launch never belongs to it; another process's calls neither.
-  out = correlate_collectives({call(10, collective_op::all_reduce, 512, 50),
-                               call(10, collective_op::all_reduce, 64, 1, 2)},
-                              {launch(10, 20, 1e-4)});
+  out = correlate_collectives(
+      {call(10, collective_op::all_reduce, 512, 50), call(10, collective_op::all_reduce, 64, 1, 2)},
+      {launch(10, 20, 1e-4)});
   EXPECT_EQ(out[0].calls, 0);
 }
 

@@ -46,8 +46,8 @@ int write_rank_runs(const profile_cli& o, const roofkit::app_profile_request& re
                     const roofkit::app_profile_result& res,
                     const std::function<void(const std::string&)>& say) {
   namespace fs = std::filesystem;
-  const auto self = roofkit::rank_from_environment(
-      [](const char* n) -> const char* { return std::getenv(n); });
+  const auto self =
+      roofkit::rank_from_environment([](const char* n) -> const char* { return std::getenv(n); });
   fs::path output = o.output;
   fs::path temp;
   if (output.empty()) { // tables only: the files go to a folder removed at the end
@@ -147,7 +147,7 @@ int run_profile(const profile_cli& o) {
       if (const auto shim = inject.parent_path() / "libroofkit_nccl.so";
           std::filesystem::exists(shim))
         req.preload_library = shim.string();
-    } catch (const roofkit::usage_error&) {
+    } catch (const roofkit::error&) { // no injection library: profile_application says so
     }
   }
 

@@ -15,10 +15,10 @@ namespace roofkit {
 struct peer_bandwidth {
   int src = 0;
   int dst = 0;
-  bool peer_access = false;  ///< direct access (NVLink or PCIe P2P); false: staged by the driver
-  double bytes = 0;          ///< per copy
-  double one_way_bps = 0;    ///< src -> dst alone
-  double both_ways_bps = 0;  ///< src -> dst and dst -> src at once, both directions' bytes
+  bool peer_access = false; ///< direct access (NVLink or PCIe P2P); false: staged by the driver
+  double bytes = 0;         ///< per copy
+  double one_way_bps = 0;   ///< src -> dst alone
+  double both_ways_bps = 0; ///< src -> dst and dst -> src at once, both directions' bytes
 };
 
 /// One message size of the all-reduce sweep (nccl-tests' definitions).

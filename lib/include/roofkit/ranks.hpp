@@ -100,9 +100,9 @@ struct collective_record {
   collective_op op = collective_op::unknown; ///< from the calls, else from the kernel name
   double bytes = 0;                          ///< summed over its calls
   int nranks = 0;
-  int calls = 0;      ///< NCCL calls matched to it (0: bytes unknown)
-  double algbw = 0;   ///< bytes / time (bytes/s); 0 when unknown
-  double busbw = 0;   ///< nccl-tests' bus bandwidth (bytes/s); 0 when unknown
+  int calls = 0;    ///< NCCL calls matched to it (0: bytes unknown)
+  double algbw = 0; ///< bytes / time (bytes/s); 0 when unknown
+  double busbw = 0; ///< nccl-tests' bus bandwidth (bytes/s); 0 when unknown
 };
 
 /// Matches calls to launches: a launch carries the unmatched calls of its process made on its
@@ -185,10 +185,10 @@ struct merge_summary {
     bool collective = false;
     int ranks = 0;
     std::int64_t launches = 0;
-    double mean_s = 0;   ///< mean over the ranks that ran it of their total time in it
+    double mean_s = 0; ///< mean over the ranks that ran it of their total time in it
     double min_s = 0;
     double max_s = 0;
-    double spread = 0;   ///< (max - min) / mean
+    double spread = 0; ///< (max - min) / mean
     int slowest_rank = -1;
   };
   std::vector<rank_row> ranks;     ///< by rank

@@ -104,10 +104,10 @@ template <class F> F symbol(void* lib, const char* name) {
 void sweep_all_reduce(interconnect_result& out, gpu_buffers& g, const interconnect_options& o) {
   const char* env = std::getenv("ROOFKIT_NCCL_LIB");
   std::vector<std::string> py;
-  for (const char* d : {"/usr/lib/python3/dist-packages", "/usr/local/lib/python3.10/dist-packages",
-                        "/usr/local/lib/python3.11/dist-packages",
-                        "/usr/local/lib/python3.12/dist-packages",
-                        "/usr/lib/python3.12/site-packages"})
+  for (const char* d :
+       {"/usr/lib/python3/dist-packages", "/usr/local/lib/python3.10/dist-packages",
+        "/usr/local/lib/python3.11/dist-packages", "/usr/local/lib/python3.12/dist-packages",
+        "/usr/lib/python3.12/site-packages"})
     py.emplace_back(d);
   if (const char* venv = std::getenv("VIRTUAL_ENV"))
     for (const char* v : {"3.10", "3.11", "3.12", "3.13"})
@@ -164,8 +164,7 @@ void sweep_all_reduce(interconnect_result& out, gpu_buffers& g, const interconne
       check(group_start(), "ncclGroupStart");
       for (int d = 0; d < n; ++d) {
         const auto u = static_cast<std::size_t>(d);
-        check(all_reduce(g.a[u], g.b[u], count, nccl::float32, nccl::sum, comms[u],
-                         g.streams[u]),
+        check(all_reduce(g.a[u], g.b[u], count, nccl::float32, nccl::sum, comms[u], g.streams[u]),
               "ncclAllReduce");
       }
       check(group_end(), "ncclGroupEnd");
@@ -216,8 +215,8 @@ std::vector<std::string> nccl_library_candidates(const std::string& explicit_pat
 
 std::optional<nvlink_spec> theoretical_nvlink(const std::string& device_name, int cc_major,
                                               int cc_minor) {
-  const bool pcie = device_name.find("PCIe") != std::string::npos ||
-                    device_name.find("NVL") != std::string::npos;
+  const bool pcie =
+      device_name.find("PCIe") != std::string::npos || device_name.find("NVL") != std::string::npos;
   auto has = [&](const char* s) { return device_name.find(s) != std::string::npos; };
   nvlink_spec s;
   if (cc_major == 9 && cc_minor == 0 && !pcie && (has("H100") || has("H200") || has("H800"))) {

@@ -35,8 +35,8 @@ std::vector<table> interconnect_tables(const interconnect_result& r) {
                    {"algbw_gbs", "algbw", "GB/s", 2},
                    {"busbw_gbs", "busbw", "GB/s", 2}};
   for (const auto& p : r.all_reduce)
-    sweep.rows.push_back({static_cast<std::int64_t>(p.bytes), p.time_s * 1e6, p.algbw / 1e9,
-                          p.busbw / 1e9});
+    sweep.rows.push_back(
+        {static_cast<std::int64_t>(p.bytes), p.time_s * 1e6, p.algbw / 1e9, p.busbw / 1e9});
   if (!r.nccl_note.empty())
     sweep.notes.push_back(r.nccl_note);
   else

@@ -164,16 +164,20 @@ std::vector<collective_record> correlate_collectives(std::vector<nccl_call> call
 }
 
 std::string rank_line(const rank_info& r, std::int64_t pid, int ordinal, const std::string& uuid) {
-  json j = {{"type", "rank"},         {"pid", pid},          {"rank", r.rank},
-            {"local_rank", r.local_rank}, {"world_size", r.world_size}, {"source", r.source},
-            {"device", ordinal},      {"gpu_uuid", uuid}};
+  json j = {{"type", "rank"},
+            {"pid", pid},
+            {"rank", r.rank},
+            {"local_rank", r.local_rank},
+            {"world_size", r.world_size},
+            {"source", r.source},
+            {"device", ordinal},
+            {"gpu_uuid", uuid}};
   return j.dump() + '\n';
 }
 
 std::string collective_line(const collective_launch& l) {
-  json j = {{"type", "collective"}, {"pid", l.pid},       {"index", l.index},
-            {"name", l.name},       {"stream", l.stream}, {"t_ns", l.t_ns},
-            {"time_s", l.time_s}};
+  json j = {{"type", "collective"}, {"pid", l.pid},   {"index", l.index},  {"name", l.name},
+            {"stream", l.stream},   {"t_ns", l.t_ns}, {"time_s", l.time_s}};
   return j.dump() + '\n';
 }
 

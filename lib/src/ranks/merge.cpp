@@ -27,9 +27,7 @@ public:
     if (!out_)
       throw runtime_error(fmt::format("cannot write '{}'", path_.string()));
   }
-  void add(const json& j) {
-    out_ << (count_++ ? ",\n" : "\n") << j.dump();
-  }
+  void add(const json& j) { out_ << (count_++ ? ",\n" : "\n") << j.dump(); }
   /// Appends "[...]" to `to` and removes the side file.
   void copy_to(std::ostream& to) {
     out_.close();
@@ -173,8 +171,8 @@ json rank_json(const merge_summary::rank_row& r) {
 
 json kernel_json(const merge_summary::kernel_row& k) {
   return {{"name", k.name},         {"collective", k.collective}, {"ranks", k.ranks},
-          {"launches", k.launches}, {"mean_time_s", k.mean_s},   {"min_time_s", k.min_s},
-          {"max_time_s", k.max_s},  {"spread", k.spread},        {"slowest_rank", k.slowest_rank}};
+          {"launches", k.launches}, {"mean_time_s", k.mean_s},    {"min_time_s", k.min_s},
+          {"max_time_s", k.max_s},  {"spread", k.spread},         {"slowest_rank", k.slowest_rank}};
 }
 
 void finish_summary(merger& m) {
@@ -266,15 +264,15 @@ merge_summary merge_rank_runs(const std::vector<fs::path>& inputs, const fs::pat
     m.summary.ranks.push_back(row);
   }
   if (readable == 0)
-    throw usage_error(fmt::format("none of the {} files given is a readable run file",
-                                  inputs.size()));
+    throw usage_error(
+        fmt::format("none of the {} files given is a readable run file", inputs.size()));
   finish_summary(m);
   const merge_summary& s = m.summary;
   json ctx = m.context;
   ctx["command"] = fmt::format("merge of {} rank runs", inputs.size());
   json notes = ctx.value("notes", json::array());
-  notes.push_back(fmt::format("merged from {} rank run files; kernels named \"[rank R]\"",
-                              inputs.size()));
+  notes.push_back(
+      fmt::format("merged from {} rank run files; kernels named \"[rank R]\"", inputs.size()));
   ctx["notes"] = notes;
   json mg = json::object();
   mg["ranks"] = json::array();
@@ -326,15 +324,19 @@ std::vector<table> merge_tables(const merge_summary& s, std::size_t max_kernels)
                           r.launches, r.compute_s * 1e3, r.collective_s * 1e3,
                           total > 0 ? 100 * r.collective_s / total : 0.0});
   }
-  ranks.notes.push_back(fmt::format("load imbalance (max / mean compute time): {:.3f}",
-                                    s.load_imbalance));
+  ranks.notes.push_back(
+      fmt::format("load imbalance (max / mean compute time): {:.3f}", s.load_imbalance));
   table kernels;
   kernels.id = "kernels_across_ranks";
   kernels.title = "Kernels across ranks (GPU time per rank)";
-  kernels.columns = {{"kernel", "Kernel"},         {"collective", "Collective"},
-                     {"ranks", "Ranks", "", 0},    {"launches", "Launches", "", 0},
-                     {"mean_ms", "Mean", "ms", 3}, {"min_ms", "Min", "ms", 3},
-                     {"max_ms", "Max", "ms", 3},   {"spread_pct", "Spread", "%", 1},
+  kernels.columns = {{"kernel", "Kernel"},
+                     {"collective", "Collective"},
+                     {"ranks", "Ranks", "", 0},
+                     {"launches", "Launches", "", 0},
+                     {"mean_ms", "Mean", "ms", 3},
+                     {"min_ms", "Min", "ms", 3},
+                     {"max_ms", "Max", "ms", 3},
+                     {"spread_pct", "Spread", "%", 1},
                      {"slowest_rank", "Slowest rank", "", 0}};
   for (std::size_t i = 0; i < s.kernels.size() && i < max_kernels; ++i) {
     const auto& k = s.kernels[i];
@@ -343,8 +345,8 @@ std::vector<table> merge_tables(const merge_summary& s, std::size_t max_kernels)
                             k.spread * 100, std::int64_t{k.slowest_rank}});
   }
   if (s.kernels.size() > max_kernels)
-    kernels.notes.push_back(fmt::format("{} more kernels in the merged run",
-                                        s.kernels.size() - max_kernels));
+    kernels.notes.push_back(
+        fmt::format("{} more kernels in the merged run", s.kernels.size() - max_kernels));
   return {ranks, kernels};
 }
 
