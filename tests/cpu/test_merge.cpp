@@ -65,7 +65,8 @@ std::string rank_file(int rank, int world, int launches, double gemm_s, double a
                     {"collectives", json::array({{{"name", ar},
                                                   {"time_s", allreduce_s / 10},
                                                   {"op", "all_reduce"},
-                                                  {"bytes", 1 << 20}}})}};
+                                                  {"bytes", 1 << 20},
+                                                  {"busbw_bytes_per_s", 2.0e11}}})}};
   return j.dump();
 }
 
@@ -91,6 +92,8 @@ TEST(merge, ranks_kernels_imbalance_and_how_each_ended) {
   EXPECT_DOUBLE_EQ(s.ranks[1].compute_s, 3.0);
   EXPECT_DOUBLE_EQ(s.ranks[1].collective_s, 0.1);
   EXPECT_EQ(s.ranks[4].device, 4);
+  EXPECT_EQ(s.ranks[0].collectives, 1);
+  EXPECT_DOUBLE_EQ(s.ranks[0].median_busbw, 2.0e11);
   // Compute per rank 1, 3, 2 (ranks with data): max 3 over mean 2.
   EXPECT_DOUBLE_EQ(s.load_imbalance, 1.5);
   ASSERT_EQ(s.kernels.size(), 2u);
@@ -123,6 +126,17 @@ TEST(merge, ranks_kernels_imbalance_and_how_each_ended) {
   EXPECT_EQ(mg.at("collectives")[1].at("rank"), 1);
   EXPECT_DOUBLE_EQ(mg.at("load_imbalance").get<double>(), 1.5);
   EXPECT_FALSE(fs::exists(dir / "merged.json.launches.tmp"));
+  // The collectives chart: one marker per rank and size, the two roofs.
+  ASSERT_EQ(s.collective_points.size(), 3u);
+  EXPECT_DOUBLE_EQ(s.collective_points[0].bytes, 1 << 20);
+  const std::string svg =
+      to_svg(draw_collectives_chart(s, interconnect_roof{3.6e11, 4.5e11}, "collectives"));
+  std::size_t markers = 0;
+  for (std::size_t at = 0; (at = svg.find("class=\"collective\"", at)) != std::string::npos; ++at)
+    ++markers;
+  EXPECT_EQ(markers, 3u);
+  EXPECT_NE(svg.find("measured all-reduce busbw 360 GB/s"), std::string::npos);
+  EXPECT_NE(svg.find("NVLink 450 GB/s per direction"), std::string::npos);
   const auto tables = merge_tables(s);
   ASSERT_EQ(tables.size(), 2u);
   EXPECT_EQ(tables[0].rows.size(), 5u);

@@ -20,6 +20,8 @@ struct merge_args {
   std::vector<std::string> inputs;
   std::string output;
   std::vector<std::string> plots;
+  std::string collectives_plot;
+  std::string interconnect;
   roofkit::cli::format_flags format;
 };
 
@@ -32,6 +34,12 @@ std::function<int()> add_merge(CLI::App& app) {
   sub->add_option("-o,--output", args->output, "the merged run (roofkit.run/1 JSON)")->required();
   sub->add_option("--plot", args->plots,
                   "also draw the ranks' kernels on the roofline (.svg, .html, ...)");
+  sub->add_option("--collectives-plot", args->collectives_plot,
+                  "also draw every rank's collectives, bus bandwidth over message size, against "
+                  "the interconnect roof (.svg, .html, ...)");
+  sub->add_option("--interconnect", args->interconnect,
+                  "the interconnect roof for --collectives-plot: the JSON of ceilings "
+                  "--interconnect --save");
   roofkit::cli::add_format_flags(*sub, args->format, "tables");
   if (auto doc = roofkit::cli::help_page("docs/cli/roofline-cuda-merge.md"))
     sub->footer(std::string(*doc));
@@ -39,6 +47,12 @@ std::function<int()> add_merge(CLI::App& app) {
     std::vector<roofkit::chart_format> formats;
     for (const auto& p : args->plots)
       formats.push_back(roofkit::chart_format_for_path(p));
+    const auto collectives_format = args->collectives_plot.empty()
+                                        ? roofkit::chart_format::svg
+                                        : roofkit::chart_format_for_path(args->collectives_plot);
+    roofkit::interconnect_roof roof;
+    if (!args->interconnect.empty())
+      roof = roofkit::load_interconnect_roof(args->interconnect);
     std::vector<std::filesystem::path> inputs(args->inputs.begin(), args->inputs.end());
     const auto summary = roofkit::merge_rank_runs(inputs, args->output, [](const std::string& s) {
       std::cerr << "roofline-cuda merge: " << s << '\n';
@@ -54,6 +68,12 @@ std::function<int()> add_merge(CLI::App& app) {
       for (std::size_t i = 0; i < args->plots.size(); ++i)
         roofkit::write_roofline_chart(merged, args->plots[i], formats[i]);
     }
+    if (!args->collectives_plot.empty())
+      roofkit::write_canvas(
+          roofkit::draw_collectives_chart(summary, roof,
+                                          "Collectives of " + std::to_string(summary.ranks.size()) +
+                                              " ranks against the interconnect"),
+          args->collectives_plot, collectives_format);
     return 0;
   };
 }

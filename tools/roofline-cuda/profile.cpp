@@ -56,14 +56,20 @@ int write_rank_runs(const profile_cli& o, const roofkit::app_profile_request& re
     output = temp / "run.json";
   }
   std::vector<fs::path> files;
+  int error_exit = 0;
+  std::size_t profiled = 0;
   for (const auto& [rank, text] : res.rank_logs) {
     const auto r = roofkit::build_rank_run(rank, text, res.inputs, req.measured_ceilings, res.log);
     files.push_back(roofkit::rank_run_path(output, rank));
     roofkit::write_text_file(files.back(), r.json);
-    say(fmt::format("rank {}: {} launches, {} profiled, {} collective launches{}{}", rank,
-                    r.log.total_launches, r.log.launches.size(), r.collectives.size(),
-                    r.log.finished ? "" : " (ended early: crashed or killed)",
+    say(fmt::format("rank {}: {}{} launches, {} profiled, {} collective launches{}{}", rank,
+                    r.log.finished ? "" : "at least ", r.log.total_launches, r.log.launches.size(),
+                    r.collectives.size(), r.log.finished ? "" : " (ended early: crashed or killed)",
                     temp.empty() ? "; run written to " + files.back().string() : ""));
+    for (const auto& e : r.log.errors)
+      say(fmt::format("rank {}: error: {}", rank, e));
+    error_exit = std::max(error_exit, r.log.error_exit);
+    profiled += r.log.launches.size();
   }
   if (!self) {
     const auto summary = roofkit::merge_rank_runs(files, output, say);
@@ -89,7 +95,13 @@ int write_rank_runs(const profile_cli& o, const roofkit::app_profile_request& re
   }
   if (!temp.empty())
     fs::remove_all(temp);
-  return res.exit_code;
+  if (res.exit_code != 0 || error_exit != 0)
+    return res.exit_code != 0 ? res.exit_code : error_exit;
+  if (profiled == 0) {
+    say("no launch was profiled in any rank (exit 4)");
+    return static_cast<int>(roofkit::exit_code::none_profiled);
+  }
+  return 0;
 }
 
 int run_profile(const profile_cli& o) {

@@ -53,6 +53,10 @@ DDP=(torchrun --standalone --nproc_per_node 2 validation/apps/ddp_train.py --ste
 wall ddp_plain 120 "${DDP[@]}"
 wall ddp_profile 240 "$RC" profile --profile-from-start off --records "$R/ddp.records.jsonl" \
   -o "$R/ddp.json" --plot "$R/ddp.svg" -- "${DDP[@]}"
+# The collectives of both ranks against the measured interconnect roof.
+"$RC" merge "$R"/ddp.rank*.json -o "$R/ddp-merged.json" --interconnect "$R/interconnect.json" \
+  --collectives-plot "$R/ddp-collectives.svg" >"$R/ddp-merge.md" 2>"$R/ddp-merge.err"
+step "merge with the interconnect roof rc=$?"
 metrics=$(python3 - "$R/ddp.records.jsonl.rank0" <<'PY'
 import json, sys
 for line in open(sys.argv[1]):

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "roofkit/app_profile.hpp"
+#include "roofkit/plot.hpp"
 
 // ---- ranks ----
 namespace roofkit {
@@ -177,8 +178,10 @@ struct merge_summary {
     std::string gpu_uuid;
     int device = -1;
     std::int64_t launches = 0;
-    double compute_s = 0;    ///< GPU time of its other kernels
-    double collective_s = 0; ///< GPU time of its collective kernels
+    double compute_s = 0;         ///< GPU time of its other kernels
+    double collective_s = 0;      ///< GPU time of its collective kernels
+    std::int64_t collectives = 0; ///< its timed collective launches
+    double median_busbw = 0;      ///< of those with a bus bandwidth (bytes/s); 0: none
   };
   struct kernel_row {
     std::string name;
@@ -191,10 +194,19 @@ struct merge_summary {
     double spread = 0; ///< (max - min) / mean
     int slowest_rank = -1;
   };
-  std::vector<rank_row> ranks;     ///< by rank
-  std::vector<kernel_row> kernels; ///< largest mean time first
-  double load_imbalance = 0;       ///< max / mean of the ranks' compute time (1 = balanced)
-  std::int64_t launches = 0;       ///< profiled launches written, over all ranks
+  /// Collective launches of one rank, operation and size: their median bus bandwidth.
+  struct collective_point {
+    int rank = -1;
+    collective_op op = collective_op::unknown;
+    double bytes = 0;
+    double busbw = 0; ///< bytes/s
+    std::int64_t launches = 0;
+  };
+  std::vector<rank_row> ranks;                     ///< by rank
+  std::vector<collective_point> collective_points; ///< those with a bus bandwidth
+  std::vector<kernel_row> kernels;                 ///< largest mean time first
+  double load_imbalance = 0; ///< max / mean of the ranks' compute time (1 = balanced)
+  std::int64_t launches = 0; ///< profiled launches written, over all ranks
 };
 
 /// The merge's tables: the ranks (how each ended, compute and collective time) and the kernels
@@ -210,5 +222,20 @@ std::vector<table> merge_tables(const merge_summary& s, std::size_t max_kernels 
 merge_summary merge_rank_runs(const std::vector<std::filesystem::path>& inputs,
                               const std::filesystem::path& output,
                               const std::function<void(const std::string&)>& say = {});
+
+/// The interconnect roof a collectives chart is drawn against (0: none).
+struct interconnect_roof {
+  double all_reduce_busbw = 0;     ///< the best measured NCCL all-reduce bus bandwidth (bytes/s)
+  double nvlink_per_direction = 0; ///< the datasheet figure (bytes/s)
+};
+/// Reads the roof from the JSON of measure_interconnect (interconnect_json); usage_error when
+/// the file is not one.
+interconnect_roof load_interconnect_roof(const std::filesystem::path& path);
+
+/// The collectives of every rank against the interconnect: bus bandwidth over message size (log-
+/// log, nccl-tests' axes), one marker per rank, operation and size, the measured all-reduce roof
+/// solid and the NVLink figure dashed.
+canvas draw_collectives_chart(const merge_summary& s, const interconnect_roof& roof,
+                              const std::string& title);
 
 } // namespace roofkit

@@ -67,6 +67,7 @@ app_profile_result profile_application(const app_profile_request& request) {
   if (request.from_records) {
     text = read_text_file(request.records_file);
     out.app.started = false;
+    out.rank_logs = take_rank_logs(request.records_file, false);
   } else {
     const auto library = find_inject_library(request.inject_library, request.inject_candidates);
     // Locked before the application starts and unlocked after it ended (every visible device:

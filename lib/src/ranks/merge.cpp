@@ -61,6 +61,13 @@ struct kernel_totals {
   int slowest = -1;
 };
 
+double median(std::vector<double>& v) {
+  if (v.empty())
+    return 0;
+  std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
 int rank_from_file_name(const fs::path& p) {
   static const std::regex re(R"(\.rank([0-9]+)(\.[^.]*)?$)");
   std::smatch m;
@@ -119,11 +126,23 @@ struct merger {
       world_size = std::max(world_size, mg->value("world_size", 0));
       row.gpu_uuid = mg->value("gpu_uuid", "");
       row.device = mg->value("device", -1);
+      std::vector<double> busbw;
+      std::map<std::pair<std::string, double>, std::vector<double>> by_size;
       if (mg->contains("collectives"))
         for (json c : (*mg)["collectives"]) {
+          if (const double b = c.value("busbw_bytes_per_s", 0.0); b > 0) {
+            busbw.push_back(b);
+            by_size[{c.value("op", ""), c.value("bytes", 0.0)}].push_back(b);
+          }
           c["rank"] = row.rank;
           collectives.add(c);
+          ++row.collectives;
         }
+      row.median_busbw = median(busbw);
+      for (auto& [key, values] : by_size)
+        summary.collective_points.push_back({row.rank, parse_collective_op(key.first), key.second,
+                                             median(values),
+                                             static_cast<std::int64_t>(values.size())});
       if (interconnect.is_null() && mg->contains("interconnect"))
         interconnect = (*mg)["interconnect"];
     }
@@ -166,7 +185,9 @@ json rank_json(const merge_summary::rank_row& r) {
           {"profiled_launches", r.launches},
           {"compute_time_s", r.compute_s},
           {"collective_time_s", r.collective_s},
-          {"collective_share", total > 0 ? r.collective_s / total : 0.0}};
+          {"collective_share", total > 0 ? r.collective_s / total : 0.0},
+          {"collective_launches", r.collectives},
+          {"median_busbw_bytes_per_s", r.median_busbw}};
 }
 
 json kernel_json(const merge_summary::kernel_row& k) {
@@ -317,12 +338,15 @@ std::vector<table> merge_tables(const merge_summary& s, std::size_t max_kernels)
                    {"profiled", "Profiled", "", 0},
                    {"compute_ms", "Compute", "ms", 3},
                    {"collective_ms", "Collectives", "ms", 3},
-                   {"collective_pct", "Collective share", "%", 1}};
+                   {"collective_pct", "Collective share", "%", 1},
+                   {"collectives", "Collective launches", "", 0},
+                   {"busbw_gbs", "busbw (median)", "GB/s", 1}};
   for (const auto& r : s.ranks) {
     const double total = r.compute_s + r.collective_s;
     ranks.rows.push_back({std::int64_t{r.rank}, to_string(r.status), std::int64_t{r.device},
                           r.launches, r.compute_s * 1e3, r.collective_s * 1e3,
-                          total > 0 ? 100 * r.collective_s / total : 0.0});
+                          total > 0 ? 100 * r.collective_s / total : 0.0, r.collectives,
+                          r.median_busbw / 1e9});
   }
   ranks.notes.push_back(
       fmt::format("load imbalance (max / mean compute time): {:.3f}", s.load_imbalance));
