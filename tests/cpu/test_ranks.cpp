@@ -114,7 +114,11 @@ TEST(collective_kernels, name_rule) {
   EXPECT_TRUE(is_collective_kernel("void ncclKernel_AllGather_RING_LL_Sum_int8_t(ncclWorkElem)"));
   EXPECT_TRUE(is_collective_kernel("ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)"));
   EXPECT_TRUE(is_collective_kernel("ncclDevKernelDebug_Broadcast_RING_LL"));
+  EXPECT_TRUE(is_collective_kernel("ncclSymkDevKernel_AllReduce_AGxLL_R_sum_f32(x)"));
   EXPECT_FALSE(is_collective_kernel("ampere_sgemm_128x64_nn"));
+  EXPECT_FALSE(is_collective_kernel("ncclhelper_Kernel_copy"));
+  EXPECT_FALSE(is_collective_kernel("ncclDevKernel_"));
+  EXPECT_FALSE(is_collective_kernel("nccl_Kernel_x"));
   EXPECT_FALSE(is_collective_kernel("my_ncclDevKernel_copy"));
   EXPECT_FALSE(is_collective_kernel("ncclDevKernel")); // no operation after it
   EXPECT_FALSE(is_collective_kernel(""));

@@ -138,6 +138,11 @@ ddp["losses"] = {"alone": [l.get("losses") for l in plain_lines],
                  "profiled": [l.get("losses") for l in profiled_lines],
                  "equal": bool(plain_lines) and [l.get("losses") for l in plain_lines] ==
                  [l.get("losses") for l in profiled_lines]}
+# The profiled step's backward, all-reduce and optimizer show in the weights after it.
+ddp["weights_checksum"] = {"alone": [l.get("weights_checksum") for l in plain_lines],
+                           "profiled": [l.get("weights_checksum") for l in profiled_lines]}
+ddp["weights_checksum"]["equal"] = bool(plain_lines) and \
+    ddp["weights_checksum"]["alone"] == ddp["weights_checksum"]["profiled"]
 ddp["step_s"] = {"alone": [l.get("step_s") for l in plain_lines],
                  "profiled": [l.get("step_s") for l in profiled_lines]}
 json.dump(ddp, open(os.path.join(out, "multi-gpu-ddp.json"), "w"), indent=2)
@@ -168,4 +173,5 @@ mpi["checksums"] = {"alone": [l.get("checksum") for l in plain],
 mpi["checksums"]["equal"] = bool(plain) and mpi["checksums"]["alone"] == mpi["checksums"]["profiled"]
 json.dump(mpi, open(os.path.join(out, "multi-gpu-mpi.json"), "w"), indent=2)
 print(json.dumps({"ddp_wall": ddp["wall"], "losses_equal": ddp["losses"]["equal"],
+                  "weights_equal": ddp["weights_checksum"]["equal"],
                   "mpi_checksums_equal": mpi["checksums"]["equal"]}, indent=2))

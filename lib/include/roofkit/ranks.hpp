@@ -63,7 +63,8 @@ std::string to_string(collective_op op);
 collective_op parse_collective_op(std::string_view text);
 
 /// Whether a kernel's (demangled) name marks it as a NCCL collective: ncclDevKernel_*,
-/// ncclKernel_*, ncclDevKernelDebug_* (an optional "void " in front).
+/// ncclKernel_*, ncclDevKernelDebug_*, ncclSymkDevKernel_*: "nccl", a capitalised word holding
+/// "Kernel", "_" and more (an optional "void " in front).
 bool is_collective_kernel(std::string_view name);
 /// The operation a collective kernel's name says (ncclDevKernel_AllReduce_Sum_f32_RING_LL ->
 /// all_reduce); unknown when it says none.

@@ -1,6 +1,7 @@
 // Collective kernels: the name rule, nccl-tests' bus bandwidth, and the NCCL calls matched to
 // the kernels that carried them out.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -60,10 +61,16 @@ collective_op parse_collective_op(std::string_view text) {
 
 bool is_collective_kernel(std::string_view name) {
   name = without_void(name);
-  for (std::string_view prefix : {"ncclDevKernel_", "ncclKernel_", "ncclDevKernelDebug_"})
-    if (name.substr(0, prefix.size()) == prefix)
-      return true;
-  return false;
+  name = name.substr(0, name.find('('));
+  // ncclDevKernel_*, ncclKernel_*, ncclDevKernelDebug_*, and the other families NCCL names the
+  // same way (ncclSymkDevKernel_*): "nccl", a word with "Kernel" in it, "_", the operation.
+  const std::size_t underscore = name.find('_');
+  if (name.substr(0, 4) != "nccl" || underscore == std::string_view::npos ||
+      underscore + 1 >= name.size())
+    return false;
+  const std::string_view family = name.substr(4, underscore - 4);
+  return family.find("Kernel") != std::string_view::npos &&
+         std::isupper(static_cast<unsigned char>(name[4]));
 }
 
 collective_op collective_op_of_kernel(std::string_view name) {
