@@ -55,6 +55,10 @@ int write_rank_runs(const profile_cli& o, const roofkit::app_profile_request& re
     fs::create_directories(temp);
     output = temp / "run.json";
   }
+  if (!res.log.launches.empty())
+    say(fmt::format("{} launches profiled in processes without a rank are left out of the rank "
+                    "runs (see --records)",
+                    res.log.launches.size()));
   std::vector<fs::path> files;
   int error_exit = 0;
   std::size_t profiled = 0;

@@ -31,6 +31,18 @@ std::filesystem::path temporary_record_path() {
   return pattern;
 }
 
+// profile_environment's, with `preload` put before the user's LD_PRELOAD.
+std::map<std::string, std::string> app_environment(const app_profile_options& options,
+                                                   const std::filesystem::path& library,
+                                                   const std::string& preload) {
+  auto env = profile_environment(options, library, cupti_library_path());
+  if (!preload.empty()) {
+    const char* user = std::getenv("LD_PRELOAD");
+    env["LD_PRELOAD"] = preload + (user && *user ? std::string(":") + user : "");
+  }
+  return env;
+}
+
 } // namespace
 
 std::vector<ceiling> load_ceilings_file(const std::filesystem::path& path) {
@@ -90,12 +102,7 @@ app_profile_result profile_application(const app_profile_request& request) {
     options.record_path = own_record ? temporary_record_path().string() : request.records_file;
     // The library appends its records after this one.
     write_text_file(options.record_path, clock_line(options.clock, clocks.note));
-    auto env = profile_environment(options, library, cupti_library_path());
-    if (!request.preload_library.empty()) {
-      const char* user = std::getenv("LD_PRELOAD");
-      env["LD_PRELOAD"] = request.preload_library + (user && *user ? std::string(":") + user : "");
-    }
-    out.app = run_app(request.argv, env);
+    out.app = run_app(request.argv, app_environment(options, library, request.preload_library));
     try {
       text = read_text_file(options.record_path);
     } catch (const error&) {
