@@ -75,7 +75,9 @@ int write_rank_runs(const profile_cli& o, const roofkit::app_profile_request& re
     error_exit = std::max(error_exit, r.log.error_exit);
     profiled += r.log.launches.size();
   }
-  if (!self) {
+  // One task of several (srun -n N profile ...): its rank's file only. A launcher whose job has
+  // one task (an sbatch script, srun -n 1) merges as usual.
+  if (!self || self->world_size <= 1) {
     const auto summary = roofkit::merge_rank_runs(files, output, say);
     std::ostringstream tables;
     auto printer = roofkit::make_printer(roofkit::output_format::markdown, tables);
@@ -99,11 +101,15 @@ int write_rank_runs(const profile_cli& o, const roofkit::app_profile_request& re
   }
   if (!temp.empty())
     fs::remove_all(temp);
-  if (res.exit_code != 0 || error_exit != 0)
-    return res.exit_code != 0 ? res.exit_code : error_exit;
+  // A rank whose profiler could not start (another rank holds its GPU's) is said above; the
+  // exit code tells it only when no rank was profiled.
+  if (res.exit_code != 0)
+    return res.exit_code;
   if (profiled == 0) {
-    say("no launch was profiled in any rank (exit 4)");
-    return static_cast<int>(roofkit::exit_code::none_profiled);
+    const int code =
+        error_exit != 0 ? error_exit : static_cast<int>(roofkit::exit_code::none_profiled);
+    say(fmt::format("no launch was profiled in any rank (exit {})", code));
+    return code;
   }
   return 0;
 }
