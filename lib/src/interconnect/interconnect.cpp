@@ -42,15 +42,17 @@ double median_of(std::vector<double> v) {
   return v.empty() ? 0 : v[v.size() / 2];
 }
 
-/// Seconds of `copies` issued on stream `s0` (and `s1`, joined), timed with events on `s0`.
-template <class F> double timed(int dev, cudaStream_t s0, cudaStream_t s1, F&& copies) {
-  ROOFKIT_CUDA_CHECK(cudaSetDevice(dev));
+/// Seconds of `copies` issued on stream `s0` of GPU `dev` (and `s1` of GPU `dev1`, joined back),
+/// timed with events on `s0`.
+template <class F> double timed(int dev, cudaStream_t s0, int dev1, cudaStream_t s1, F&& copies) {
   cudaEvent_t start = nullptr;
   cudaEvent_t stop = nullptr;
   cudaEvent_t joined = nullptr;
+  ROOFKIT_CUDA_CHECK(cudaSetDevice(dev1)); // an event is recorded on its own device's streams
+  ROOFKIT_CUDA_CHECK(cudaEventCreateWithFlags(&joined, cudaEventDisableTiming));
+  ROOFKIT_CUDA_CHECK(cudaSetDevice(dev));
   ROOFKIT_CUDA_CHECK(cudaEventCreate(&start));
   ROOFKIT_CUDA_CHECK(cudaEventCreate(&stop));
-  ROOFKIT_CUDA_CHECK(cudaEventCreateWithFlags(&joined, cudaEventDisableTiming));
   ROOFKIT_CUDA_CHECK(cudaEventRecord(start, s0));
   if (s1)
     ROOFKIT_CUDA_CHECK(cudaStreamWaitEvent(s1, start));
@@ -85,12 +87,12 @@ peer_bandwidth measure_pair(gpu_buffers& g, int i, int j, const interconnect_opt
     one_way();
     ROOFKIT_CUDA_CHECK(cudaMemcpyPeerAsync(g.b[i], i, g.a[j], j, n, g.streams[j]));
   };
-  timed(i, g.streams[i], g.streams[j], both); // warm-up
+  timed(i, g.streams[i], j, g.streams[j], both); // warm-up
   std::vector<double> t1;
   std::vector<double> t2;
   for (int r = 0; r < o.repetitions; ++r) {
-    t1.push_back(timed(i, g.streams[i], nullptr, one_way));
-    t2.push_back(timed(i, g.streams[i], g.streams[j], both));
+    t1.push_back(timed(i, g.streams[i], j, nullptr, one_way));
+    t2.push_back(timed(i, g.streams[i], j, g.streams[j], both));
   }
   p.one_way_bps = o.copy_bytes / median_of(t1);
   p.both_ways_bps = 2 * o.copy_bytes / median_of(t2);
