@@ -35,7 +35,7 @@ wall() { # name, limit (s), command...: runs it, its wall seconds in $R/name.s, 
   step "$name rc=$(cat "$R/$name.rc") wall $(cat "$R/$name.s") s"
 }
 # NCCL of PyTorch's wheel, for ceilings' dlopen (the ranks' NCCL is PyTorch's own).
-NCCL_LIB="$(python3 -c 'import nvidia.nccl, os; print(os.path.join(nvidia.nccl.__path__[0], "lib", "libnccl.so.2"))' 2>/dev/null)"
+NCCL_LIB="$(python3 -c 'import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], "lib", "libnccl.so.2"))' 2>/dev/null)"
 export ROOFKIT_NCCL_LIB="${ROOFKIT_NCCL_LIB:-$NCCL_LIB}"
 step "device: $(nvidia-smi --query-gpu=index,name,driver_version --format=csv,noheader | tr '\n' ';')"
 step "topology: $(nvidia-smi topo -m 2>/dev/null | sed -n 2p | tr -s ' ')"
