@@ -39,6 +39,7 @@ using NV::Cupti::Checkpoint::cuptiCheckpointSave;
 #include <fmt/format.h>
 
 #include "batch_calls.hpp"
+#include "collective_timer.hpp"
 #include "driver_gate.hpp"
 #include "graph_kernels.hpp"
 #include "launch_args.hpp"
@@ -46,12 +47,14 @@ using NV::Cupti::Checkpoint::cuptiCheckpointSave;
 #include "launch_facts.hpp"
 #include "launch_timer.hpp"
 #include "nvtx_ranges.hpp"
+#include "rank_env.hpp"
 #include "record_log.hpp"
 #include "replay_output.hpp"
 #include "roofkit/app_profile.hpp"
 #include "roofkit/core.hpp"
 #include "roofkit/occupancy.hpp"
 #include "roofkit/profiler.hpp"
+#include "roofkit/ranks.hpp"
 #include "roofkit/timing.hpp"
 #include "run_meter.hpp"
 
@@ -101,10 +104,12 @@ public:
   }
 
   void start() {
-    const char* path = std::getenv("ROOFKIT_PROFILE_RECORD");
-    records_.open(path ? path : "");
+    // A rank of a multi-process job has its own log and profiler turn (rank_env.hpp).
+    const char* env_path = std::getenv("ROOFKIT_PROFILE_RECORD");
+    const std::string record = record_path_for_process(env_path ? env_path : "");
+    records_.open(record);
     try {
-      turn_ = std::make_unique<profiler_turn>(path && *path ? path : "");
+      turn_ = std::make_unique<profiler_turn>(record);
     } catch (const std::exception& e) { // no lock files: profile as a lone process would
       say(std::string("warning: ") + e.what());
       turn_ = std::make_unique<profiler_turn>("");
@@ -221,6 +226,7 @@ public:
     tool_scope scope;
     close_batch("exit");
     timer_.drain();
+    collectives_.drain();
     if (progress_)
       progress_->finish();
     if (book_)
@@ -295,6 +301,7 @@ private:
         const driver_gate::outside_scope out(me->gate_);
         const CUcontext ctx = static_cast<const CUpti_ResourceData*>(data)->context;
         me->timer_.drain(ctx);
+        me->collectives_.drain(ctx);
         me->on_context_destroy(ctx);
       }
     } catch (const std::exception& e) {
@@ -323,6 +330,7 @@ private:
         tool_scope scope;
         timer_.end(d->functionReturnValue &&
                    *static_cast<const CUresult*>(d->functionReturnValue) == CUDA_SUCCESS);
+        collectives_.end(succeeded(d));
       }
       return;
     }
@@ -429,8 +437,10 @@ private:
     if (!device_written_) {
       device_written_ = true;
       CUdevice dev = 0;
-      if (cuCtxGetDevice(&dev) == CUDA_SUCCESS)
+      if (cuCtxGetDevice(&dev) == CUDA_SUCCESS) {
         write_start(static_cast<int>(dev), "", 0, nullptr);
+        write(rank_record(dev, static_cast<long>(pid_)));
+      }
     }
     CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
     if (captures_ > 0 || (cuStreamIsCapturing(a.stream, &capture) == CUDA_SUCCESS &&
@@ -448,7 +458,12 @@ private:
     }
     const launch_book::place at = locate(id, d->symbolName, a);
     std::string inferred_record;
-    if (selector_ && select(name) && book_->measure(at, index, inferred_record)) {
+    // Collectives are timed on every launch and never replayed (collective_timer.hpp).
+    const bool collective = is_collective_kernel(name);
+    if (collective) {
+      ++not_profiled_[{name, "collective: timed on every launch, never replayed"}];
+      close_batch("a collective"); // no checkpoint spans a collective
+    } else if (selector_ && select(name) && book_->measure(at, index, inferred_record)) {
       if (stopped_)
         ++not_profiled_[{name, "profiler unavailable"}];
       else if (!take_turn())
@@ -465,6 +480,8 @@ private:
     progress_->tick(index + 1, book_->measured(), book_->inferred());
     lock.unlock();
     timer_.begin(d->context, a.stream, at.group);
+    if (collective)
+      collectives_.begin(a.stream, name, index, pid_);
   }
 
   // The launch's shape, enclosing NVTX ranges (when followed) and timer group.
@@ -1023,6 +1040,7 @@ private:
   std::mutex heap_mutex_;
   std::set<std::string> heap_kernels_; ///< mangled names of the loaded functions that use the heap
   launch_timer timer_;
+  collective_timer collectives_{[this](const std::string& line) { write(line); }};
   std::optional<pending_batch> batch_;
   std::map<std::string, std::int64_t> batch_ends_; ///< what ended the batches, by call
   driver_gate gate_{gate_limit}; ///< keeps the application's threads out during replays

@@ -7,9 +7,38 @@
 #include "roofkit/ceilings.hpp"
 #include "roofkit/core.hpp"
 #include "roofkit/device.hpp"
+#include "roofkit/interconnect.hpp"
 #include "subcommand.hpp"
 
 namespace {
+
+// --interconnect: the node's peer copies and NCCL all-reduce instead of one GPU's roofs.
+int run_interconnect(const std::string& nccl_library, int reps, const std::string& save, bool json,
+                     bool csv) {
+  roofkit::interconnect_options io;
+  io.nccl_library = nccl_library;
+  if (reps > 0)
+    io.repetitions = reps;
+  const auto r = roofkit::measure_interconnect(io);
+  if (!save.empty())
+    roofkit::write_text_file(save, roofkit::interconnect_json(r));
+  if (r.gpus < 2) {
+    std::cerr << "roofline-cuda: " << r.gpus << " GPU visible: no interconnect to measure\n";
+    return 0;
+  }
+  if (!r.nccl_note.empty())
+    std::cerr << "roofline-cuda: " << r.nccl_note << '\n';
+  if (json) {
+    std::cout << roofkit::interconnect_json(r);
+    return 0;
+  }
+  auto printer = roofkit::make_printer(
+      csv ? roofkit::output_format::csv : roofkit::output_format::markdown, std::cout);
+  for (const auto& t : roofkit::interconnect_tables(r))
+    printer->print(t);
+  printer->finish();
+  return 0;
+}
 
 const roofkit::cli::registration ceilings_registration{
     "ceilings", 20, [](CLI::App& app) -> std::function<int()> {
@@ -28,6 +57,8 @@ const roofkit::cli::registration ceilings_registration{
         bool quiet = false;
         bool json = false;
         bool csv = false;
+        bool interconnect = false;
+        std::string nccl_library;
       };
       auto o = std::make_shared<options>();
       cmd->add_option("--device", o->device, "CUDA device ordinal");
@@ -46,7 +77,15 @@ const roofkit::cli::registration ceilings_registration{
       auto* json = cmd->add_flag("--json", o->json, "Print JSON");
       auto* csv = cmd->add_flag("--csv", o->csv, "Print CSV");
       json->excludes(csv);
+      cmd->add_flag("--interconnect", o->interconnect,
+                    "Measure the node's interconnect instead: peer copies per GPU pair and NCCL "
+                    "all-reduce bus bandwidth over sizes");
+      cmd->add_option("--nccl-lib", o->nccl_library,
+                      "libnccl.so.2 to load for --interconnect (default: ROOFKIT_NCCL_LIB, the "
+                      "loader's search, PyTorch's wheel)");
       return [o] {
+        if (o->interconnect)
+          return run_interconnect(o->nccl_library, o->reps, o->save, o->json, o->csv);
         if (!o->save.empty()) { // fail before minutes of measuring, not after
           const auto dir = std::filesystem::path(o->save).parent_path();
           if (!dir.empty() && !std::filesystem::is_directory(dir))

@@ -11,6 +11,7 @@
 #include "roofkit/app_profile.hpp"
 #include "roofkit/core.hpp"
 #include "roofkit/plot.hpp"
+#include "roofkit/ranks.hpp"
 #include "roofkit/results.hpp"
 #include "roofs_option.hpp"
 #include "subcommand.hpp"
@@ -66,6 +67,81 @@ void print_summary(const roofkit::app_profile_result& res,
           : "; the records end early (the application did not exit normally)"));
 }
 
+// A job whose processes have ranks (torchrun, mpirun, srun): one run file per rank beside the
+// output ("run.rank0.json", ...), then, unless this launcher is itself one rank of a job (srun
+// starting one profile per task), the merged run at the output.
+int write_rank_runs(const profile_cli& o, const roofkit::app_profile_request& req,
+                    const roofkit::app_profile_result& res,
+                    const std::function<void(const std::string&)>& say) {
+  namespace fs = std::filesystem;
+  const auto self =
+      roofkit::rank_from_environment([](const char* n) -> const char* { return std::getenv(n); });
+  fs::path output = o.output;
+  fs::path temp;
+  if (output.empty()) { // tables only: the files go to a folder removed at the end
+    temp = fs::temp_directory_path() / fmt::format("roofkit-ranks-{}", getpid());
+    fs::create_directories(temp);
+    output = temp / "run.json";
+  }
+  if (!res.log.launches.empty())
+    say(fmt::format("{} launches profiled in processes without a rank are left out of the rank "
+                    "runs (see --records)",
+                    res.log.launches.size()));
+  std::vector<fs::path> files;
+  int error_exit = 0;
+  std::size_t profiled = 0;
+  for (const auto& [rank, text] : res.rank_logs) {
+    const auto r = roofkit::build_rank_run(rank, text, res.inputs, req.measured_ceilings, res.log);
+    files.push_back(roofkit::rank_run_path(output, rank));
+    roofkit::write_text_file(files.back(), r.json);
+    say(fmt::format("rank {}: {}{} launches, {} profiled, {} collective launches{}{}", rank,
+                    r.log.finished ? "" : "at least ", r.log.total_launches, r.log.launches.size(),
+                    r.collectives.size(), r.log.finished ? "" : " (ended early: crashed or killed)",
+                    temp.empty() ? "; run written to " + files.back().string() : ""));
+    for (const auto& e : r.log.errors)
+      say(fmt::format("rank {}: error: {}", rank, e));
+    error_exit = std::max(error_exit, r.log.error_exit);
+    profiled += r.log.launches.size();
+  }
+  // One task of several (srun -n N profile ...): its rank's file only. A launcher whose job has
+  // one task (an sbatch script, srun -n 1) merges as usual.
+  if (!self || self->world_size <= 1) {
+    const auto summary = roofkit::merge_rank_runs(files, output, say);
+    std::ostringstream tables;
+    auto printer = roofkit::make_printer(roofkit::output_format::markdown, tables);
+    for (const auto& t : roofkit::merge_tables(summary))
+      printer->print(t);
+    printer->finish();
+    std::cerr << "\n" << tables.str();
+    if (temp.empty())
+      say("merged run of " + std::to_string(files.size()) + " ranks written to " + o.output);
+    if (!o.plots.empty()) {
+      const auto merged = roofkit::load_run(output);
+      for (const auto& p : o.plots) {
+        roofkit::write_roofline_chart(merged, p, roofkit::chart_format_for_path(p));
+        say("chart written to " + p);
+      }
+    }
+  } else {
+    say(fmt::format("this launcher is rank {} of a job ({}): merge the ranks' files with "
+                    "roofline-cuda merge",
+                    self->rank, self->source));
+  }
+  if (!temp.empty())
+    fs::remove_all(temp);
+  // A rank whose profiler could not start (another rank holds its GPU's) is said above; the
+  // exit code tells it only when no rank was profiled.
+  if (res.exit_code != 0)
+    return res.exit_code;
+  if (profiled == 0) {
+    const int code =
+        error_exit != 0 ? error_exit : static_cast<int>(roofkit::exit_code::none_profiled);
+    say(fmt::format("no launch was profiled in any rank (exit {})", code));
+    return code;
+  }
+  return 0;
+}
+
 int run_profile(const profile_cli& o) {
   // Fail on bad output paths before the application runs.
   std::vector<roofkit::chart_format> formats;
@@ -116,11 +192,24 @@ int run_profile(const profile_cli& o) {
   req.inject_candidates.emplace_back(ROOFKIT_INJECT_BUILD_PATH);
 #endif
   req.inject_candidates.push_back(dir / "libroofkit_inject.so");
+  // The NCCL call recorder, beside the injection library (ROOFKIT_NCCL_SHIM=0: not preloaded).
+  const char* shim_env = std::getenv("ROOFKIT_NCCL_SHIM");
+  if (!o.app.empty() && !(shim_env && std::string(shim_env) == "0")) {
+    try {
+      const auto inject = roofkit::find_inject_library(req.inject_library, req.inject_candidates);
+      if (const auto shim = inject.parent_path() / "libroofkit_nccl.so";
+          std::filesystem::exists(shim))
+        req.preload_library = shim.string();
+    } catch (const roofkit::error&) { // no injection library: profile_application says so
+    }
+  }
 
   if (o.app.empty() && o.from_records.empty())
     throw roofkit::usage_error("no application given: put its command line after '--' "
                                "(roofline-cuda profile [options] -- ./app args...)");
   auto res = roofkit::profile_application(req);
+  if (!res.rank_logs.empty())
+    return write_rank_runs(o, req, res, say);
   roofkit::cli::note_roofs(res.result, roofs);
   for (std::size_t i = 0; i < res.log.errors.size(); ++i)
     say("error: " + res.log.errors[i] +

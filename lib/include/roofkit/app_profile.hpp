@@ -515,6 +515,8 @@ struct app_profile_request {
   /// Build the run from the record log at records_file instead of running an application.
   bool from_records = false;
   std::function<void(const std::string&)> say; ///< our messages (stderr, prefixed)
+  /// Preloaded into the application (LD_PRELOAD, before any the user set); "" = none.
+  std::string preload_library;
 };
 
 /// What came of it.
@@ -526,6 +528,9 @@ struct app_profile_result {
   /// The exit code for the tool: the application's when it failed, else the error record's (3:
   /// no counter access, another profiler), else 0.
   int exit_code = 0;
+  /// The record logs of the ranks of a multi-process job (rank, text), each rank's own
+  /// (roofkit/ranks.hpp); empty when no process had a rank.
+  std::vector<std::pair<int, std::string>> rank_logs;
 };
 
 /// Starts the application under the injected library, waits, reads the records (whatever there

@@ -13,6 +13,7 @@
 #include "roofkit/ceilings.hpp"
 #include "roofkit/core.hpp"
 #include "roofkit/device.hpp"
+#include "roofkit/ranks.hpp"
 #include "roofkit/results.hpp"
 #include "roofkit/timing.hpp"
 
@@ -28,6 +29,18 @@ std::filesystem::path temporary_record_path() {
     throw runtime_error(fmt::format("cannot create a record file in '{}'", dir));
   close(fd);
   return pattern;
+}
+
+// profile_environment's, with `preload` put before the user's LD_PRELOAD.
+std::map<std::string, std::string> app_environment(const app_profile_options& options,
+                                                   const std::filesystem::path& library,
+                                                   const std::string& preload) {
+  auto env = profile_environment(options, library, cupti_library_path());
+  if (!preload.empty()) {
+    const char* user = std::getenv("LD_PRELOAD");
+    env["LD_PRELOAD"] = preload + (user && *user ? std::string(":") + user : "");
+  }
+  return env;
 }
 
 } // namespace
@@ -66,6 +79,7 @@ app_profile_result profile_application(const app_profile_request& request) {
   if (request.from_records) {
     text = read_text_file(request.records_file);
     out.app.started = false;
+    out.rank_logs = take_rank_logs(request.records_file, false);
   } else {
     const auto library = find_inject_library(request.inject_library, request.inject_candidates);
     // Locked before the application starts and unlocked after it ended (every visible device:
@@ -88,12 +102,12 @@ app_profile_result profile_application(const app_profile_request& request) {
     options.record_path = own_record ? temporary_record_path().string() : request.records_file;
     // The library appends its records after this one.
     write_text_file(options.record_path, clock_line(options.clock, clocks.note));
-    const auto env = profile_environment(options, library, cupti_library_path());
-    out.app = run_app(request.argv, env);
+    out.app = run_app(request.argv, app_environment(options, library, request.preload_library));
     try {
       text = read_text_file(options.record_path);
     } catch (const error&) {
     }
+    out.rank_logs = take_rank_logs(options.record_path, own_record);
     for (const auto& f : profiler_turn::files(options.record_path))
       std::filesystem::remove(f);
     if (own_record)

@@ -302,6 +302,8 @@ profile_log parse_profile_log(std::string_view text) {
         log.clock_note = j.value("note", "");
       } else if (type == "end") {
         ended[pid] = j.value("launches", std::int64_t{0});
+      } else if (type == "rank" || type == "nccl" || type == "collective") {
+        // multi-GPU records: parse_rank_log (roofkit/ranks.hpp) reads them
       } else if (!parse_sampling_line(type, j, pid, log)) {
         throw runtime_error(fmt::format("unknown record type '{}'", type));
       }

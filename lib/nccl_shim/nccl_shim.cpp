@@ -1,0 +1,149 @@
+// libroofkit_nccl.so: preloaded (LD_PRELOAD) into a profiled application, it stands in front of
+// NCCL's collective calls, forwards each to the real one (dlsym RTLD_NEXT) and appends one
+// "nccl" line per call to the process's record log: stream, operation, bytes as nccl-tests
+// counts them, ranks of the communicator, and the time of the call. The launcher's side matches
+// each call to the collective kernel that carried it out (correlate_collectives). Built without
+// NCCL's headers or library (internal/nccl_api.hpp).
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <mutex>
+#include <string>
+
+#include "internal/nccl_api.hpp"
+#include "roofkit/ranks.hpp"
+
+namespace {
+
+namespace nccl = roofkit::nccl;
+
+int record_fd() {
+  static int fd = [] {
+    const char* base = std::getenv("ROOFKIT_PROFILE_RECORD");
+    if (!base || !*base)
+      return -1;
+    std::string path = base;
+    if (auto r = roofkit::rank_from_environment(
+            [](const char* n) -> const char* { return std::getenv(n); }))
+      path = roofkit::rank_record_path(path, r->rank);
+    return ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  }();
+  return fd;
+}
+
+std::int64_t now_ns() {
+  timespec t{};
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return static_cast<std::int64_t>(t.tv_sec) * 1000000000 + t.tv_nsec;
+}
+
+template <class F> F next(const char* name) { return reinterpret_cast<F>(dlsym(RTLD_NEXT, name)); }
+
+int ranks_of(nccl::comm_t comm) {
+  static const auto count = next<nccl::comm_count_fn>("ncclCommCount");
+  int n = 0;
+  if (!count || count(comm, &n) != nccl::success)
+    return 0;
+  return n;
+}
+
+// One line, one write(2): lines of concurrent threads and processes do not interleave.
+void record(const char* op, nccl::stream_t stream, double bytes, int nranks) {
+  const int fd = record_fd();
+  if (fd < 0)
+    return;
+  char line[256];
+  const int n =
+      std::snprintf(line, sizeof line,
+                    "{\"type\":\"nccl\",\"pid\":%ld,\"stream\":%llu,\"op\":\"%s\","
+                    "\"bytes\":%.0f,\"nranks\":%d,\"t_ns\":%lld}\n",
+                    static_cast<long>(getpid()),
+                    static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(stream)), op,
+                    bytes, nranks, static_cast<long long>(now_ns()));
+  if (n > 0 && n < static_cast<int>(sizeof line))
+    (void)!::write(fd, line, static_cast<std::size_t>(n));
+}
+
+double bytes_of(std::size_t count, nccl::data_type_t type, int factor = 1) {
+  return static_cast<double>(count) * static_cast<double>(nccl::type_size(type)) * factor;
+}
+
+} // namespace
+
+#define ROOFKIT_SHIM extern "C" __attribute__((visibility("default")))
+
+ROOFKIT_SHIM nccl::result_t ncclAllReduce(const void* s, void* r, std::size_t count,
+                                          nccl::data_type_t t, nccl::red_op_t op, nccl::comm_t comm,
+                                          nccl::stream_t stream) {
+  static const auto real = next<nccl::all_reduce_fn>("ncclAllReduce");
+  if (!real)
+    return nccl::system_error;
+  record("all_reduce", stream, bytes_of(count, t), ranks_of(comm));
+  return real(s, r, count, t, op, comm, stream);
+}
+
+ROOFKIT_SHIM nccl::result_t ncclBroadcast(const void* s, void* r, std::size_t count,
+                                          nccl::data_type_t t, int root, nccl::comm_t comm,
+                                          nccl::stream_t stream) {
+  static const auto real = next<nccl::broadcast_fn>("ncclBroadcast");
+  if (!real)
+    return nccl::system_error;
+  record("broadcast", stream, bytes_of(count, t), ranks_of(comm));
+  return real(s, r, count, t, root, comm, stream);
+}
+
+ROOFKIT_SHIM nccl::result_t ncclReduce(const void* s, void* r, std::size_t count,
+                                       nccl::data_type_t t, nccl::red_op_t op, int root,
+                                       nccl::comm_t comm, nccl::stream_t stream) {
+  static const auto real = next<nccl::reduce_fn>("ncclReduce");
+  if (!real)
+    return nccl::system_error;
+  record("reduce", stream, bytes_of(count, t), ranks_of(comm));
+  return real(s, r, count, t, op, root, comm, stream);
+}
+
+// nccl-tests' size of an all-gather or reduce-scatter: the full buffer, count x ranks.
+ROOFKIT_SHIM nccl::result_t ncclAllGather(const void* s, void* r, std::size_t send_count,
+                                          nccl::data_type_t t, nccl::comm_t comm,
+                                          nccl::stream_t stream) {
+  static const auto real = next<nccl::all_gather_fn>("ncclAllGather");
+  if (!real)
+    return nccl::system_error;
+  const int n = ranks_of(comm);
+  record("all_gather", stream, bytes_of(send_count, t, n), n);
+  return real(s, r, send_count, t, comm, stream);
+}
+
+ROOFKIT_SHIM nccl::result_t ncclReduceScatter(const void* s, void* r, std::size_t recv_count,
+                                              nccl::data_type_t t, nccl::red_op_t op,
+                                              nccl::comm_t comm, nccl::stream_t stream) {
+  static const auto real = next<nccl::reduce_scatter_fn>("ncclReduceScatter");
+  if (!real)
+    return nccl::system_error;
+  const int n = ranks_of(comm);
+  record("reduce_scatter", stream, bytes_of(recv_count, t, n), n);
+  return real(s, r, recv_count, t, op, comm, stream);
+}
+
+ROOFKIT_SHIM nccl::result_t ncclSend(const void* s, std::size_t count, nccl::data_type_t t,
+                                     int peer, nccl::comm_t comm, nccl::stream_t stream) {
+  static const auto real = next<nccl::send_fn>("ncclSend");
+  if (!real)
+    return nccl::system_error;
+  record("send", stream, bytes_of(count, t), ranks_of(comm));
+  return real(s, count, t, peer, comm, stream);
+}
+
+ROOFKIT_SHIM nccl::result_t ncclRecv(void* r, std::size_t count, nccl::data_type_t t, int peer,
+                                     nccl::comm_t comm, nccl::stream_t stream) {
+  static const auto real = next<nccl::recv_fn>("ncclRecv");
+  if (!real)
+    return nccl::system_error;
+  record("recv", stream, bytes_of(count, t), ranks_of(comm));
+  return real(r, count, t, peer, comm, stream);
+}

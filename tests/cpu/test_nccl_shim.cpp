@@ -1,0 +1,78 @@
+// libroofkit_nccl.so, preloaded in front of a stand-in libnccl (fake_nccl.cpp): each call reaches
+// the real entry point with its result, and one "nccl" record per call lands in the rank's log
+// with nccl-tests' bytes and the communicator's size. The test runs itself again as the
+// application, with LD_PRELOAD set.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "roofkit/ranks.hpp"
+
+extern "C" {
+int ncclAllReduce(const void*, void*, std::size_t, int, int, void*, void*);
+int ncclAllGather(const void*, void*, std::size_t, int, void*, void*);
+int ncclReduceScatter(const void*, void*, std::size_t, int, int, void*, void*);
+}
+
+namespace {
+
+// As the application: three calls, their results as the exit code (42 + 43 + 44 = 129).
+const bool as_application = [] {
+  if (!std::getenv("ROOFKIT_TEST_NCCL_APP"))
+    return false;
+  int sum = ncclAllReduce(nullptr, nullptr, 1000, 7, 0, nullptr, reinterpret_cast<void*>(0x10));
+  sum += ncclAllGather(nullptr, nullptr, 256, 9, nullptr, reinterpret_cast<void*>(0x20));
+  sum += ncclReduceScatter(nullptr, nullptr, 8, 8, 0, nullptr, reinterpret_cast<void*>(0x10));
+  std::_Exit(sum - 129 == 0 ? 0 : 1);
+}();
+
+TEST(nccl_shim, forwards_each_call_and_records_it) {
+#ifndef ROOFKIT_NCCL_SHIM_PATH
+  GTEST_SKIP() << "the NCCL call recorder is not built (no GPU build)";
+#else
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("roofkit-shim-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const std::string base = (dir / "records").string();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    setenv("LD_PRELOAD", ROOFKIT_NCCL_SHIM_PATH, 1);
+    setenv("ROOFKIT_PROFILE_RECORD", base.c_str(), 1);
+    setenv("ROOFKIT_TEST_NCCL_APP", "1", 1);
+    setenv("OMPI_COMM_WORLD_RANK", "3", 1);
+    execl("/proc/self/exe", "test_nccl_shim", static_cast<char*>(nullptr));
+    std::_Exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0); // every call returned the stand-in's result
+  std::ifstream in(roofkit::rank_record_path(base, 3));
+  std::stringstream text;
+  text << in.rdbuf();
+  const roofkit::rank_log log = roofkit::parse_rank_log(text.str());
+  ASSERT_EQ(log.calls.size(), 3u);
+  EXPECT_EQ(log.calls[0].op, roofkit::collective_op::all_reduce);
+  EXPECT_DOUBLE_EQ(log.calls[0].bytes, 4000); // 1000 float32
+  EXPECT_EQ(log.calls[0].nranks, 4);
+  EXPECT_EQ(log.calls[0].stream, 0x10u);
+  EXPECT_EQ(log.calls[1].op, roofkit::collective_op::all_gather);
+  EXPECT_DOUBLE_EQ(log.calls[1].bytes, 256 * 2 * 4); // bfloat16, x 4 ranks
+  EXPECT_EQ(log.calls[1].stream, 0x20u);
+  EXPECT_EQ(log.calls[2].op, roofkit::collective_op::reduce_scatter);
+  EXPECT_DOUBLE_EQ(log.calls[2].bytes, 8 * 8 * 4); // float64, x 4 ranks
+  EXPECT_LE(log.calls[0].t_ns, log.calls[2].t_ns);
+  EXPECT_FALSE(fs::exists(base)); // a rank writes only its own log
+  fs::remove_all(dir);
+#endif
+}
+
+} // namespace
