@@ -241,6 +241,7 @@ TEST(Diagnosis, OccupancyGainIsTheLatencyBoundShareAndNotForBusyComputeKernels) 
   // and with nothing else worth 10% its limiter is the roof.
   pl.compute_bound = true;
   pl.bound = "fp32";
+  pl.bound_label = "FP32";
   pl.pct_of_roof = 76;
   const auto busy = diagnose_kernel(r, i, pl);
   EXPECT_EQ(finding(*busy, "occupancy_registers"), nullptr);

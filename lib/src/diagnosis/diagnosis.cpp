@@ -81,7 +81,7 @@ void sort_findings(std::vector<diagnosis_finding>& findings) {
 // The main limiter: the explained finding with most to gain, if it could save at least
 // min_limiter_gain, except that too few bytes in flight caused by a limited occupancy is named
 // after the occupancy limiter (the thing to change). Else the roof the kernel is bound by when
-// it is near it, else "unknown" (no counter explains the gap).
+// it is at bound_pct of it or more, else "unknown" (no counter explains the gap).
 std::string main_limiter(const std::vector<diagnosis_finding>& findings,
                          const kernel_placement& pl) {
   for (const auto& f : findings) {
@@ -93,7 +93,7 @@ std::string main_limiter(const std::vector<diagnosis_finding>& findings,
           return o.kind;
     return f.kind;
   }
-  if (pl.pct_of_roof >= near_roof_pct || findings.empty())
+  if (pl.pct_of_roof >= bound_pct || findings.empty())
     return roof_kind(pl);
   return findings.front().kind == "unknown" ? "unknown" : roof_kind(pl);
 }

@@ -12,6 +12,9 @@ namespace roofkit::diag {
 inline constexpr double near_roof_pct = 80; ///< at or above: near the roof
 inline constexpr double min_gain = 0.02;    ///< findings worth less are dropped
 inline constexpr double tail_threshold = 0.10;
+/// At or above this % of its roof, a kernel with no cause worth min_limiter_gain is limited by
+/// that roof (below it, far from every roof, the gap is unexplained).
+inline constexpr double bound_pct = 60;
 /// Below this share of the time to gain, a finding is listed but never the main limiter.
 inline constexpr double min_limiter_gain = 0.10;
 /// Shared-memory replays (conflict wavefronts over all wavefronts) worth a finding.

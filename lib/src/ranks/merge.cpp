@@ -17,7 +17,7 @@ namespace roofkit {
 
 namespace {
 
-using json = nlohmann::ordered_json;
+using ojson = nlohmann::ordered_json;
 namespace fs = std::filesystem;
 
 /// A JSON array written element by element to a side file.
@@ -27,7 +27,7 @@ public:
     if (!out_)
       throw runtime_error(fmt::format("cannot write '{}'", path_.string()));
   }
-  void add(const json& j) { out_ << (count_++ ? ",\n" : "\n") << j.dump(); }
+  void add(const ojson& j) { out_ << (count_++ ? ",\n" : "\n") << j.dump(); }
   /// Appends "[...]" to `to` and removes the side file.
   void copy_to(std::ostream& to) {
     out_.close();
@@ -77,8 +77,8 @@ int rank_from_file_name(const fs::path& p) {
   return -1;
 }
 
-rank_status status_of(const json& j) {
-  const json* mg = j.contains("multi_gpu") ? &j["multi_gpu"] : nullptr;
+rank_status status_of(const ojson& j) {
+  const ojson* mg = j.contains("multi_gpu") ? &j["multi_gpu"] : nullptr;
   if (mg && mg->contains("status")) {
     const std::string s = (*mg)["status"].get<std::string>();
     return s == to_string(rank_status::ok) ? rank_status::ok : rank_status::ended_early;
@@ -96,9 +96,9 @@ struct merger {
   array_file collectives;
   std::map<std::string, kernel_totals> totals;
   merge_summary summary;
-  json context;
-  json ceilings = json::array();
-  json interconnect;
+  ojson context;
+  ojson ceilings = ojson::array();
+  ojson interconnect;
   int world_size = 0;
 
   explicit merger(const fs::path& out)
@@ -119,8 +119,8 @@ struct merger {
     k.sum += t;
   }
 
-  void add(const json& j, merge_summary::rank_row& row) {
-    const json* mg = j.contains("multi_gpu") ? &j["multi_gpu"] : nullptr;
+  void add(const ojson& j, merge_summary::rank_row& row) {
+    const ojson* mg = j.contains("multi_gpu") ? &j["multi_gpu"] : nullptr;
     if (mg) {
       row.rank = mg->value("rank", row.rank);
       world_size = std::max(world_size, mg->value("world_size", 0));
@@ -129,7 +129,7 @@ struct merger {
       std::vector<double> busbw;
       std::map<std::pair<std::string, double>, std::vector<double>> by_size;
       if (mg->contains("collectives"))
-        for (json c : (*mg)["collectives"]) {
+        for (ojson c : (*mg)["collectives"]) {
           if (const double b = c.value("busbw_bytes_per_s", 0.0); b > 0) {
             busbw.push_back(b);
             by_size[{c.value("op", ""), c.value("bytes", 0.0)}].push_back(b);
@@ -148,11 +148,11 @@ struct merger {
     }
     row.status = status_of(j);
     if (context.is_null()) {
-      context = j.value("context", json::object());
+      context = j.value("context", ojson::object());
       if (j.contains("ceilings"))
         ceilings = j["ceilings"];
     }
-    for (json k : j.value("kernels", json::array())) {
+    for (ojson k : j.value("kernels", ojson::array())) {
       k["name"] = fmt::format("{} [rank {}]", k.value("name", ""), row.rank);
       k.erase("display_name");
       k["rank"] = row.rank;
@@ -160,14 +160,14 @@ struct merger {
     }
     if (!j.contains("profile"))
       return;
-    const json& p = j["profile"];
-    for (const json& s : p.value("kernels", json::array())) {
+    const ojson& p = j["profile"];
+    for (const ojson& s : p.value("kernels", ojson::array())) {
       const std::string name = s.value("name", "");
       const double t = s.value("total_time_s", 0.0);
       add_kernel_time(name, row.rank, s.value("launches", std::int64_t{0}), t);
       (is_collective_kernel(name) ? row.collective_s : row.compute_s) += t;
     }
-    for (json l : p.value("launches", json::array())) {
+    for (ojson l : p.value("launches", ojson::array())) {
       l["rank"] = row.rank;
       launches.add(l);
       ++row.launches;
@@ -175,7 +175,7 @@ struct merger {
   }
 };
 
-json rank_json(const merge_summary::rank_row& r) {
+ojson rank_json(const merge_summary::rank_row& r) {
   const double total = r.compute_s + r.collective_s;
   return {{"rank", r.rank},
           {"file", r.file},
@@ -190,7 +190,7 @@ json rank_json(const merge_summary::rank_row& r) {
           {"median_busbw_bytes_per_s", r.median_busbw}};
 }
 
-json kernel_json(const merge_summary::kernel_row& k) {
+ojson kernel_json(const merge_summary::kernel_row& k) {
   return {{"name", k.name},         {"collective", k.collective}, {"ranks", k.ranks},
           {"launches", k.launches}, {"mean_time_s", k.mean_s},    {"min_time_s", k.min_s},
           {"max_time_s", k.max_s},  {"spread", k.spread},         {"slowest_rank", k.slowest_rank}};
@@ -267,11 +267,11 @@ merge_summary merge_rank_runs(const std::vector<fs::path>& inputs, const fs::pat
     row.rank = rank_from_file_name(inputs[i]);
     if (row.rank < 0)
       row.rank = static_cast<int>(i);
-    json j;
+    ojson j;
     try {
-      j = json::parse(read_text_file(inputs[i]), nullptr, false);
+      j = ojson::parse(read_text_file(inputs[i]), nullptr, false);
     } catch (const error&) {
-      j = json();
+      j = ojson();
     }
     if (j.is_discarded() || !j.is_object() || j.value("schema", "") != run_schema) {
       row.status = fs::exists(inputs[i]) ? rank_status::unreadable : rank_status::no_file;
@@ -289,19 +289,19 @@ merge_summary merge_rank_runs(const std::vector<fs::path>& inputs, const fs::pat
         fmt::format("none of the {} files given is a readable run file", inputs.size()));
   finish_summary(m);
   const merge_summary& s = m.summary;
-  json ctx = m.context;
+  ojson ctx = m.context;
   ctx["command"] = fmt::format("merge of {} rank runs", inputs.size());
-  json notes = ctx.value("notes", json::array());
+  ojson notes = ctx.value("notes", ojson::array());
   notes.push_back(
       fmt::format("merged from {} rank run files; kernels named \"[rank R]\"", inputs.size()));
   ctx["notes"] = notes;
-  json mg = json::object();
-  mg["ranks"] = json::array();
+  ojson mg = ojson::object();
+  mg["ranks"] = ojson::array();
   for (const auto& r : s.ranks)
     mg["ranks"].push_back(rank_json(r));
   mg["world_size"] = std::max<int>(m.world_size, static_cast<int>(s.ranks.size()));
   mg["load_imbalance"] = s.load_imbalance;
-  mg["kernels"] = json::array();
+  mg["kernels"] = ojson::array();
   for (const auto& k : s.kernels)
     mg["kernels"].push_back(kernel_json(k));
   if (!m.interconnect.is_null())
@@ -309,7 +309,7 @@ merge_summary merge_rank_runs(const std::vector<fs::path>& inputs, const fs::pat
   std::ofstream out(output);
   if (!out)
     throw runtime_error(fmt::format("cannot write '{}'", output.string()));
-  out << "{\"schema\":" << json(run_schema).dump() << ",\n\"context\":" << ctx.dump()
+  out << "{\"schema\":" << ojson(run_schema).dump() << ",\n\"context\":" << ctx.dump()
       << ",\n\"ceilings\":" << m.ceilings.dump() << ",\n\"kernels\":";
   m.kernels.copy_to(out);
   std::string head = mg.dump();

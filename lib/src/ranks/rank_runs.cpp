@@ -15,7 +15,7 @@ namespace roofkit {
 
 namespace {
 
-using json = nlohmann::ordered_json;
+using ojson = nlohmann::ordered_json;
 
 std::vector<ceiling> rank_ceilings(const profile_log& log, std::vector<std::string>& notes) {
   auto it = log.device.find("ordinal");
@@ -37,8 +37,8 @@ std::vector<ceiling> rank_ceilings(const profile_log& log, std::vector<std::stri
   return {};
 }
 
-json collectives_json(const std::vector<collective_record>& list) {
-  json out = json::array();
+ojson collectives_json(const std::vector<collective_record>& list) {
+  ojson out = ojson::array();
   for (const auto& c : list)
     out.push_back({{"index", c.launch.index},
                    {"name", c.launch.name},
@@ -94,8 +94,8 @@ rank_run build_rank_run(int rank, const std::string& text, profile_run_inputs in
   if (!r.extra.gpu_uuid.empty())
     r.result.context.gpu_uuid = r.extra.gpu_uuid;
   r.collectives = correlate_collectives(r.extra.calls, r.extra.launches);
-  json j = json::parse(profile_run_json(r.result, r.log, inputs));
-  json mg = json::object();
+  ojson j = ojson::parse(profile_run_json(r.result, r.log, inputs));
+  ojson mg = ojson::object();
   const rank_info info = r.extra.rank.value_or(rank_info{rank, -1, 0, ""});
   mg["rank"] = rank;
   mg["local_rank"] = info.local_rank;
