@@ -143,6 +143,25 @@ TEST(merge, ranks_kernels_imbalance_and_how_each_ended) {
   fs::remove_all(dir);
 }
 
+TEST(merge, a_job_without_collectives_is_written) {
+  // Two ranks that ran no collective: the merged run's collectives list is empty and the file
+  // is complete (an empty streamed list must not fail the write).
+  const fs::path dir = temp_dir("merge-nocoll");
+  for (int rank : {0, 1}) {
+    json j = json::parse(rank_file(rank, 2, 3, 1.0, 0.1));
+    j["multi_gpu"]["collectives"] = json::array();
+    write_file(dir / ("run.rank" + std::to_string(rank) + ".json"), j.dump());
+  }
+  const auto s = merge_rank_runs({dir / "run.rank0.json", dir / "run.rank1.json"},
+                                 dir / "merged.json");
+  ASSERT_EQ(s.ranks.size(), 2u);
+  EXPECT_EQ(s.ranks[0].collectives, 0);
+  const json merged = json::parse(std::ifstream(dir / "merged.json"));
+  EXPECT_TRUE(merged.at("multi_gpu").at("collectives").empty());
+  EXPECT_EQ(merged.at("multi_gpu").at("launches").size(), 6u);
+  fs::remove_all(dir);
+}
+
 TEST(merge, nothing_readable_is_a_usage_error) {
   const fs::path dir = temp_dir("merge-bad");
   write_file(dir / "a.json", "{\"schema\":");

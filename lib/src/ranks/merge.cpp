@@ -33,7 +33,8 @@ public:
     out_.close();
     to << '[';
     std::ifstream in(path_);
-    to << in.rdbuf();
+    if (count_ > 0) // inserting an empty buffer would set the failbit of `to`
+      to << in.rdbuf();
     in.close();
     to << (count_ ? "\n]" : "]");
     fs::remove(path_);
