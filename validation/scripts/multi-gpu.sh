@@ -66,16 +66,7 @@ for line in open(sys.argv[1]):
         break
 PY
 )
-NCU=(ncu --target-processes all --profile-from-start off --kernel-name "regex:^(?!nccl)"
-  --cache-control all --clock-control none --csv --page raw --print-units base)
-if [ -n "$metrics" ]; then
-  wall ddp_ncu 300 "${NCU[@]}" --metrics "$metrics" "${DDP[@]}"
-  cp "$R/ddp_ncu.out" "$R/ddp-ncu.csv"
-else
-  step "ddp_ncu skipped: no profiled launch in the rank 0 records"
-fi
-
-# 5. The MPI ring: built here (mpicxx + nvcc), alone and under profile.
+# 4. The MPI ring (before ncu, the step with the least predictable time): built here (mpicxx + nvcc), alone and under profile.
 MPI_RING="$(validation/scripts/build-mpi-ring.sh "$R/mpi" 2>"$R/mpi-build.err" | tail -1)"
 MPIRUN=(mpirun --allow-run-as-root --oversubscribe -np 2)
 if [ -x "$MPI_RING" ]; then
@@ -86,7 +77,16 @@ else
   step "mpi_ring did not build: $(tail -3 "$R/mpi-build.err")"
 fi
 
+NCU=(ncu --target-processes all --profile-from-start off --kernel-name "regex:^(?!nccl)"
+  --cache-control all --clock-control none --csv --page raw --print-units base)
+if [ -n "$metrics" ]; then
+  wall ddp_ncu "${NCU_LIMIT_S:-200}" "${NCU[@]}" --metrics "$metrics" "${DDP[@]}"
+  cp "$R/ddp_ncu.out" "$R/ddp-ncu.csv"
+else
+  step "ddp_ncu skipped: no profiled launch in the rank 0 records"
+fi
+
 export DEVICE="$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)"
-export REVISION="$(git rev-parse HEAD 2>/dev/null)"
+export REVISION="${REV:-$(git rev-parse HEAD 2>/dev/null)}"
 python3 validation/scripts/multi_gpu_report.py "$R" "$OUT"
 step "done; files in $OUT"
