@@ -18,6 +18,10 @@ roofkit_cli_test(NAME profile.bad_regex COMMAND roofline-cuda profile --kernel "
   EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "kernel regex")
 roofkit_cli_test(NAME profile.bad_plot_extension COMMAND roofline-cuda profile --plot out.bmp -- true
   EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "out.bmp")
+# --plot last before "--": the application's own options stay the application's (the message is
+# the plot's, not "--steps not expected").
+roofkit_cli_test(NAME profile.plot_then_application_options COMMAND roofline-cuda profile
+  --plot out.bmp -- true --steps 4 EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "out.bmp")
 # The application runs only where a GPU is visible: these two run on the GPU machine.
 roofkit_cli_test(NAME profile.application_not_found COMMAND roofline-cuda profile
   -- no-such-application-roofkit

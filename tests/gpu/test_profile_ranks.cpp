@@ -16,14 +16,15 @@ namespace {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
-/// Runs `profile -o DIR/NAME.json -- env VARS APP ARGS`; the exit code and the stderr text.
+/// Runs `profile --sample all -o DIR/NAME.json -- env VARS APP ARGS` (every launch profiled);
+/// the exit code and the stderr text.
 int profile(const std::string& name, const std::string& vars, const std::string& app,
             const std::string& args, std::string& err) {
   const fs::path dir = fs::path(ROOFKIT_TEST_BINARY_DIR) / "profile_ranks_test";
   fs::remove_all(dir);
   fs::create_directories(dir);
   const fs::path e = dir / (name + ".err");
-  const std::string cmd = std::string("'") + ROOFKIT_TOOL + "' profile -o '" +
+  const std::string cmd = std::string("'") + ROOFKIT_TOOL + "' profile --sample all -o '" +
                           (dir / (name + ".json")).string() + "' -- env " + vars + " '" + app +
                           "' " + args + " >/dev/null 2>'" + e.string() + "'";
   const int status = std::system(cmd.c_str());

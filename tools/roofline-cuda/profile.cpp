@@ -281,9 +281,12 @@ const roofkit::cli::registration profile_registration{
                       std::string(roofkit::cli::ceilings_option_help) + ", or a run file");
       cmd->add_flag("--ceilings-any-gpu", o->ceilings_any_gpu, roofkit::cli::ceilings_any_gpu_help);
       cmd->add_option("-o,--output", o->output, "Write the run (roofkit.run/1 JSON) to this file");
+      // One file per --plot: a vector option that takes several values stops at "--" but
+      // leaves the application's own options to be parsed as roofline-cuda's (CLI11 2.1).
       cmd->add_option("--plot", o->plots,
                       "Write the roofline chart of the kernels with most GPU time (.svg, "
-                      ".html, ...); may be given several times");
+                      ".html, ...); may be given several times")
+          ->allow_extra_args(false);
       cmd->add_option("--records", o->records,
                       "Keep the injection library's record log (JSON lines) in this file");
       auto* from = cmd->add_option("--from-records", o->from_records,
