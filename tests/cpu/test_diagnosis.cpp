@@ -193,12 +193,13 @@ TEST(Diagnosis, UncoalescedLoadsAreFoundBesideCoalescedStores) {
   // Loads at 32 sectors per request, stores at 4, and no minimal bytes: the loads alone are
   // judged against 16 (the widest access), so half of their sectors are excess: 16 of 36.
   const double req = 1e6;
-  const auto d = rediagnosed("global/coalesced",
-                             {{"smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum", 32 * req},
-                              {"smsp__sass_inst_executed_op_global_ld.sum", req},
-                              {"smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_st.sum", 4 * req},
-                              {"smsp__sass_inst_executed_op_global_st.sum", req}},
-                             true);
+  const auto d =
+      rediagnosed("global/coalesced",
+                  {{"smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum", 32 * req},
+                   {"smsp__sass_inst_executed_op_global_ld.sum", req},
+                   {"smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_st.sum", 4 * req},
+                   {"smsp__sass_inst_executed_op_global_st.sum", req}},
+                  true);
   const auto* f = finding(d, "uncoalesced_access");
   ASSERT_NE(f, nullptr) << d.verdict;
   EXPECT_NEAR(f->gain, 16.0 / 36.0, 1e-9);

@@ -152,8 +152,8 @@ TEST(merge, a_job_without_collectives_is_written) {
     j["multi_gpu"]["collectives"] = json::array();
     write_file(dir / ("run.rank" + std::to_string(rank) + ".json"), j.dump());
   }
-  const auto s = merge_rank_runs({dir / "run.rank0.json", dir / "run.rank1.json"},
-                                 dir / "merged.json");
+  const auto s =
+      merge_rank_runs({dir / "run.rank0.json", dir / "run.rank1.json"}, dir / "merged.json");
   ASSERT_EQ(s.ranks.size(), 2u);
   EXPECT_EQ(s.ranks[0].collectives, 0);
   const json merged = json::parse(std::ifstream(dir / "merged.json"));

@@ -117,9 +117,9 @@ ojson finding_json(const diagnosis_finding& f) {
 
 ojson occupancy_diagnosis_json(const diagnosis_occupancy& o) {
   ojson j = {{"theoretical", number(o.theoretical)},
-            {"limiter", o.limiter},
-            {"active_blocks", o.active_blocks},
-            {"registers", o.registers}};
+             {"limiter", o.limiter},
+             {"active_blocks", o.active_blocks},
+             {"registers", o.registers}};
   if (o.achieved)
     j["achieved"] = number(*o.achieved);
   if (o.cliff)
