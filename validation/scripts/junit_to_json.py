@@ -1,6 +1,8 @@
 """Converts a ctest JUnit report (ctest --output-junit) into the roofkit.validation/1 record of
 validation/data/gpu-tests-*.json: one entry per test case with its time and status.
-Usage: python3 validation/scripts/junit_to_json.py REPORT.xml OUT.json REVISION "COMMAND" "WHAT" """
+Usage: python3 validation/scripts/junit_to_json.py REPORT.xml OUT.json REVISION "COMMAND" "WHAT"
+       [DEVICE]   (DEVICE: for a report converted away from the GPU machine, the device line that
+                   machine's gpu-check step log gives; otherwise nvidia-smi here names it)"""
 import datetime
 import json
 import subprocess
@@ -25,6 +27,7 @@ def device_here():
 
 def main():
     report, out, revision, command, what = sys.argv[1:6]
+    device = sys.argv[6] if len(sys.argv) > 6 else device_here()
     root = ET.parse(report).getroot()
     cases = []
     for c in root.iter("testcase"):
@@ -35,7 +38,7 @@ def main():
             status = "skipped"
         cases.append({"name": c.get("name"), "time_s": float(c.get("time", 0)), "status": status})
     doc = {"schema": "roofkit.validation/1", "what": what,
-           "device": device_here(),
+           "device": device,
            "date": datetime.date.today().isoformat(), "git_revision": revision, "command": command,
            "tests": len(cases), "failures": sum(c["status"] == "failed" for c in cases),
            "skipped": sum(c["status"] == "skipped" for c in cases), "cases": cases}

@@ -51,7 +51,7 @@ cp "$R/interconnect.json" "$OUT/multi-gpu-interconnect.json" 2>/dev/null
 DDP=(torchrun --standalone --nproc_per_node 2 validation/apps/ddp_train.py --steps 4)
 "${DDP[@]}" >/dev/null 2>&1 # warm the file cache, the CUDA JIT cache and NCCL's first start
 wall ddp_plain 120 "${DDP[@]}"
-wall ddp_profile 240 "$RC" profile --profile-from-start off --records "$R/ddp.records.jsonl" \
+wall ddp_profile 240 "$RC" profile --sample all --profile-from-start off --records "$R/ddp.records.jsonl" \
   -o "$R/ddp.json" --plot "$R/ddp.svg" -- "${DDP[@]}"
 # The collectives of both ranks against the measured interconnect roof.
 "$RC" merge "$R"/ddp.rank*.json -o "$R/ddp-merged.json" --interconnect "$R/interconnect.json" \
