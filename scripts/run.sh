@@ -25,7 +25,7 @@ if [ $gpu = 1 ]; then
   build="${ROOFKIT_RUN_BUILD_DIR:-build/run}"
   gpu_flag=ON
 else
-  echo "run.sh: no GPU: building roofline-cuda's offline part only, no CUDA kernels (about 7" \
+  echo "run.sh: no GPU: building roofline-cuda's offline part only, no CUDA kernels (about 3" \
        "minutes on 2 cores the first time, seconds after), then the recorded H100 report" >&2
   targets=(roofline-cuda)
   build="${ROOFKIT_RUN_BUILD_DIR:-build/run-offline}"
