@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "app_check.cuh"
+#include "resident_memory.hpp"
 
 __global__ void tiny_add(float* y, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -19,19 +20,6 @@ __global__ void tiny_scale(float* y, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     y[i] *= 1.0f;
-}
-
-static long resident_kib() {
-  FILE* f = std::fopen("/proc/self/status", "r");
-  if (!f)
-    return -1;
-  char line[256];
-  long kib = -1;
-  while (std::fgets(line, sizeof line, f))
-    if (std::strncmp(line, "VmRSS:", 6) == 0)
-      kib = std::atol(line + 6);
-  std::fclose(f);
-  return kib;
 }
 
 int main(int argc, char** argv) {

@@ -10,6 +10,8 @@
 
 #include <cuda_runtime.h>
 
+#include "resident_memory.hpp"
+
 #define CHECK(call)                                                                                \
   do {                                                                                             \
     cudaError_t e_ = (call);                                                                       \
@@ -23,19 +25,6 @@ __global__ void axpy_small(float a, const float* x, float* y, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     y[i] = a * x[i] + y[i];
-}
-
-static long resident_kib() {
-  FILE* f = std::fopen("/proc/self/status", "r");
-  if (!f)
-    return -1;
-  char line[256];
-  long kib = -1;
-  while (std::fgets(line, sizeof line, f))
-    if (std::strncmp(line, "VmRSS:", 6) == 0)
-      kib = std::atol(line + 6);
-  std::fclose(f);
-  return kib;
 }
 
 int main(int argc, char** argv) {
