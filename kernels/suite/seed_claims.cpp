@@ -241,7 +241,7 @@ std::vector<seed_claim> make_claims() {
   };
 }
 
-const claim_registration registration{make_claims};
+const claim_registration seed_claims_registration{make_claims};
 
 } // namespace
 

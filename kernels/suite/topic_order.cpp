@@ -6,9 +6,9 @@ namespace roofkit::kernels {
 
 namespace {
 
-const topic_order_registration registration{{"global", "vector", "layout", "vadd", "gemm",
-                                             "transpose", "reduce", "stencil", "smem", "divergence",
-                                             "registers", "unified", "transfer", "readonly"}};
+const topic_order_registration registered_topic_order{
+    {"global", "vector", "layout", "vadd", "gemm", "transpose", "reduce", "stencil", "smem",
+     "divergence", "registers", "unified", "transfer", "readonly"}};
 
 } // namespace
 

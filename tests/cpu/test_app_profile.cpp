@@ -16,6 +16,7 @@
 #include "roofkit/core.hpp"
 #include "roofkit/occupancy.hpp"
 #include "roofkit/results.hpp"
+#include "test_support.hpp"
 
 namespace {
 
@@ -56,11 +57,8 @@ TEST(app_profile_options, rejects_bad_values_naming_them) {
             std::string::npos);
 }
 
-std::map<std::string, std::string> fake_env;
-const char* fake_lookup(const char* name) {
-  auto it = fake_env.find(name);
-  return it == fake_env.end() ? nullptr : it->second.c_str();
-}
+using test_support::fake_env;
+using test_support::fake_lookup;
 
 TEST(app_profile_options, survive_the_environment_round_trip) {
   app_profile_options o;

@@ -16,6 +16,7 @@
 #include "roofkit/core.hpp"
 #include "roofkit/results.hpp"
 #include "roofkit/run.hpp"
+#include "test_support.hpp"
 
 namespace {
 
@@ -23,15 +24,7 @@ using roofkit::memory_level;
 using roofkit::nvtx_scope;
 using roofkit::precision;
 
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const roofkit::error& e) {
-    EXPECT_EQ(e.code(), roofkit::exit_code::usage);
-    return e.what();
-  }
-  return "no error";
-}
+using test_support::message_of;
 
 TEST(sample_option, parses_all_or_a_count_and_names_a_bad_value_with_the_valid_range) {
   EXPECT_TRUE(roofkit::parse_sample_limit("all").all());
@@ -54,11 +47,8 @@ TEST(nvtx_scope_option, parses_and_prints_from_one_table) {
   EXPECT_EQ(roofkit::app_profile_options{}.nvtx_rule, nvtx_scope::process); // for PyTorch
 }
 
-std::map<std::string, std::string> fake_env;
-const char* fake_lookup(const char* name) {
-  auto it = fake_env.find(name);
-  return it == fake_env.end() ? nullptr : it->second.c_str();
-}
+using test_support::fake_env;
+using test_support::fake_lookup;
 
 TEST(sample_option, sampling_options_survive_the_environment) {
   roofkit::app_profile_options o;

@@ -8,7 +8,8 @@ using namespace roofkit;
 
 namespace {
 
-ceiling_measurement memory(const char* name, memory_level l, double v, bool reference = false) {
+ceiling_measurement machine_memory(const char* name, memory_level l, double v,
+                                   bool reference = false) {
   ceiling_measurement m;
   m.name = name;
   m.unit = "B/s";
@@ -19,7 +20,7 @@ ceiling_measurement memory(const char* name, memory_level l, double v, bool refe
   return m;
 }
 
-ceiling_measurement compute(const char* name, precision p, double v, double mhz) {
+ceiling_measurement machine_compute(const char* name, precision p, double v, double mhz) {
   ceiling_measurement m;
   m.name = name;
   m.unit = "FLOP/s";
@@ -47,17 +48,17 @@ const ceiling* find(const std::vector<ceiling>& cs, memory_level l) {
 
 TEST(best_ceilings, best_passing_candidate_per_roof_with_its_clock) {
   std::vector<ceiling_measurement> ms = {
-      memory("DRAM read stream", memory_level::dram, 3.21e12),
-      memory("DRAM copy stream", memory_level::dram, 2.95e12),
-      memory("cudaMemcpy D2D", memory_level::dram, 3.05e12, true),
-      memory("L2 plateau", memory_level::l2, 8.3e12),
-      compute("FP16x2 FMA 8 chains", precision::fp16, 66e12, 1980),
-      compute("FP16x2 FMA 16 chains", precision::fp16, 131e12, 1965),
-      compute("wgmma BF16", precision::tensor_fp16, 900e12, 1755),
-      compute("cuBLAS BF16 GEMM", precision::tensor_fp16, 950e12, 0),
+      machine_memory("DRAM read stream", memory_level::dram, 3.21e12),
+      machine_memory("DRAM copy stream", memory_level::dram, 2.95e12),
+      machine_memory("cudaMemcpy D2D", memory_level::dram, 3.05e12, true),
+      machine_memory("L2 plateau", memory_level::l2, 8.3e12),
+      machine_compute("FP16x2 FMA 8 chains", precision::fp16, 66e12, 1980),
+      machine_compute("FP16x2 FMA 16 chains", precision::fp16, 131e12, 1965),
+      machine_compute("wgmma BF16", precision::tensor_fp16, 900e12, 1755),
+      machine_compute("cuBLAS BF16 GEMM", precision::tensor_fp16, 950e12, 0),
   };
   ms.back().reference = true;
-  ms.push_back(compute("broken FP32", precision::fp32, 99e12, 1980));
+  ms.push_back(machine_compute("broken FP32", precision::fp32, 99e12, 1980));
   ms.back().check = "12 failed result checks";
   const auto roofs = best_ceilings(ms, 2619);
   ASSERT_NE(find(roofs, memory_level::dram), nullptr);
@@ -76,9 +77,10 @@ TEST(best_ceilings, best_passing_candidate_per_roof_with_its_clock) {
 }
 
 TEST(best_ceilings, dram_roof_is_at_least_cudamemcpy) {
-  const auto roofs = best_ceilings({memory("DRAM copy stream", memory_level::dram, 2.9e12),
-                                    memory("cudaMemcpy D2D", memory_level::dram, 3.0e12, true)},
-                                   2619);
+  const auto roofs =
+      best_ceilings({machine_memory("DRAM copy stream", memory_level::dram, 2.9e12),
+                     machine_memory("cudaMemcpy D2D", memory_level::dram, 3.0e12, true)},
+                    2619);
   ASSERT_EQ(roofs.size(), 1u);
   EXPECT_DOUBLE_EQ(roofs[0].value, 3.0e12);
   EXPECT_NE(roofs[0].method.find("cudaMemcpy"), std::string::npos);
@@ -86,9 +88,9 @@ TEST(best_ceilings, dram_roof_is_at_least_cudamemcpy) {
 
 TEST(machine_file, round_trip_keeps_values_clocks_and_source) {
   ceilings_result r;
-  r.measurements = {memory("DRAM read stream", memory_level::dram, 3.2e12),
-                    compute("BF16x2 FMA 16 chains", precision::bf16, 130e12, 1980),
-                    compute("wgmma INT8", precision::tensor_int8, 1.7e15, 1700)};
+  r.measurements = {machine_memory("DRAM read stream", memory_level::dram, 3.2e12),
+                    machine_compute("BF16x2 FMA 16 chains", precision::bf16, 130e12, 1980),
+                    machine_compute("wgmma INT8", precision::tensor_int8, 1.7e15, 1700)};
   r.ceilings = best_ceilings(r.measurements, 2619);
   const auto m = make_machine_ceilings(r, "NVIDIA H100 80GB HBM3", 9, 0, 132, "roofline-cuda x");
   EXPECT_EQ(m.date.size(), 20u);
@@ -157,13 +159,13 @@ TEST(machine_file, measured_roofs_replace_measured_and_keep_theoretical) {
 
 TEST(ceilings_tables, comparison_scales_theory_to_the_measured_clock_and_divides_by_the_reference) {
   ceilings_result r;
-  auto fp32 = compute("FP32 FMA 16 chains", precision::fp32, 64e12, 1900);
+  auto fp32 = machine_compute("FP32 FMA 16 chains", precision::fp32, 64e12, 1900);
   fp32.theoretical = 66.9e12;
   fp32.theoretical_clock_mhz = 1980;
-  auto wg = compute("wgmma BF16", precision::tensor_fp16, 800e12, 1700);
+  auto wg = machine_compute("wgmma BF16", precision::tensor_fp16, 800e12, 1700);
   wg.theoretical = 989.4e12;
   wg.theoretical_clock_mhz = 1830;
-  auto gemm = compute("cuBLAS BF16 GEMM", precision::tensor_fp16, 780e12, 1600);
+  auto gemm = machine_compute("cuBLAS BF16 GEMM", precision::tensor_fp16, 780e12, 1600);
   gemm.reference = true;
   r.measurements = {fp32, wg, gemm};
   r.ceilings = best_ceilings(r.measurements, 2619);

@@ -20,12 +20,7 @@ using chart_test::parse_xml;
 using chart_test::xml_element;
 using namespace roofkit;
 
-std::string all_text(const xml_element& root) {
-  std::string out;
-  for (const auto* t : root.find_all([](const xml_element& e) { return e.name == "text"; }))
-    out += t->text + " ";
-  return out;
-}
+using chart_test::all_text;
 
 // 3 topics x 10 kernels (time grows with the index), one kernel far below its roof, and one
 // kernel without FLOPs per topic.

@@ -62,13 +62,7 @@ bool is_nice(double v) { // 1, 2 or 5 x 10^k
   return std::fabs(m - 1) < 1e-9 || std::fabs(m - 2) < 1e-9 || std::fabs(m - 5) < 1e-9;
 }
 
-// Every text element, joined by spaces (so that wrapped legend notes read as one line).
-std::string all_text(const xml_element& root) {
-  std::string out;
-  for (const auto* t : root.find_all([](const xml_element& e) { return e.name == "text"; }))
-    out += t->text + " ";
-  return out;
-}
+using chart_test::all_text;
 
 TEST(chart_svg, points_sit_where_their_numbers_put_them) {
   const run r = chart_test::mixed_run();

@@ -207,4 +207,12 @@ inline std::unique_ptr<xml_element> parse_xml(const std::string& text) {
   return xml_reader(text).parse();
 }
 
+/// Every text element's text, joined by spaces (so that wrapped legend notes read as one line).
+inline std::string all_text(const xml_element& root) {
+  std::string out;
+  for (const auto* t : root.find_all([](const xml_element& e) { return e.name == "text"; }))
+    out += t->text + " ";
+  return out;
+}
+
 } // namespace chart_test

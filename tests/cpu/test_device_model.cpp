@@ -7,8 +7,11 @@
 
 #include "roofkit/core.hpp"
 #include "roofkit/device.hpp"
+#include "test_support.hpp"
 
 namespace {
+
+using test_support::gpu_specs;
 
 using roofkit::ceiling;
 using roofkit::memory_level;
@@ -24,11 +27,6 @@ using roofkit::precision;
 // Tensor peaks other than FP64 hold at the datasheet tensor clock (H100 1830, H100 PCIe 1620,
 // B200 1860 MHz), FP32/FP64 and FP64 tensor at the boost clock.
 constexpr double tolerance = 0.03;
-
-const std::vector<roofkit::gpu_spec>& specs() {
-  static const auto s = roofkit::load_gpu_specs();
-  return s;
-}
 
 const ceiling* find_compute(const std::vector<ceiling>& cs, precision p) {
   for (const auto& c : cs)
@@ -47,7 +45,7 @@ const ceiling* find_memory(const std::vector<ceiling>& cs, memory_level l) {
 TEST(derivation, matches_every_datasheet_number) {
   std::size_t checked = 0;
   std::size_t expected = 0;
-  for (const auto& spec : specs()) {
+  for (const auto& spec : gpu_specs()) {
     SCOPED_TRACE(spec.name);
     expected += spec.datasheet_flops.size() + 1;
     const auto model = roofkit::model_from_spec(spec);
@@ -72,7 +70,7 @@ TEST(derivation, matches_every_datasheet_number) {
 }
 
 TEST(derivation, h100_sxm_exact_formulas) {
-  const auto m = roofkit::model_from_spec(roofkit::find_gpu("H100 SXM", specs()));
+  const auto m = roofkit::model_from_spec(roofkit::find_gpu("H100 SXM", gpu_specs()));
   const auto roofs = roofkit::theoretical_ceilings(m);
   const auto* fp32 = find_compute(roofs, precision::fp32);
   ASSERT_NE(fp32, nullptr);
@@ -101,14 +99,14 @@ TEST(derivation, h100_sxm_exact_formulas) {
 
 TEST(derivation, a100_l2_is_published_and_has_no_fp8) {
   const auto roofs = roofkit::theoretical_ceilings(
-      roofkit::model_from_spec(roofkit::find_gpu("A100 SXM 80GB", specs())));
+      roofkit::model_from_spec(roofkit::find_gpu("A100 SXM 80GB", gpu_specs())));
   const auto* l2 = find_memory(roofs, memory_level::l2);
   ASSERT_NE(l2, nullptr);
   EXPECT_NEAR(l2->value, 5120 * 1410e6, 1e3);
   EXPECT_EQ(l2->method.rfind("theoretical:", 0), 0u) << l2->method;
   EXPECT_EQ(find_compute(roofs, precision::tensor_fp8), nullptr);
   const auto v100 = roofkit::theoretical_ceilings(
-      roofkit::model_from_spec(roofkit::find_gpu("V100 SXM2", specs())));
+      roofkit::model_from_spec(roofkit::find_gpu("V100 SXM2", gpu_specs())));
   EXPECT_EQ(find_compute(v100, precision::tensor_tf32), nullptr);
   EXPECT_EQ(find_compute(v100, precision::tensor_int8), nullptr);
   EXPECT_NEAR(find_memory(v100, memory_level::l2)->value, 2048 * 1530e6, 1e3);
@@ -124,9 +122,10 @@ TEST(derivation, geforce_halves_float_tensor_rates_only) {
   EXPECT_DOUBLE_EQ(geforce->flop_per_clk.at(precision::tensor_fp8), 1024);
   EXPECT_DOUBLE_EQ(geforce->flop_per_clk.at(precision::tensor_int8), 2048);
   EXPECT_DOUBLE_EQ(geforce->flop_per_clk.at(precision::fp32), 256);
-  const auto rtx = roofkit::model_from_spec(roofkit::find_gpu("RTX 4090", specs()));
+  const auto rtx = roofkit::model_from_spec(roofkit::find_gpu("RTX 4090", gpu_specs()));
   EXPECT_TRUE(rtx.consumer_tensor_rates);
-  EXPECT_FALSE(roofkit::model_from_spec(roofkit::find_gpu("L40S", specs())).consumer_tensor_rates);
+  EXPECT_FALSE(
+      roofkit::model_from_spec(roofkit::find_gpu("L40S", gpu_specs())).consumer_tensor_rates);
 }
 
 TEST(derivation, unknown_cc_falls_back_and_says_so) {
@@ -159,7 +158,7 @@ TEST(derivation, unknown_cc_falls_back_and_says_so) {
 }
 
 TEST(model, from_spec_fills_per_cc_limits) {
-  const auto h = roofkit::model_from_spec(roofkit::find_gpu("H100 SXM", specs()));
+  const auto h = roofkit::model_from_spec(roofkit::find_gpu("H100 SXM", gpu_specs()));
   EXPECT_EQ(h.origin, roofkit::model_origin::spec);
   EXPECT_EQ(h.spec_name, "H100 SXM");
   EXPECT_EQ(h.shared_memory_per_sm_bytes, 228 * 1024);
@@ -169,16 +168,16 @@ TEST(model, from_spec_fills_per_cc_limits) {
   EXPECT_EQ(h.registers_per_sm, 65536);
   EXPECT_EQ(h.max_threads_per_sm, 2048);
   EXPECT_EQ(h.max_blocks_per_sm, 32);
-  const auto t4 = roofkit::model_from_spec(roofkit::find_gpu("T4", specs()));
+  const auto t4 = roofkit::model_from_spec(roofkit::find_gpu("T4", gpu_specs()));
   EXPECT_EQ(t4.max_threads_per_sm, 1024);
   EXPECT_EQ(t4.shared_memory_per_sm_bytes, 64 * 1024);
-  const auto rtx = roofkit::model_from_spec(roofkit::find_gpu("RTX 3090", specs()));
+  const auto rtx = roofkit::model_from_spec(roofkit::find_gpu("RTX 3090", gpu_specs()));
   EXPECT_EQ(rtx.max_threads_per_sm, 1536);
   EXPECT_EQ(rtx.shared_memory_per_block_optin_bytes, 99 * 1024);
 }
 
 TEST(model, tables_carry_the_numbers) {
-  const auto spec = roofkit::find_gpu("H100 SXM", specs());
+  const auto spec = roofkit::find_gpu("H100 SXM", gpu_specs());
   const auto m = roofkit::model_from_spec(spec);
   const auto dev = roofkit::device_table(m);
   EXPECT_EQ(dev.id, "device");
@@ -196,8 +195,8 @@ TEST(model, tables_carry_the_numbers) {
   EXPECT_EQ(std::get<std::string>(fp32_row[0]), "fp32");
   EXPECT_NEAR(std::get<double>(fp32_row[2]), 66.9, 0.02);
   EXPECT_NEAR(std::get<double>(fp32_row[4]), 66.9, 1e-9);
-  const auto list = roofkit::gpu_list_table(specs());
-  EXPECT_EQ(list.rows.size(), specs().size());
+  const auto list = roofkit::gpu_list_table(gpu_specs());
+  EXPECT_EQ(list.rows.size(), gpu_specs().size());
 }
 
 TEST(live, query_device_errors) {

@@ -6,16 +6,14 @@
 
 #include "roofkit/core.hpp"
 #include "roofkit/device.hpp"
+#include "test_support.hpp"
 
 namespace {
 
+using test_support::gpu_specs;
+
 using roofkit::exit_code;
 using roofkit::gpu_spec;
-
-const std::vector<gpu_spec>& specs() {
-  static const auto s = roofkit::load_gpu_specs();
-  return s;
-}
 
 // Runs f, expects a roofkit::error with the given code, and returns its message.
 template <class F> std::string error_of(F&& f, exit_code code = exit_code::usage) {
@@ -32,14 +30,14 @@ template <class F> std::string error_of(F&& f, exit_code code = exit_code::usage
 TEST(gpu_specs, has_every_required_gpu) {
   for (const char* name : {"H100 SXM", "H100 PCIe", "H200 SXM", "A100 SXM 80GB", "A100 PCIe 40GB",
                            "L40S", "RTX 4090", "RTX 3090", "V100 SXM2", "T4", "B200"}) {
-    const auto it = std::find_if(specs().begin(), specs().end(),
+    const auto it = std::find_if(gpu_specs().begin(), gpu_specs().end(),
                                  [&](const gpu_spec& s) { return s.name == name; });
-    EXPECT_NE(it, specs().end()) << name;
+    EXPECT_NE(it, gpu_specs().end()) << name;
   }
 }
 
 TEST(gpu_specs, every_number_has_a_source) {
-  for (const auto& s : specs()) {
+  for (const auto& s : gpu_specs()) {
     SCOPED_TRACE(s.name);
     std::vector<std::string> fields{"cc",          "sm_count",       "boost_clock_mhz",
                                     "memory_type", "bus_width_bits", "memory_clock_mhz",
@@ -62,7 +60,7 @@ TEST(gpu_specs, every_number_has_a_source) {
 }
 
 TEST(gpu_specs, values_of_the_h100_sxm) {
-  const auto h = roofkit::find_gpu("H100 SXM", specs());
+  const auto h = roofkit::find_gpu("H100 SXM", gpu_specs());
   EXPECT_EQ(h.cc_major, 9);
   EXPECT_EQ(h.cc_minor, 0);
   EXPECT_EQ(h.sm_count, 132);
@@ -86,50 +84,50 @@ TEST(gpu_names, normalize) {
 TEST(gpu_names, exact_and_spelling_variants) {
   for (const char* n :
        {"H100 SXM", "h100 sxm", "h100-sxm", "H100_SXM", "h100sxm", "NVIDIA H100 SXM"})
-    EXPECT_EQ(roofkit::find_gpu(n, specs()).name, "H100 SXM") << n;
-  EXPECT_EQ(roofkit::find_gpu("t4", specs()).name, "T4");
-  EXPECT_EQ(roofkit::find_gpu("B200", specs()).name, "B200");
+    EXPECT_EQ(roofkit::find_gpu(n, gpu_specs()).name, "H100 SXM") << n;
+  EXPECT_EQ(roofkit::find_gpu("t4", gpu_specs()).name, "T4");
+  EXPECT_EQ(roofkit::find_gpu("B200", gpu_specs()).name, "B200");
 }
 
 TEST(gpu_names, aliases_include_the_nvidia_smi_names) {
-  EXPECT_EQ(roofkit::find_gpu("NVIDIA H100 80GB HBM3", specs()).name, "H100 SXM");
-  EXPECT_EQ(roofkit::find_gpu("NVIDIA GeForce RTX 4090", specs()).name, "RTX 4090");
-  EXPECT_EQ(roofkit::find_gpu("NVIDIA A100-SXM4-80GB", specs()).name, "A100 SXM 80GB");
-  EXPECT_EQ(roofkit::find_gpu("Tesla V100-SXM2-32GB", specs()).name, "V100 SXM2");
-  EXPECT_EQ(roofkit::find_gpu("NVIDIA H200", specs()).name, "H200 SXM");
+  EXPECT_EQ(roofkit::find_gpu("NVIDIA H100 80GB HBM3", gpu_specs()).name, "H100 SXM");
+  EXPECT_EQ(roofkit::find_gpu("NVIDIA GeForce RTX 4090", gpu_specs()).name, "RTX 4090");
+  EXPECT_EQ(roofkit::find_gpu("NVIDIA A100-SXM4-80GB", gpu_specs()).name, "A100 SXM 80GB");
+  EXPECT_EQ(roofkit::find_gpu("Tesla V100-SXM2-32GB", gpu_specs()).name, "V100 SXM2");
+  EXPECT_EQ(roofkit::find_gpu("NVIDIA H200", gpu_specs()).name, "H200 SXM");
   // match_gpu (used for live devices) takes exact names only.
-  ASSERT_TRUE(roofkit::match_gpu("NVIDIA H100 80GB HBM3", specs()));
-  EXPECT_EQ(roofkit::match_gpu("NVIDIA H100 80GB HBM3", specs())->name, "H100 SXM");
-  EXPECT_FALSE(roofkit::match_gpu("NVIDIA H100", specs()));
-  EXPECT_FALSE(roofkit::match_gpu("", specs()));
+  ASSERT_TRUE(roofkit::match_gpu("NVIDIA H100 80GB HBM3", gpu_specs()));
+  EXPECT_EQ(roofkit::match_gpu("NVIDIA H100 80GB HBM3", gpu_specs())->name, "H100 SXM");
+  EXPECT_FALSE(roofkit::match_gpu("NVIDIA H100", gpu_specs()));
+  EXPECT_FALSE(roofkit::match_gpu("", gpu_specs()));
 }
 
 TEST(gpu_names, unambiguous_prefix) {
-  EXPECT_EQ(roofkit::find_gpu("h200", specs()).name, "H200 SXM");
-  EXPECT_EQ(roofkit::find_gpu("l40", specs()).name, "L40S");
-  EXPECT_EQ(roofkit::find_gpu("rtx 40", specs()).name, "RTX 4090");
-  EXPECT_EQ(roofkit::find_gpu("a100 pc", specs()).name, "A100 PCIe 40GB");
-  EXPECT_EQ(roofkit::find_gpu("v100", specs()).name, "V100 SXM2");
+  EXPECT_EQ(roofkit::find_gpu("h200", gpu_specs()).name, "H200 SXM");
+  EXPECT_EQ(roofkit::find_gpu("l40", gpu_specs()).name, "L40S");
+  EXPECT_EQ(roofkit::find_gpu("rtx 40", gpu_specs()).name, "RTX 4090");
+  EXPECT_EQ(roofkit::find_gpu("a100 pc", gpu_specs()).name, "A100 PCIe 40GB");
+  EXPECT_EQ(roofkit::find_gpu("v100", gpu_specs()).name, "V100 SXM2");
 }
 
 TEST(gpu_names, ambiguous_prefix_lists_the_candidates) {
-  const auto msg = error_of([] { roofkit::find_gpu("h100", specs()); });
+  const auto msg = error_of([] { roofkit::find_gpu("h100", gpu_specs()); });
   EXPECT_NE(msg.find("'h100' is ambiguous"), std::string::npos) << msg;
   EXPECT_NE(msg.find("H100 SXM"), std::string::npos) << msg;
   EXPECT_NE(msg.find("H100 PCIe"), std::string::npos) << msg;
   EXPECT_EQ(msg.find("H200"), std::string::npos) << msg;
-  const auto rtx = error_of([] { roofkit::find_gpu("RTX", specs()); });
+  const auto rtx = error_of([] { roofkit::find_gpu("RTX", gpu_specs()); });
   EXPECT_NE(rtx.find("RTX 4090, RTX 3090"), std::string::npos) << rtx;
-  const auto a100 = error_of([] { roofkit::find_gpu("a100", specs()); });
+  const auto a100 = error_of([] { roofkit::find_gpu("a100", gpu_specs()); });
   EXPECT_NE(a100.find("A100 SXM 80GB, A100 PCIe 40GB"), std::string::npos) << a100;
 }
 
 TEST(gpu_names, unknown_or_empty_lists_every_name) {
-  const auto msg = error_of([] { roofkit::find_gpu("MI300X", specs()); });
+  const auto msg = error_of([] { roofkit::find_gpu("MI300X", gpu_specs()); });
   EXPECT_NE(msg.find("unknown GPU 'MI300X'"), std::string::npos) << msg;
-  for (const auto& s : specs())
+  for (const auto& s : gpu_specs())
     EXPECT_NE(msg.find(s.name), std::string::npos) << s.name;
-  const auto empty = error_of([] { roofkit::find_gpu(" - ", specs()); });
+  const auto empty = error_of([] { roofkit::find_gpu(" - ", gpu_specs()); });
   EXPECT_NE(empty.find("empty GPU name"), std::string::npos) << empty;
 }
 

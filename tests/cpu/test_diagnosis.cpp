@@ -14,7 +14,7 @@ namespace {
 
 using namespace roofkit;
 
-const run& h100() {
+const run& h100_run() {
   static const run r = load_run(std::string(ROOFKIT_TEST_SOURCE_DIR) + "/data/runs/h100-sxm.json");
   return r;
 }
@@ -45,7 +45,7 @@ const diagnosis_finding* finding(const kernel_diagnosis& d, const std::string& k
 TEST(Diagnosis, StridedAndColumnMajorAccessIsUncoalescedWithSectorsPerRequest) {
   for (const char* name :
        {"global/stride-32", "global/stride-16", "global/stride-8", "global/matrix-column-major"}) {
-    const auto d = diagnosis_of(h100(), name);
+    const auto d = diagnosis_of(h100_run(), name);
     EXPECT_EQ(d.limiter, "uncoalesced_access") << name << ": " << d.verdict;
     const auto* f = finding(d, "uncoalesced_access");
     ASSERT_NE(f, nullptr) << name;
@@ -53,30 +53,30 @@ TEST(Diagnosis, StridedAndColumnMajorAccessIsUncoalescedWithSectorsPerRequest) {
     EXPECT_DOUBLE_EQ(f->evidence.at("ideal_sectors_per_request"), 4) << name;
   }
   // Stride 32 loads touch a sector per thread: 32 per request, 8x the 4 a coalesced load needs.
-  const auto s32 = diagnosis_of(h100(), "global/stride-32");
+  const auto s32 = diagnosis_of(h100_run(), "global/stride-32");
   EXPECT_NEAR(finding(s32, "uncoalesced_access")->evidence.at("sectors_per_request_ld"), 32, 0.1);
-  const auto col = diagnosis_of(h100(), "global/matrix-column-major");
+  const auto col = diagnosis_of(h100_run(), "global/matrix-column-major");
   EXPECT_NEAR(finding(col, "uncoalesced_access")->evidence.at("sectors_per_request"), 32, 0.1);
   // Their coalesced twins are not.
   for (const char* name : {"global/coalesced", "global/matrix-row-major"})
-    EXPECT_EQ(finding(diagnosis_of(h100(), name), "uncoalesced_access"), nullptr) << name;
+    EXPECT_EQ(finding(diagnosis_of(h100_run(), name), "uncoalesced_access"), nullptr) << name;
 }
 
 TEST(Diagnosis, BankConflictKernelsGetTheirWays) {
   for (int ways : {2, 4, 8, 16, 32}) {
     const std::string name = "smem/bank-conflict-" + std::to_string(ways);
-    const auto d = diagnosis_of(h100(), name);
+    const auto d = diagnosis_of(h100_run(), name);
     EXPECT_EQ(d.limiter, "bank_conflicts") << name << ": " << d.verdict;
     const auto* f = finding(d, "bank_conflicts");
     ASSERT_NE(f, nullptr) << name;
     EXPECT_NEAR(f->evidence.at("ways"), ways, 0.1 * ways) << name;
   }
-  EXPECT_EQ(finding(diagnosis_of(h100(), "smem/bank-conflict-1"), "bank_conflicts"), nullptr);
+  EXPECT_EQ(finding(diagnosis_of(h100_run(), "smem/bank-conflict-1"), "bank_conflicts"), nullptr);
 }
 
 TEST(Diagnosis, RegisterFoldKernelsAreRegisterLimitedWithTheCliff) {
   for (const char* name : {"registers/two-more-vars", "registers/maxnreg-33", "cliff/fold-cap"}) {
-    const auto d = diagnosis_of(h100(), name);
+    const auto d = diagnosis_of(h100_run(), name);
     EXPECT_EQ(d.limiter, "occupancy_registers") << name << ": " << d.verdict;
     ASSERT_TRUE(d.occupancy) << name;
     EXPECT_DOUBLE_EQ(d.occupancy->theoretical, 0.75) << name;
@@ -91,7 +91,7 @@ TEST(Diagnosis, RegisterFoldKernelsAreRegisterLimitedWithTheCliff) {
     EXPECT_EQ(d.occupancy->cliff->arch, "sm_90") << name;
   }
   // 31 registers: full occupancy, and the nearest cliff is above (33 registers, 75%).
-  const auto d31 = diagnosis_of(h100(), "registers/31-regs");
+  const auto d31 = diagnosis_of(h100_run(), "registers/31-regs");
   ASSERT_TRUE(d31.occupancy && d31.occupancy->cliff);
   EXPECT_DOUBLE_EQ(d31.occupancy->theoretical, 1.0);
   EXPECT_EQ(d31.occupancy->cliff->value, 33);
@@ -100,32 +100,32 @@ TEST(Diagnosis, RegisterFoldKernelsAreRegisterLimitedWithTheCliff) {
 }
 
 TEST(Diagnosis, SpillKernelIsLocalMemory) {
-  const auto d = diagnosis_of(h100(), "registers/spill");
+  const auto d = diagnosis_of(h100_run(), "registers/spill");
   EXPECT_EQ(d.limiter, "local_memory") << d.verdict;
   EXPECT_EQ(finding(d, "local_memory")->evidence.at("local_bytes_per_thread"), 64);
   EXPECT_GT(finding(d, "local_memory")->evidence.at("local_share_of_l1_bytes"), 0.5);
-  EXPECT_EQ(finding(diagnosis_of(h100(), "registers/31-regs"), "local_memory"), nullptr);
+  EXPECT_EQ(finding(diagnosis_of(h100_run(), "registers/31-regs"), "local_memory"), nullptr);
 }
 
 TEST(Diagnosis, TinyLaunchesAreLaunchOverhead) {
   for (const char* name :
        {"divergence/boundary-100", "divergence/boundary-1000", "divergence/boundary-10000"}) {
-    const auto d = diagnosis_of(h100(), name);
+    const auto d = diagnosis_of(h100_run(), name);
     EXPECT_EQ(d.limiter, "launch_overhead") << name << ": " << d.verdict;
     EXPECT_LT(finding(d, "launch_overhead")->evidence.at("waves"), 0.1) << name;
   }
   // A big grid-stride reduction is not.
-  EXPECT_EQ(finding(diagnosis_of(h100(), "reduce/two-pass"), "launch_overhead"), nullptr);
+  EXPECT_EQ(finding(diagnosis_of(h100_run(), "reduce/two-pass"), "launch_overhead"), nullptr);
 }
 
 TEST(Diagnosis, ScalarCopyLacksBytesInFlightAndInt4CopyIsNearTheRoof) {
-  const auto scalar = diagnosis_of(h100(), "vector/copy-scalar");
+  const auto scalar = diagnosis_of(h100_run(), "vector/copy-scalar");
   EXPECT_EQ(scalar.limiter, "latency_hiding") << scalar.verdict;
   const auto* f = finding(scalar, "latency_hiding");
   ASSERT_NE(f, nullptr);
   EXPECT_LT(f->evidence.at("bytes_in_flight"), f->evidence.at("bytes_in_flight_needed"));
   EXPECT_DOUBLE_EQ(f->evidence.at("bytes_per_load"), 128);
-  const auto int4 = diagnosis_of(h100(), "vector/copy-int4");
+  const auto int4 = diagnosis_of(h100_run(), "vector/copy-int4");
   EXPECT_EQ(int4.limiter, "dram_bandwidth") << int4.verdict;
   EXPECT_EQ(finding(int4, "latency_hiding"), nullptr);
   EXPECT_LT(int4.findings.front().gain, 0.15);
@@ -133,7 +133,7 @@ TEST(Diagnosis, ScalarCopyLacksBytesInFlightAndInt4CopyIsNearTheRoof) {
 }
 
 TEST(Diagnosis, RankedByGainAndEveryBundledKernelPlacedHasOne) {
-  const run& r = h100();
+  const run& r = h100_run();
   const auto placements = analyze(r);
   const auto all = diagnose_run(r, placements);
   int diagnosed = 0;
@@ -165,7 +165,7 @@ TEST(Diagnosis, ApplicationRunDiagnosesKernelsAboveOnePercent) {
 }
 
 TEST(Diagnosis, ExplainNamesTheCliffCommand) {
-  const run& r = h100();
+  const run& r = h100_run();
   const auto idx = find_kernels(r, "registers/maxnreg-33");
   ASSERT_EQ(idx.size(), 1u);
   const std::string text = explain_kernel(r, idx[0], [](const diagnosis_cliff& c) {
@@ -179,7 +179,7 @@ TEST(Diagnosis, ExplainNamesTheCliffCommand) {
 // A kernel of the recorded run with its counters changed, diagnosed against its own placement.
 kernel_diagnosis rediagnosed(const std::string& name, const std::map<std::string, double>& set,
                              bool drop_minimal = false) {
-  run r = h100();
+  run r = h100_run();
   const std::size_t i = index_of(r, name);
   for (const auto& [k, v] : set)
     r.kernels[i].counters[k] = v;
@@ -226,7 +226,7 @@ TEST(Diagnosis, BankConflictsFromOneReplayInTen) {
 }
 
 TEST(Diagnosis, OccupancyGainIsTheLatencyBoundShareAndNotForBusyComputeKernels) {
-  const run& r = h100();
+  const run& r = h100_run();
   const std::size_t i = index_of(r, "registers/maxnreg-33");
   auto pl = analyze(r)[i];
   const auto theoretical = diagnosis_of(r, "registers/maxnreg-33").occupancy->theoretical;

@@ -15,7 +15,8 @@
 
 namespace {
 
-roofkit::kernel_result kernel(const std::string& name, double time_s, double minimal_bytes) {
+roofkit::kernel_result claimed_kernel(const std::string& name, double time_s,
+                                      double minimal_bytes) {
   roofkit::kernel_result k;
   k.name = name;
   k.time.median_s = time_s;
@@ -38,13 +39,13 @@ roofkit::run stride_run() {
   roofkit::ceiling fp32;
   fp32.value = 60e12;
   r.ceilings.push_back(fp32);
-  auto base = kernel("global/stride-1", 1e-3, 512e6); // 512 GB/s effective
+  auto base = claimed_kernel("global/stride-1", 1e-3, 512e6); // 512 GB/s effective
   base.counters["smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum"] = 8e6;
   base.counters["smsp__sass_inst_executed_op_global_ld.sum"] = 2e6;
   base.counters["smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum"] = 8e6;
   base.counters["smsp__sass_inst_executed_op_global_ld.sum"] = 2e6;
   r.kernels.push_back(base);
-  auto s32 = kernel("global/stride-32", 20e-3, 512e6); // 1/20 of the bandwidth
+  auto s32 = claimed_kernel("global/stride-32", 20e-3, 512e6); // 1/20 of the bandwidth
   s32.bytes[roofkit::memory_level::dram] = 8 * 512e6;
   s32.counters["smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum"] = 64e6;
   s32.counters["smsp__sass_inst_executed_op_global_ld.sum"] = 2e6;
@@ -109,7 +110,7 @@ TEST(bench_claims, missing_or_failed_kernels_are_not_measured) {
 
 TEST(bench_claims, zero_denominator_is_explained) {
   roofkit::run r;
-  auto k = kernel("divergence/boundary-100", 1e-5, 800);
+  auto k = claimed_kernel("divergence/boundary-100", 1e-5, 800);
   k.counters["smsp__sass_branch_targets_threads_divergent.sum"] = 0;
   k.counters["smsp__sass_branch_targets.sum"] = 0;
   r.kernels.push_back(k);
@@ -246,7 +247,7 @@ TEST(bench_timing, overhead_dominated_kernels_are_flagged) {
 }
 
 TEST(bench_flops, unplaced_precisions_and_atomic_fallback) {
-  roofkit::kernel_result k = kernel("global/stride-1", 1e-3, 8);
+  roofkit::kernel_result k = claimed_kernel("global/stride-1", 1e-3, 8);
   k.flops = {{roofkit::precision::fp32, 100.0}, {roofkit::precision::fp16, 400.0}};
   roofkit::reconcile_flops(k, {{roofkit::precision::fp32, 100.0}});
   ASSERT_EQ(k.flops.size(), 1u);
@@ -254,13 +255,13 @@ TEST(bench_flops, unplaced_precisions_and_atomic_fallback) {
   EXPECT_DOUBLE_EQ(k.counters.at("roofkit__unplaced_flops_fp16"), 400.0);
   EXPECT_NE(k.message.find("does not have"), std::string::npos) << k.message;
 
-  roofkit::kernel_result atomic = kernel("reduce/atomic", 1e-3, 8);
+  roofkit::kernel_result atomic = claimed_kernel("reduce/atomic", 1e-3, 8);
   atomic.flops.clear();
   roofkit::reconcile_flops(atomic, {{roofkit::precision::fp32, 64.0}});
   EXPECT_DOUBLE_EQ(atomic.flops.at(roofkit::precision::fp32), 64.0);
   EXPECT_NE(atomic.message.find("RED"), std::string::npos) << atomic.message;
 
-  roofkit::kernel_result copy = kernel("vector/copy-int4", 1e-3, 8);
+  roofkit::kernel_result copy = claimed_kernel("vector/copy-int4", 1e-3, 8);
   copy.flops = {{roofkit::precision::fp16, 4.0}};
   roofkit::reconcile_flops(copy, {});
   EXPECT_TRUE(copy.flops.empty()); // a copy stays a copy

@@ -11,6 +11,7 @@
 
 #include "roofkit/core.hpp"
 #include "roofkit/registry.hpp"
+#include "test_support.hpp"
 
 namespace {
 
@@ -18,18 +19,11 @@ using roofkit::find_kernel;
 using roofkit::kernel_descriptor;
 using roofkit::precision;
 
-const kernel_descriptor& kernel(const std::string& name) {
+const kernel_descriptor& registered_kernel(const std::string& name) {
   const auto* d = find_kernel(name);
   if (d == nullptr)
     throw std::runtime_error("no kernel " + name);
   return *d;
-}
-
-std::string read(const std::string& relative) {
-  std::ifstream in(std::string(ROOFKIT_TEST_SOURCE_DIR) + "/" + relative);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 TEST(kernel_registry, is_consistent) {
@@ -167,16 +161,16 @@ TEST(kernel_registry, measurement_flags_follow_what_a_run_measures) {
     }
   }
   for (const char* name : {"unified/host-init", "unified/prefetch"}) {
-    EXPECT_EQ(kernel(name).kind, roofkit::measurement::managed_memory);
-    EXPECT_TRUE(kernel(name).reset_before_each_run);
+    EXPECT_EQ(registered_kernel(name).kind, roofkit::measurement::managed_memory);
+    EXPECT_TRUE(registered_kernel(name).reset_before_each_run);
     // Profiled with the pages moved back before every replay pass.
-    EXPECT_TRUE(kernel(name).counter_profiled);
+    EXPECT_TRUE(registered_kernel(name).counter_profiled);
   }
-  EXPECT_EQ(kernel("unified/gpu-init").kind, roofkit::measurement::kernel);
-  EXPECT_FALSE(kernel("unified/gpu-init").reset_before_each_run);
-  EXPECT_EQ(kernel("reduce/two-pass").kernels_per_run, 2);
-  EXPECT_EQ(kernel("reduce/dot-two-pass").kernels_per_run, 2);
-  EXPECT_EQ(kernel("reduce/shared-tree").kernels_per_run, 1);
+  EXPECT_EQ(registered_kernel("unified/gpu-init").kind, roofkit::measurement::kernel);
+  EXPECT_FALSE(registered_kernel("unified/gpu-init").reset_before_each_run);
+  EXPECT_EQ(registered_kernel("reduce/two-pass").kernels_per_run, 2);
+  EXPECT_EQ(registered_kernel("reduce/dot-two-pass").kernels_per_run, 2);
+  EXPECT_EQ(registered_kernel("reduce/shared-tree").kernels_per_run, 1);
   EXPECT_EQ(roofkit::to_string(roofkit::measurement::managed_memory), "managed_memory");
 }
 
@@ -218,7 +212,7 @@ TEST(kernel_registry, flop_and_byte_formulas_match_hand_counts) {
       {"readonly/ldg", 100, 1600, 860},               // 8 taps x 2 flops; 8 N + 60
   };
   for (const auto& c : cases) {
-    const auto& d = kernel(c.name);
+    const auto& d = registered_kernel(c.name);
     EXPECT_DOUBLE_EQ(d.total_flops(c.size), c.flops) << c.name;
     EXPECT_DOUBLE_EQ(d.minimal_bytes(c.size), c.bytes) << c.name;
     const auto f = d.flops(c.size);
@@ -230,38 +224,39 @@ TEST(kernel_registry, flop_and_byte_formulas_match_hand_counts) {
 }
 
 TEST(kernel_registry, launches_match_the_seeds_and_cover_any_size) {
-  const auto coalesced = kernel("global/coalesced").launch(1 << 26);
+  const auto coalesced = registered_kernel("global/coalesced").launch(1 << 26);
   EXPECT_EQ(coalesced.grid[0], 262144u); // the article's 262144 blocks of 256
   EXPECT_EQ(coalesced.block[0], 256u);
-  const auto strided = kernel("global/stride-32").launch(1 << 26);
+  const auto strided = registered_kernel("global/stride-32").launch(1 << 26);
   EXPECT_EQ(strided.grid[0], 262144u);
-  const auto matrix = kernel("global/matrix-row-major").launch(16384);
+  const auto matrix = registered_kernel("global/matrix-row-major").launch(16384);
   EXPECT_EQ(matrix.grid, (std::array<std::uint32_t, 3>{512, 512, 1}));
   EXPECT_EQ(matrix.block, (std::array<std::uint32_t, 3>{32, 32, 1}));
-  EXPECT_EQ(kernel("vector/copy-int4").launch(1 << 26).grid[0], 8192u); // MAX_BLOCKS
-  EXPECT_EQ(kernel("vector/copy-int4").launch(1000).grid[0], 1u);       // 250 int4 -> 1 block
-  EXPECT_EQ(kernel("vector/copy-int2").launch(3).grid[0], 1u);          // never zero blocks
-  const auto tiled = kernel("gemm/tiled-32").launch(100);
+  EXPECT_EQ(registered_kernel("vector/copy-int4").launch(1 << 26).grid[0], 8192u); // MAX_BLOCKS
+  EXPECT_EQ(registered_kernel("vector/copy-int4").launch(1000).grid[0], 1u); // 250 int4 -> 1 block
+  EXPECT_EQ(registered_kernel("vector/copy-int2").launch(3).grid[0], 1u);    // never zero blocks
+  const auto tiled = registered_kernel("gemm/tiled-32").launch(100);
   EXPECT_EQ(tiled.grid, (std::array<std::uint32_t, 3>{4, 4, 1}));
   EXPECT_EQ(tiled.block, (std::array<std::uint32_t, 3>{32, 32, 1}));
-  EXPECT_EQ(kernel("gemm/tiled-16").launch(100).grid[0], 7u);
-  const auto transpose = kernel("transpose/shared").launch(100);
+  EXPECT_EQ(registered_kernel("gemm/tiled-16").launch(100).grid[0], 7u);
+  const auto transpose = registered_kernel("transpose/shared").launch(100);
   EXPECT_EQ(transpose.grid, (std::array<std::uint32_t, 3>{4, 4, 1}));
   EXPECT_EQ(transpose.block, (std::array<std::uint32_t, 3>{32, 8, 1}));
-  EXPECT_EQ(kernel("reduce/two-pass").launch(1 << 26).grid[0], 1024u);
-  EXPECT_EQ(kernel("reduce/shared-tree").launch(1 << 26).grid[0], 262144u);
-  EXPECT_EQ(kernel("stencil/shared").launch(258).grid[0], 1u); // 256 outputs
-  EXPECT_EQ(kernel("stencil/shared").launch(259).grid[0], 2u);
-  const auto regs = kernel("registers/maxnreg-33").launch(1 << 26);
+  EXPECT_EQ(registered_kernel("reduce/two-pass").launch(1 << 26).grid[0], 1024u);
+  EXPECT_EQ(registered_kernel("reduce/shared-tree").launch(1 << 26).grid[0], 262144u);
+  EXPECT_EQ(registered_kernel("stencil/shared").launch(258).grid[0], 1u); // 256 outputs
+  EXPECT_EQ(registered_kernel("stencil/shared").launch(259).grid[0], 2u);
+  const auto regs = registered_kernel("registers/maxnreg-33").launch(1 << 26);
   EXPECT_EQ(regs.grid[0], 16384u); // 8 elements per thread, 512 threads per block
   EXPECT_EQ(regs.block[0], 512u);
-  EXPECT_EQ(kernel("divergence/boundary-100").launch(100).grid[0], 2u); // 4 warps of 64-blocks
-  EXPECT_EQ(kernel("divergence/boundary-10000").launch(10000).grid[0], 157u);
-  EXPECT_EQ(kernel("vadd/grid-stride").launch(1 << 26).grid[0], 2048u);
+  EXPECT_EQ(registered_kernel("divergence/boundary-100").launch(100).grid[0],
+            2u); // 4 warps of 64-blocks
+  EXPECT_EQ(registered_kernel("divergence/boundary-10000").launch(10000).grid[0], 157u);
+  EXPECT_EQ(registered_kernel("vadd/grid-stride").launch(1 << 26).grid[0], 2048u);
 }
 
 TEST(kernel_registry, validates_sizes_with_a_usage_error) {
-  const auto& d = kernel("stencil/naive");
+  const auto& d = registered_kernel("stencil/naive");
   EXPECT_NO_THROW(d.validate_size(3));
   try {
     d.validate_size(2);
@@ -271,8 +266,8 @@ TEST(kernel_registry, validates_sizes_with_a_usage_error) {
     EXPECT_NE(std::string(e.what()).find("'2'"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("stencil/naive"), std::string::npos);
   }
-  EXPECT_THROW(kernel("gemm/naive").validate_size(46341), roofkit::error);
-  EXPECT_THROW(kernel("transfer/h2d-pinned-1MiB").validate_size(0), roofkit::error);
+  EXPECT_THROW(registered_kernel("gemm/naive").validate_size(46341), roofkit::error);
+  EXPECT_THROW(registered_kernel("transfer/h2d-pinned-1MiB").validate_size(0), roofkit::error);
 }
 
 TEST(kernel_registry, selects_kernels_by_regex) {
@@ -320,14 +315,14 @@ TEST(seed_claims, are_complete_and_measurable) {
 }
 
 TEST(seed_claims, are_all_listed_in_the_claims_source_document) {
-  const std::string doc = read("docs/seed-claims-source.md");
+  const std::string doc = test_support::read_source("docs/seed-claims-source.md");
   ASSERT_FALSE(doc.empty());
   for (const auto& c : roofkit::seed_claims())
     EXPECT_NE(doc.find("`" + c.id + "`"), std::string::npos) << c.id;
 }
 
 TEST(kernel_registry, every_kernel_is_documented) {
-  const std::string doc = read("docs/kernels.md");
+  const std::string doc = test_support::read_source("docs/kernels.md");
   ASSERT_FALSE(doc.empty());
   for (const auto& d : roofkit::kernel_registry())
     EXPECT_NE(doc.find("`" + d.name + "`"), std::string::npos) << d.name;

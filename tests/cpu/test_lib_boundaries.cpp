@@ -15,6 +15,8 @@
 
 #include <gtest/gtest.h>
 
+#include "test_support.hpp"
+
 #ifdef ROOFKIT_TEST_WITH_KERNELS
 #include "roofkit/registry.hpp"
 #endif
@@ -29,13 +31,6 @@ struct literal {
   std::string text;
   int line = 0;
 };
-
-std::string read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 bool is_source(const fs::path& p) {
   static const std::set<std::string> extensions = {".cpp", ".hpp", ".cu", ".cuh", ".h", ".in"};
@@ -131,7 +126,7 @@ std::set<std::string> bundled_kernel_names() {
   for (const auto& e : fs::recursive_directory_iterator(source_dir / "kernels")) {
     if (!e.is_regular_file() || !is_source(e.path()))
       continue;
-    for (const auto& l : string_literals(read(e.path()))) {
+    for (const auto& l : string_literals(test_support::read_text(e.path()))) {
       std::smatch m;
       if (std::regex_search(l.text, m, name) && topics.count(m[1]) &&
           !fs::path(m[0].str()).has_extension()) // not an #include path
@@ -181,7 +176,7 @@ TEST(lib_boundaries, the_checks_find_what_they_look_for) {
 
 TEST(lib_boundaries, no_tool_name_in_lib) {
   for (const auto& p : lib_files()) {
-    const std::string text = read(p);
+    const std::string text = test_support::read_text(p);
     for (const auto& tool : tool_names)
       for (std::size_t pos = text.find(tool); pos != std::string::npos;
            pos = text.find(tool, pos + 1))
@@ -193,7 +188,7 @@ TEST(lib_boundaries, no_command_line_flag_in_lib_string_literals) {
   for (const auto& p : lib_files()) {
     if (!is_source(p))
       continue;
-    for (const auto& l : string_literals(read(p)))
+    for (const auto& l : string_literals(test_support::read_text(p)))
       for (const auto& f : flags_in(l.text))
         ADD_FAILURE() << where(p, l.line) << " names the flag " << f << " in \"" << l.text << "\"";
   }
@@ -208,7 +203,7 @@ TEST(lib_boundaries, no_bundled_kernel_name_in_lib) {
     names.insert(d.name);
 #endif
   for (const auto& p : lib_files()) {
-    const std::string text = read(p);
+    const std::string text = test_support::read_text(p);
     for (const auto& n : names)
       if (auto pos = text.find(n); pos != std::string::npos)
         ADD_FAILURE() << where(p, line_of(text, pos)) << " names the bundled kernel " << n;
@@ -217,7 +212,7 @@ TEST(lib_boundaries, no_bundled_kernel_name_in_lib) {
 
 TEST(lib_boundaries, lib_embeds_no_help_page) {
   for (const auto& p : lib_files()) {
-    const std::string text = read(p);
+    const std::string text = test_support::read_text(p);
     if (auto pos = text.find("docs/cli/"); pos != std::string::npos)
       ADD_FAILURE() << where(p, line_of(text, pos)) << " names the tools' help pages";
   }
@@ -249,7 +244,7 @@ namespace {
 std::vector<std::string> quoted_includes(const fs::path& p) {
   static const std::regex include(R"re(^\s*#\s*include\s*"([^"]+)")re");
   std::vector<std::string> out;
-  std::istringstream in(read(p));
+  std::istringstream in(test_support::read_text(p));
   for (std::string line; std::getline(in, line);) {
     std::smatch m;
     if (std::regex_search(line, m, include))

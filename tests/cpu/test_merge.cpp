@@ -216,13 +216,13 @@ cost merge_cost(const fs::path& dir, int ranks, int launches) {
     rusage self{};
     getrusage(RUSAGE_SELF, &self);
     const double growth = static_cast<double>(self.ru_maxrss) / 1024.0 - base;
-    _exit(write(fds[1], &growth, sizeof growth) == sizeof growth ? 0 : 1);
+    _exit(::write(fds[1], &growth, sizeof growth) == sizeof growth ? 0 : 1);
   }
   int status = 0;
   waitpid(pid, &status, 0);
   cost c;
   c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  EXPECT_EQ(read(fds[0], &c.peak_growth_mib, sizeof c.peak_growth_mib),
+  EXPECT_EQ(::read(fds[0], &c.peak_growth_mib, sizeof c.peak_growth_mib),
             static_cast<ssize_t>(sizeof c.peak_growth_mib));
   close(fds[0]);
   close(fds[1]);

@@ -13,7 +13,7 @@ namespace {
 using roofkit::memory_level;
 using roofkit::precision;
 
-const std::string sample_path =
+const std::string ncu_sample_path =
     std::string(ROOFKIT_TEST_SOURCE_DIR) + "/tests/data/ncu/h100-sample-raw.csv";
 
 const roofkit::kernel_result& by_name(const roofkit::run& r, const std::string& name) {
@@ -23,7 +23,7 @@ const roofkit::kernel_result& by_name(const roofkit::run& r, const std::string& 
   throw std::runtime_error("no kernel " + name);
 }
 
-const roofkit::ceiling* compute(const roofkit::run& r, precision p) {
+const roofkit::ceiling* imported_compute(const roofkit::run& r, precision p) {
   return roofkit::find_compute_ceiling(r.ceilings, p);
 }
 
@@ -62,7 +62,7 @@ TEST(ncu_import, values_and_units) {
 }
 
 TEST(ncu_import, sample_csv_builds_a_run) {
-  const auto r = roofkit::import_ncu_csv_file(sample_path);
+  const auto r = roofkit::import_ncu_csv_file(ncu_sample_path);
   EXPECT_EQ(r.context.origin, roofkit::run_origin::imported);
   EXPECT_EQ(r.context.device_name, "NVIDIA H100 80GB HBM3");
   EXPECT_EQ(r.context.host, "gpu-node-07");
@@ -71,7 +71,7 @@ TEST(ncu_import, sample_csv_builds_a_run) {
   EXPECT_EQ(r.context.sm_count, 132);
   EXPECT_NEAR(r.context.sm_clock_mhz, 1590, 1e-9);
   EXPECT_NEAR(r.context.mem_clock_mhz, 2620, 1e-9);
-  EXPECT_EQ(r.context.extra.at("imported_from"), sample_path);
+  EXPECT_EQ(r.context.extra.at("imported_from"), ncu_sample_path);
 
   // Six launches, the two of copy_coalesced merged.
   ASSERT_EQ(r.kernels.size(), 5u);
@@ -112,19 +112,19 @@ TEST(ncu_import, sample_csv_builds_a_run) {
   EXPECT_NEAR(by_name(r, "half2_axpy").flops.at(precision::fp16), 4 * 16777216.0, 1e-6);
 
   // Ceilings from the peak metrics at the measured (base) clocks.
-  EXPECT_NEAR(compute(r, precision::fp32)->value, 16896 * 2 * 1.59e9, 1e3);
-  EXPECT_NEAR(compute(r, precision::fp64)->value, 8448 * 2 * 1.59e9, 1e3);
-  EXPECT_NEAR(compute(r, precision::fp16)->value, 16896 * 4 * 1.59e9, 1e3);
+  EXPECT_NEAR(imported_compute(r, precision::fp32)->value, 16896 * 2 * 1.59e9, 1e3);
+  EXPECT_NEAR(imported_compute(r, precision::fp64)->value, 8448 * 2 * 1.59e9, 1e3);
+  EXPECT_NEAR(imported_compute(r, precision::fp16)->value, 16896 * 4 * 1.59e9, 1e3);
   // The tensor family's peak counts sparse operations (1,081,344 per cycle on GH100): the roof
   // is dense, half of it.
-  EXPECT_NEAR(compute(r, precision::tensor_fp16)->value, 540672 * 1.59e9, 1e3);
+  EXPECT_NEAR(imported_compute(r, precision::tensor_fp16)->value, 540672 * 1.59e9, 1e3);
   EXPECT_NEAR(roofkit::find_memory_ceiling(r.ceilings, memory_level::dram)->value, 1280 * 2.62e9,
               1e3);
   EXPECT_NEAR(roofkit::find_memory_ceiling(r.ceilings, memory_level::l2)->value, 5120 * 1.59e9,
               1e3);
   EXPECT_NEAR(roofkit::find_memory_ceiling(r.ceilings, memory_level::l1)->value, 16896 * 1.59e9,
               1e3);
-  EXPECT_NEAR(compute(r, precision::fp32)->sm_clock_mhz, 1590, 1e-9);
+  EXPECT_NEAR(imported_compute(r, precision::fp32)->sm_clock_mhz, 1590, 1e-9);
 
   // ...and the run places like any other.
   const auto placed = roofkit::analyze(r);
@@ -136,9 +136,9 @@ TEST(ncu_import, sample_csv_builds_a_run) {
 }
 
 TEST(ncu_import, scalar_half_convention_halves_fp16) {
-  const auto r = roofkit::import_ncu_csv_file(sample_path, {false});
+  const auto r = roofkit::import_ncu_csv_file(ncu_sample_path, {false});
   EXPECT_NEAR(by_name(r, "half2_axpy").flops.at(precision::fp16), 2 * 16777216.0, 1e-6);
-  EXPECT_NEAR(compute(r, precision::fp16)->value, 16896 * 2 * 1.59e9, 1e3);
+  EXPECT_NEAR(imported_compute(r, precision::fp16)->value, 16896 * 2 * 1.59e9, 1e3);
 }
 
 const std::string header =

@@ -8,10 +8,10 @@
 
 namespace {
 
-const char* export_path = ROOFKIT_TEST_SOURCE_DIR "/tests/data/ncu/h100-raw.csv";
+const char* h100_export_path = ROOFKIT_TEST_SOURCE_DIR "/tests/data/ncu/h100-raw.csv";
 
 TEST(ncu_import_h100, reads_every_kernel_row_with_units) {
-  const roofkit::run r = roofkit::import_ncu_csv_file(export_path);
+  const roofkit::run r = roofkit::import_ncu_csv_file(h100_export_path);
   ASSERT_EQ(r.kernels.size(), 4u);
   EXPECT_EQ(r.context.origin, roofkit::run_origin::imported);
   EXPECT_NE(r.context.device_name.find("H100"), std::string::npos) << r.context.device_name;
@@ -31,7 +31,7 @@ TEST(ncu_import_h100, reads_every_kernel_row_with_units) {
 }
 
 TEST(ncu_import_h100, strided_kernel_moves_eight_times_the_bytes_and_is_dram_bound) {
-  const roofkit::run r = roofkit::import_ncu_csv_file(export_path);
+  const roofkit::run r = roofkit::import_ncu_csv_file(h100_export_path);
   const auto& coalesced = r.kernels[0];
   const auto& strided = r.kernels[1];
   EXPECT_NE(strided.name.find("strided_kernel<32>"), std::string::npos);

@@ -16,9 +16,10 @@ namespace {
 using roofkit::memory_level;
 using roofkit::precision;
 
-const char* export_path = ROOFKIT_TEST_SOURCE_DIR "/tests/data/ncu/roofline-set-synthetic.csv";
+const char* roofline_export_path =
+    ROOFKIT_TEST_SOURCE_DIR "/tests/data/ncu/roofline-set-synthetic.csv";
 
-const roofkit::kernel_result& kernel(const roofkit::run& r, const std::string& start) {
+const roofkit::kernel_result& kernel_named(const roofkit::run& r, const std::string& start) {
   for (const auto& k : r.kernels)
     if (k.name.rfind(start, 0) == 0)
       return k;
@@ -30,15 +31,15 @@ double achieved(const roofkit::kernel_result& k, precision p) {
 }
 
 TEST(ncu_import_roofline_set, flops_from_per_cycle_elapsed_rates) {
-  const auto r = roofkit::import_ncu_csv_file(export_path);
+  const auto r = roofkit::import_ncu_csv_file(roofline_export_path);
   ASSERT_EQ(r.kernels.size(), 3u);
   // ncu's achieved FLOP/s for the FP32 GEMM: 2 x FFMA per cycle x SM clock, plus the FADDs.
-  const auto& sgemm = kernel(r, "ampere_sgemm");
+  const auto& sgemm = kernel_named(r, "ampere_sgemm");
   const double ncu_fp32 = (2 * 14529.91 + 12.50) * 1.76e9;
   EXPECT_NEAR(achieved(sgemm, precision::fp32) / ncu_fp32, 1.0, 1e-12);
   EXPECT_NEAR(ncu_fp32, 51.1e12, 0.1e12);
   // Softmax: FADD and FMUL only, at its own 1.98 GHz clock.
-  const auto& softmax = kernel(r, "void at::native::");
+  const auto& softmax = kernel_named(r, "void at::native::");
   EXPECT_NEAR(achieved(softmax, precision::fp32) / ((1210.53 + 605.26) * 1.98e9), 1.0, 1e-12);
   // Before the fix 2 of 3 kernels had no FLOPs; now none is "data movement only".
   for (const auto& k : r.kernels)
@@ -46,8 +47,8 @@ TEST(ncu_import_roofline_set, flops_from_per_cycle_elapsed_rates) {
 }
 
 TEST(ncu_import_roofline_set, tensor_work_is_dense_against_a_dense_roof) {
-  const auto r = roofkit::import_ncu_csv_file(export_path);
-  const auto& gemm = kernel(r, "nvjet_hsh");
+  const auto r = roofkit::import_ncu_csv_file(roofline_export_path);
+  const auto& gemm = kernel_named(r, "nvjet_hsh");
   // Dense ops from the _sparsity_off counter; the sparse counter is zero and kept apart.
   EXPECT_NEAR(achieved(gemm, precision::tensor_fp16) / (486604.80 * 1.76e9), 1.0, 1e-12);
   EXPECT_EQ(gemm.counters.count("roofkit__sparse_tensor_ops_tensor_fp16"), 0u);
@@ -68,15 +69,15 @@ TEST(ncu_import_roofline_set, tensor_work_is_dense_against_a_dense_roof) {
 }
 
 TEST(ncu_import_roofline_set, hierarchical_bytes_and_clocks_per_kernel) {
-  const auto r = roofkit::import_ncu_csv_file(export_path);
-  const auto& sgemm = kernel(r, "ampere_sgemm");
+  const auto r = roofkit::import_ncu_csv_file(roofline_export_path);
+  const auto& sgemm = kernel_named(r, "ampere_sgemm");
   const double t = 2700.03e-6;
   EXPECT_NEAR(sgemm.bytes.at(memory_level::dram) / (0.11e12 * t), 1.0, 1e-12);
   EXPECT_NEAR(sgemm.bytes.at(memory_level::l2) / (32 * 40.21e9 * t), 1.0, 1e-12);
   EXPECT_NEAR(sgemm.bytes.at(memory_level::l1) / (128 * 120.70e9 * t), 1.0, 1e-12);
   ASSERT_TRUE(sgemm.sm_clock_mhz.has_value());
   EXPECT_DOUBLE_EQ(*sgemm.sm_clock_mhz, 1760);
-  EXPECT_DOUBLE_EQ(*kernel(r, "void at::native::").sm_clock_mhz, 1980);
+  EXPECT_DOUBLE_EQ(*kernel_named(r, "void at::native::").sm_clock_mhz, 1980);
   const roofkit::ceiling* l2 = roofkit::find_memory_ceiling(r.ceilings, memory_level::l2);
   ASSERT_NE(l2, nullptr);
   EXPECT_NEAR(l2->value / (32 * 192 * 1.86e9), 1.0, 1e-12);

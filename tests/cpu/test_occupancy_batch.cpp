@@ -15,7 +15,7 @@
 
 namespace {
 
-std::vector<nlohmann::json> lines(const std::string& jsonl) {
+std::vector<nlohmann::json> batch_lines(const std::string& jsonl) {
   std::vector<nlohmann::json> out;
   std::istringstream in(jsonl);
   for (std::string line; std::getline(in, line);)
@@ -40,7 +40,7 @@ TEST(batch, rows_in_order_with_errors_in_place) {
   EXPECT_EQ(summary.invalid, 4u);
   EXPECT_NE(summary.first_error.find("line 3: unknown architecture 'sm_99'"), std::string::npos)
       << summary.first_error;
-  const auto rows = lines(out);
+  const auto rows = batch_lines(out);
   ASSERT_EQ(rows.size(), 8u);
   EXPECT_EQ(rows[0]["line"], 2);
   EXPECT_EQ(rows[0]["active_blocks_per_sm"], 3);

@@ -211,7 +211,7 @@ std::vector<std::int64_t> smem_boundaries(const arch_spec& a, int stride) {
   return v;
 }
 
-class oracle : public testing::TestWithParam<std::string> {};
+class oracle : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(oracle, engine_matches_cuda_occupancy_h) {
   const arch_spec& a = roofkit::find_arch(GetParam());
@@ -323,8 +323,8 @@ std::vector<std::string> arch_ids() {
   return ids;
 }
 
-INSTANTIATE_TEST_SUITE_P(every_arch, oracle, testing::ValuesIn(arch_ids()),
-                         [](const testing::TestParamInfo<std::string>& param_info) {
+INSTANTIATE_TEST_SUITE_P(every_arch, oracle, ::testing::ValuesIn(arch_ids()),
+                         [](const ::testing::TestParamInfo<std::string>& param_info) {
                            return param_info.param;
                          });
 

@@ -24,7 +24,7 @@ occupancy_target target(const char* arch) {
   return t;
 }
 
-launch_params launch(int threads, int regs) {
+launch_params output_launch(int threads, int regs) {
   launch_params l;
   l.threads_per_block = threads;
   l.registers_per_thread = regs;
@@ -40,7 +40,7 @@ std::string print(const std::vector<report_section>& s, output_format f,
 
 TEST(occupancy_output, json_is_objects_for_records_lists_for_lists_and_has_a_schema) {
   const auto t = target("sm_90");
-  const auto l = launch(256, 48);
+  const auto l = output_launch(256, 48);
   const auto sections = occupancy_report(t, l, compute_occupancy(*t.arch, l));
   const auto doc = nlohmann::json::parse(print(sections, output_format::json));
   EXPECT_EQ(doc.at("schema"), "roofkit.occupancy/2");
@@ -63,7 +63,7 @@ TEST(occupancy_output, json_is_objects_for_records_lists_for_lists_and_has_a_sch
 
 TEST(occupancy_output, csv_is_one_table) {
   const auto t = target("sm_90");
-  const auto l = launch(256, 48);
+  const auto l = output_launch(256, 48);
   const auto sections = occupancy_report(t, l, compute_occupancy(*t.arch, l));
   const std::string csv = print(sections, output_format::csv, "occupancy");
   EXPECT_EQ(csv.find("\n\n"), std::string::npos) << csv;
@@ -87,7 +87,7 @@ TEST(occupancy_output, csv_is_one_table) {
 TEST(occupancy_output, nearby_cliffs_have_their_distance_and_a_sweep_across_them) {
   // sm_80, 512 threads, 33 registers: 3 blocks (75%); 32 registers: 4 blocks (100%);
   // 41 registers: 2 blocks (50%).
-  const auto cliffs = nearby_cliffs(find_arch("sm_80"), launch(512, 33));
+  const auto cliffs = nearby_cliffs(find_arch("sm_80"), output_launch(512, 33));
   ASSERT_GE(cliffs.size(), 2u);
   EXPECT_EQ(cliffs[0].variable, occupancy_variable::registers);
   EXPECT_EQ(cliffs[0].distance, -1);
@@ -117,7 +117,7 @@ TEST(occupancy_output, nearby_cliffs_have_their_distance_and_a_sweep_across_them
 
 TEST(occupancy_output, the_answer_comes_first_with_commands_to_measure_each_cliff) {
   const auto t = target("sm_80");
-  const auto l = launch(512, 33);
+  const auto l = output_launch(512, 33);
   const std::string text =
       occupancy_summary(t, l, compute_occupancy(*t.arch, l), "my_kernel",
                         [](const std::string& k, const cliff_line& c) {
@@ -132,7 +132,7 @@ TEST(occupancy_output, the_answer_comes_first_with_commands_to_measure_each_clif
             0u)
       << text;
   // A launch where no block fits says why, and nothing else.
-  const auto big = launch(800, 80);
+  const auto big = output_launch(800, 80);
   const auto t90 = target("sm_90");
   const std::string none = occupancy_summary(t90, big, compute_occupancy(*t90.arch, big));
   EXPECT_NE(none.find("No block fits: 80 registers per thread"), std::string::npos) << none;
@@ -156,7 +156,7 @@ TEST(occupancy_output, a_ptxas_log_for_another_arch_gets_a_warning) {
       only90.push_back(k);
   EXPECT_EQ(ptxas_arch_mismatch(only90, target("sm_90")), "");
   // The summary covers every kernel, each on the arch it is computed for.
-  launch_params base = launch(256, 0);
+  launch_params base = output_launch(256, 0);
   const std::string s = ptxas_summary(only90, target("sm_90"), base);
   EXPECT_NE(s.find("void transpose<100>(float const*, float*, int)\nOccupancy 62.5% on sm_90"),
             std::string::npos)

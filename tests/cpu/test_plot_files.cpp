@@ -13,7 +13,7 @@ namespace {
 using namespace roofkit;
 namespace fs = std::filesystem;
 
-fs::path temp_dir() {
+fs::path plot_temp_dir() {
   const fs::path d =
       fs::temp_directory_path() / ("roofkit-plot-test-" + std::to_string(::getpid()));
   fs::create_directories(d);
@@ -48,7 +48,7 @@ TEST(plot_files, format_from_extension) {
 }
 
 TEST(plot_files, writes_every_format) {
-  const fs::path d = temp_dir();
+  const fs::path d = plot_temp_dir();
   const run r = chart_test::mixed_run();
   write_roofline_chart(r, d / "c.svg", chart_format::svg);
   EXPECT_EQ(head(d / "c.svg", 5), "<?xml");
@@ -80,7 +80,7 @@ TEST(plot_files, writes_every_format) {
 }
 
 TEST(plot_files, compare_chart_files) {
-  const fs::path d = temp_dir();
+  const fs::path d = plot_temp_dir();
   const run r = chart_test::mixed_run();
   write_compare_chart(r, r, d / "cmp.svg", chart_format::svg);
   EXPECT_EQ(head(d / "cmp.svg", 5), "<?xml");

@@ -8,7 +8,7 @@
 
 namespace {
 
-roofkit::table sample() {
+roofkit::table printer_sample() {
   roofkit::table t;
   t.id = "limits";
   t.title = "Limits";
@@ -22,7 +22,7 @@ roofkit::table sample() {
 TEST(printer, markdown_aligns_and_highlights) {
   std::ostringstream out;
   auto p = roofkit::make_printer(roofkit::output_format::markdown, out);
-  p->print(sample());
+  p->print(printer_sample());
   p->finish();
   const std::string s = out.str();
   EXPECT_NE(s.find("## Limits"), std::string::npos);
@@ -33,14 +33,14 @@ TEST(printer, markdown_aligns_and_highlights) {
 
 TEST(printer, csv_quotes_fields) {
   std::ostringstream out;
-  roofkit::make_printer(roofkit::output_format::csv, out)->print(sample());
+  roofkit::make_printer(roofkit::output_format::csv, out)->print(printer_sample());
   EXPECT_EQ(out.str(), "resource,blocks,pct\nwarps,4,100\n\"regs, \"\"x\"\"\",3,75.25\n");
 }
 
 TEST(printer, json_keeps_types) {
   std::ostringstream out;
   auto p = roofkit::make_printer(roofkit::output_format::json, out);
-  p->print(sample());
+  p->print(printer_sample());
   p->finish();
   const auto doc = nlohmann::json::parse(out.str());
   ASSERT_TRUE(doc.is_object()) << "one table is still an object keyed by its id";

@@ -42,7 +42,7 @@ TEST(profiler_errors, other_profiler_and_busy_hardware_say_so) {
   EXPECT_NE(std::string(busy.what()).find("cuptiX(&p) failed at f.cpp:7"), std::string::npos);
 }
 
-class no_gpu : public testing::Test {
+class no_gpu : public ::testing::Test {
 protected:
   void SetUp() override {
     if (roofkit::visible_device_count() > 0)

@@ -159,18 +159,19 @@ nccl_call call(std::uint64_t stream, collective_op op, double bytes, std::int64_
                std::int64_t pid = 1, int nranks = 2) {
   return {pid, stream, op, bytes, nranks, t};
 }
-collective_launch launch(std::uint64_t stream, std::int64_t t, double time_s, std::int64_t pid = 1,
-                         const std::string& name = "ncclDevKernel_AllReduce_Sum_f32_RING_LL") {
+collective_launch rank_launch(std::uint64_t stream, std::int64_t t, double time_s,
+                              std::int64_t pid = 1,
+                              const std::string& name = "ncclDevKernel_AllReduce_Sum_f32_RING_LL") {
   return {pid, t, name, stream, t, time_s};
 }
 
 TEST(collective_correlation, each_launch_takes_its_streams_calls) {
   // Two streams interleaved: every launch carries the call made on its own stream before it.
-  const auto out =
-      correlate_collectives({call(10, collective_op::all_reduce, 1 << 20, 100),
-                             call(20, collective_op::broadcast, 4096, 110),
-                             call(10, collective_op::all_reduce, 2 << 20, 300)},
-                            {launch(20, 120, 1e-5), launch(10, 105, 1e-3), launch(10, 305, 2e-3)});
+  const auto out = correlate_collectives(
+      {call(10, collective_op::all_reduce, 1 << 20, 100),
+       call(20, collective_op::broadcast, 4096, 110),
+       call(10, collective_op::all_reduce, 2 << 20, 300)},
+      {rank_launch(20, 120, 1e-5), rank_launch(10, 105, 1e-3), rank_launch(10, 305, 2e-3)});
   ASSERT_EQ(out.size(), 3u);
   EXPECT_EQ(out[0].launch.stream, 10u); // sorted by time
   EXPECT_EQ(out[0].calls, 1);
@@ -187,7 +188,7 @@ TEST(collective_correlation, each_launch_takes_its_streams_calls) {
 TEST(collective_correlation, a_group_of_calls_is_one_kernel) {
   auto g = call(10, collective_op::all_reduce, 1000, 10, 1, 4);
   auto h = call(10, collective_op::all_reduce, 3000, 11, 1, 4);
-  auto out = correlate_collectives({g, h}, {launch(10, 20, 1e-3)});
+  auto out = correlate_collectives({g, h}, {rank_launch(10, 20, 1e-3)});
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].calls, 2);
   EXPECT_EQ(out[0].op, collective_op::all_reduce);
@@ -195,7 +196,7 @@ TEST(collective_correlation, a_group_of_calls_is_one_kernel) {
   EXPECT_DOUBLE_EQ(out[0].busbw, 4000 * 1.5 / 1e-3); // 4 ranks: 2(3)/4
   // Different kinds in one group: mixed, each call with its own factor.
   auto a = call(10, collective_op::all_gather, 4000, 10, 1, 4);
-  out = correlate_collectives({g, a}, {launch(10, 20, 1e-3)});
+  out = correlate_collectives({g, a}, {rank_launch(10, 20, 1e-3)});
   EXPECT_EQ(out[0].op, collective_op::mixed);
   EXPECT_DOUBLE_EQ(out[0].busbw, (1000 * 1.5 + 4000 * 0.75) / 1e-3);
 }
@@ -203,7 +204,7 @@ TEST(collective_correlation, a_group_of_calls_is_one_kernel) {
 TEST(collective_correlation, another_stream_and_no_call) {
   // NCCL launched on a stream of its own: the call on the user's stream is taken in pass two.
   auto out = correlate_collectives({call(10, collective_op::all_reduce, 512, 5)},
-                                   {launch(99, 6, 1e-4), launch(99, 50, 1e-4)});
+                                   {rank_launch(99, 6, 1e-4), rank_launch(99, 50, 1e-4)});
   ASSERT_EQ(out.size(), 2u);
   EXPECT_EQ(out[0].calls, 1);
   EXPECT_DOUBLE_EQ(out[0].bytes, 512);
@@ -213,7 +214,7 @@ TEST(collective_correlation, another_stream_and_no_call) {
   // A call made after the launch never belongs to it; another process's calls neither.
   out = correlate_collectives(
       {call(10, collective_op::all_reduce, 512, 50), call(10, collective_op::all_reduce, 64, 1, 2)},
-      {launch(10, 20, 1e-4)});
+      {rank_launch(10, 20, 1e-4)});
   EXPECT_EQ(out[0].calls, 0);
 }
 

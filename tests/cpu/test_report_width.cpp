@@ -39,10 +39,12 @@ std::size_t longest_line(const std::string& text, std::string* which = nullptr) 
   return best;
 }
 
-run h100() { return load_run(std::string(ROOFKIT_TEST_SOURCE_DIR) + "/data/runs/h100-sxm.json"); }
+run h100_gpu() {
+  return load_run(std::string(ROOFKIT_TEST_SOURCE_DIR) + "/data/runs/h100-sxm.json");
+}
 
 TEST(report_width, default_fits_120_columns_and_wide_has_every_column) {
-  const run r = h100();
+  const run r = h100_gpu();
   std::string line;
   const std::string narrow = report(r, false);
   EXPECT_LE(longest_line(narrow, &line), 120u) << line;
@@ -60,7 +62,7 @@ TEST(report_width, default_fits_120_columns_and_wide_has_every_column) {
 }
 
 TEST(report_width, launch_overhead_is_flagged) {
-  run r = h100();
+  run r = h100_gpu();
   ASSERT_FALSE(r.kernels.empty());
   for (auto& k : r.kernels)
     k.overhead_dominated = false;

@@ -11,6 +11,7 @@
 
 #include "roofkit/core.hpp"
 #include "roofkit/results.hpp"
+#include "test_support.hpp"
 
 namespace {
 
@@ -90,18 +91,7 @@ roofkit::run full_run() {
   return r;
 }
 
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const roofkit::error& e) {
-    EXPECT_EQ(e.code(), roofkit::exit_code::usage) << e.what();
-    const std::string m = e.what();
-    EXPECT_EQ(m.find('\n'), std::string::npos) << "one line: " << m;
-    return m;
-  }
-  ADD_FAILURE() << "expected a usage_error";
-  return {};
-}
+using test_support::message_of;
 
 std::string parse_error(const std::string& text) {
   return message_of([&] { roofkit::parse_run(text, "bad.json"); });

@@ -13,7 +13,7 @@
 
 namespace {
 
-const std::string sample_path =
+const std::string tables_sample_path =
     std::string(ROOFKIT_TEST_SOURCE_DIR) + "/tests/data/runs/sample.json";
 
 std::string host_name() {
@@ -102,7 +102,7 @@ TEST(run_tables, gpu_uuids_are_formatted_as_nvidia_smi_prints_them) {
 }
 
 TEST(run_tables, gpu_uuid_machine_id_and_notes_round_trip) {
-  auto r = roofkit::load_run(sample_path);
+  auto r = roofkit::load_run(tables_sample_path);
   r.context.gpu_uuid = "GPU-1a2b3c4d-5e6f-7081-92a3-b4c5d6e7f809";
   r.context.machine_id = "0123456789abcdef0123456789abcdef";
   r.context.notes = {"roofs from the H100 SXM datasheet (data/gpus.json): the live device query "
@@ -118,7 +118,7 @@ TEST(run_tables, gpu_uuid_machine_id_and_notes_round_trip) {
 }
 
 TEST(run_tables, clocks_line_names_run_and_ceiling_clocks) {
-  const auto r = roofkit::load_run(sample_path);
+  const auto r = roofkit::load_run(tables_sample_path);
   EXPECT_EQ(roofkit::clocks_line(r), "Clocks during the run: SM 1980 MHz, memory 2619 MHz; "
                                      "theoretical roofs at SM 1980 MHz, memory 2619 MHz");
   // One clock per roof group, rounded to whole MHz and deduplicated (issue 38: "SM 1807 MHz or
@@ -152,7 +152,7 @@ TEST(run_tables, clocks_line_names_run_and_ceiling_clocks) {
 }
 
 TEST(run_tables, kernels_table_of_the_sample) {
-  const auto r = roofkit::load_run(sample_path);
+  const auto r = roofkit::load_run(tables_sample_path);
   const auto t = roofkit::kernels_table(r, roofkit::analyze(r));
   EXPECT_EQ(t.id, "kernels");
   ASSERT_EQ(t.rows.size(), 8u);
@@ -193,7 +193,7 @@ TEST(run_tables, failed_kernels_are_highlighted) {
 }
 
 TEST(run_tables, ceilings_table_has_ridges_and_units) {
-  const auto r = roofkit::load_run(sample_path);
+  const auto r = roofkit::load_run(tables_sample_path);
   const auto t = roofkit::ceilings_table(r);
   ASSERT_EQ(t.rows.size(), 11u);
   const auto value = column(t, "value");
@@ -213,7 +213,7 @@ TEST(run_tables, ceilings_table_has_ridges_and_units) {
 }
 
 TEST(run_tables, markdown_report_states_the_origin_first) {
-  const auto r = roofkit::load_run(sample_path);
+  const auto r = roofkit::load_run(tables_sample_path);
   std::ostringstream out;
   roofkit::print_run_report(r, roofkit::output_format::markdown, out, {false, "all", "x.json"});
   const std::string s = out.str();
@@ -231,7 +231,7 @@ TEST(run_tables, markdown_report_states_the_origin_first) {
 }
 
 TEST(run_tables, json_and_csv_reports_carry_the_context) {
-  const auto r = roofkit::load_run(sample_path);
+  const auto r = roofkit::load_run(tables_sample_path);
   std::ostringstream json_out;
   roofkit::print_run_report(r, roofkit::output_format::json, json_out);
   const auto j = nlohmann::json::parse(json_out.str());

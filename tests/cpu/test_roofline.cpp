@@ -37,8 +37,8 @@ std::vector<ceiling> roofs() {
           memory(memory_level::l1, 30e12)};
 }
 
-kernel_result kernel(std::map<precision, double> flops, std::map<memory_level, double> bytes,
-                     double time) {
+kernel_result roofline_kernel(std::map<precision, double> flops,
+                              std::map<memory_level, double> bytes, double time) {
   kernel_result k;
   k.name = "k";
   k.flops = std::move(flops);
@@ -56,9 +56,9 @@ const roofkit::level_point& at(const roofkit::kernel_placement& p, memory_level 
 
 TEST(roofline, dram_bound_kernel_with_known_numbers) {
   // 1e12 FP32 FLOPs and 1e11 DRAM bytes in 0.1 s under 60 TF / 3 TB/s.
-  const auto p =
-      roofkit::place_kernel(kernel({{precision::fp32, 1e12}}, {{memory_level::dram, 1e11}}, 0.1),
-                            {compute(precision::fp32, 60e12), memory(memory_level::dram, 3e12)});
+  const auto p = roofkit::place_kernel(
+      roofline_kernel({{precision::fp32, 1e12}}, {{memory_level::dram, 1e11}}, 0.1),
+      {compute(precision::fp32, 60e12), memory(memory_level::dram, 3e12)});
   ASSERT_EQ(p.levels.size(), 1u);
   const auto& d = p.levels[0];
   EXPECT_DOUBLE_EQ(d.intensity, 10.0);
@@ -85,7 +85,7 @@ TEST(roofline, dram_bound_kernel_with_known_numbers) {
 TEST(roofline, compute_bound_kernel) {
   // Intensity 100 FLOP/B, right of the ridge (20): the FP32 roof binds.
   const auto p = roofkit::place_kernel(
-      kernel({{precision::fp32, 1e12}}, {{memory_level::dram, 1e10}}, 0.05), roofs());
+      roofline_kernel({{precision::fp32, 1e12}}, {{memory_level::dram, 1e10}}, 0.05), roofs());
   EXPECT_EQ(p.bound, "fp32");
   EXPECT_TRUE(p.compute_bound);
   EXPECT_DOUBLE_EQ(p.attainable_flops, 60e12);
@@ -99,9 +99,10 @@ TEST(roofline, hierarchy_picks_the_tightest_level) {
   // At their peaks: FP32 1.2e11/60e12 = 2 ms, DRAM 1e10/3e12 = 3.3 ms, L2 8e10/10e12 = 8 ms,
   // L1 1.2e11/30e12 = 4 ms. The L2 allows the least time: it binds, at 8 / 16 ms = 50%.
   const auto p = roofkit::place_kernel(
-      kernel({{precision::fp32, 1.2e11}},
-             {{memory_level::dram, 1e10}, {memory_level::l2, 8e10}, {memory_level::l1, 1.2e11}},
-             0.016),
+      roofline_kernel(
+          {{precision::fp32, 1.2e11}},
+          {{memory_level::dram, 1e10}, {memory_level::l2, 8e10}, {memory_level::l1, 1.2e11}},
+          0.016),
       roofs());
   EXPECT_EQ(p.bound, "l2");
   EXPECT_NEAR(p.pct_of_roof, 50.0, 1e-9);
@@ -120,7 +121,7 @@ TEST(roofline, hierarchy_picks_the_tightest_level) {
 TEST(roofline, copy_is_placed_on_bandwidth_only) {
   // 1e9 bytes through DRAM and L2 in 0.5 ms: DRAM at 2 TB/s (66.7% of 3), L2 at 20%.
   const auto p = roofkit::place_kernel(
-      kernel({}, {{memory_level::dram, 1e9}, {memory_level::l2, 1e9}}, 0.5e-3), roofs());
+      roofline_kernel({}, {{memory_level::dram, 1e9}, {memory_level::l2, 1e9}}, 0.5e-3), roofs());
   EXPECT_FALSE(p.has_flops);
   EXPECT_EQ(p.bound, "dram");
   EXPECT_NEAR(p.pct_of_roof, 200.0 / 3.0, 1e-9);
@@ -136,7 +137,7 @@ TEST(roofline, copy_is_placed_on_bandwidth_only) {
 TEST(roofline, copy_bound_by_the_level_with_the_highest_utilisation) {
   // DRAM 0.1 TB/s (3.3%), L2 6 TB/s (60%): the L2 binds.
   const auto p = roofkit::place_kernel(
-      kernel({}, {{memory_level::dram, 1e8}, {memory_level::l2, 6e9}}, 1e-3), roofs());
+      roofline_kernel({}, {{memory_level::dram, 1e8}, {memory_level::l2, 6e9}}, 1e-3), roofs());
   EXPECT_EQ(p.bound, "l2");
   EXPECT_NEAR(p.pct_of_roof, 60.0, 1e-9);
 }
@@ -144,7 +145,8 @@ TEST(roofline, copy_bound_by_the_level_with_the_highest_utilisation) {
 TEST(roofline, mixed_precision_uses_the_time_weighted_roof) {
   // 9e12 tensor FLOPs (10 ms at 900 TF) + 3e11 FP32 FLOPs (5 ms at 60 TF) = 15 ms of compute.
   const std::map<precision, double> flops{{precision::tensor_fp16, 9e12}, {precision::fp32, 3e11}};
-  const auto p = roofkit::place_kernel(kernel(flops, {{memory_level::dram, 1e9}}, 0.04), roofs());
+  const auto p =
+      roofkit::place_kernel(roofline_kernel(flops, {{memory_level::dram, 1e9}}, 0.04), roofs());
   EXPECT_TRUE(p.mixed_precision);
   EXPECT_DOUBLE_EQ(p.total_flops, 9.3e12);
   EXPECT_NEAR(p.compute_lower_bound_s, 0.015, 1e-15);
@@ -163,7 +165,8 @@ TEST(roofline, mixed_precision_uses_the_time_weighted_roof) {
 TEST(roofline, dominant_precision_is_the_one_taking_the_most_time) {
   // More tensor FLOPs, but the FP32 ones take longer at their peak.
   const auto p = roofkit::place_kernel(
-      kernel({{precision::tensor_fp16, 9e11}, {precision::fp32, 3e11}}, {}, 0.01), roofs());
+      roofline_kernel({{precision::tensor_fp16, 9e11}, {precision::fp32, 3e11}}, {}, 0.01),
+      roofs());
   EXPECT_EQ(p.dominant_precision, precision::fp32);
   EXPECT_EQ(p.bound, "fp32");
 }
@@ -186,14 +189,14 @@ TEST(roofline, measured_ceiling_wins_over_theoretical) {
                                 memory(memory_level::dram, 2.5e12, ceiling_source::measured),
                                 compute(precision::fp32, 60e12)};
   EXPECT_DOUBLE_EQ(roofkit::find_memory_ceiling(cs, memory_level::dram)->value, 2.5e12);
-  const auto p = roofkit::place_kernel(kernel({}, {{memory_level::dram, 2e9}}, 1e-3), cs);
+  const auto p = roofkit::place_kernel(roofline_kernel({}, {{memory_level::dram, 2e9}}, 1e-3), cs);
   EXPECT_NEAR(p.pct_of_roof, 80.0, 1e-9);
   EXPECT_EQ(roofkit::find_compute_ceiling(cs, precision::fp64), nullptr);
 }
 
 TEST(roofline, missing_compute_ceiling_falls_back_to_memory_roofs) {
   const auto p = roofkit::place_kernel(
-      kernel({{precision::fp64, 1e11}}, {{memory_level::dram, 1e10}}, 0.01), roofs());
+      roofline_kernel({{precision::fp64, 1e11}}, {{memory_level::dram, 1e10}}, 0.01), roofs());
   EXPECT_DOUBLE_EQ(p.compute_roof, 0.0);
   EXPECT_EQ(p.bound, "dram");
   EXPECT_NEAR(p.pct_of_roof, 100.0 / 3.0, 1e-9);
@@ -205,13 +208,13 @@ TEST(roofline, missing_compute_ceiling_falls_back_to_memory_roofs) {
 
 TEST(roofline, unplaceable_kernels_say_why) {
   const auto untimed = roofkit::place_kernel(
-      kernel({{precision::fp32, 1e9}}, {{memory_level::dram, 1e9}}, 0), roofs());
+      roofline_kernel({{precision::fp32, 1e9}}, {{memory_level::dram, 1e9}}, 0), roofs());
   EXPECT_EQ(untimed.bound, "unknown");
   EXPECT_DOUBLE_EQ(untimed.pct_of_roof, 0.0);
   EXPECT_FALSE(untimed.notes.empty());
 
-  const auto no_roofs =
-      roofkit::place_kernel(kernel({{precision::fp32, 1e9}}, {{memory_level::dram, 1e9}}, 1), {});
+  const auto no_roofs = roofkit::place_kernel(
+      roofline_kernel({{precision::fp32, 1e9}}, {{memory_level::dram, 1e9}}, 1), {});
   EXPECT_EQ(no_roofs.bound, "unknown");
   EXPECT_DOUBLE_EQ(no_roofs.achieved_flops, 1e9);
   EXPECT_DOUBLE_EQ(no_roofs.levels.at(0).intensity, 1.0);
@@ -220,9 +223,9 @@ TEST(roofline, unplaceable_kernels_say_why) {
 TEST(roofline, failed_kernels_are_flagged_and_analyze_keeps_order) {
   roofkit::run r;
   r.ceilings = roofs();
-  r.kernels.push_back(kernel({}, {{memory_level::dram, 1e9}}, 1e-3));
+  r.kernels.push_back(roofline_kernel({}, {{memory_level::dram, 1e9}}, 1e-3));
   r.kernels.back().name = "first";
-  r.kernels.push_back(kernel({{precision::fp32, 1e9}}, {{memory_level::dram, 1e9}}, 1e-3));
+  r.kernels.push_back(roofline_kernel({{precision::fp32, 1e9}}, {{memory_level::dram, 1e9}}, 1e-3));
   r.kernels.back().name = "second";
   r.kernels.back().status = "failed";
   const auto placed = roofkit::analyze(r);
@@ -252,7 +255,7 @@ TEST(roofline, roofs_are_taken_at_the_kernels_own_clock) {
   EXPECT_EQ(roofkit::ceilings_at_clock(ceilings, 0)[0].value, 60e12) << "no clock: unchanged";
 
   // 45 TFLOP of FP32 in 1 s at 1500 MHz is 100% of the roof at that clock, 75% at 2000 MHz.
-  auto k = kernel({{precision::fp32, 45e12}}, {{memory_level::dram, 1e9}}, 1.0);
+  auto k = roofline_kernel({{precision::fp32, 45e12}}, {{memory_level::dram, 1e9}}, 1.0);
   EXPECT_NEAR(roofkit::place_kernel(k, ceilings).pct_of_roof, 75.0, 1e-9);
   k.sm_clock_mhz = 1500;
   const auto p = roofkit::place_kernel(k, ceilings);

@@ -203,7 +203,7 @@ struct roof_end {
 
 /// Draws the roofs (memory up to the highest compute roof, compute from the fastest memory roof)
 /// and returns the drawn ends of those that are not references.
-std::vector<roof_end> draw_roofs(grid& g, const text_frame& f, int roof_color) {
+std::vector<roof_end> draw_roofs(grid& g, const text_frame& f, int roof_shade) {
   const roofline_chart_data& d = f.d;
   double top_compute = 0, fastest = 0;
   for (const auto& rf : d.roofs)
@@ -227,7 +227,7 @@ std::vector<roof_end> draw_roofs(grid& g, const text_frame& f, int roof_color) {
     const double y0 = rf.is_memory ? rf.value * x0 : rf.value;
     const double y1 = rf.is_memory ? rf.value * x1 : rf.value;
     const roof_end e{&rf, f.dx(x0), f.dy(y0), f.dx(x1), f.dy(y1)};
-    g.line(e.x0, e.y0, e.x1, e.y1, roof_color, rf.reference ? 3 : 1);
+    g.line(e.x0, e.y0, e.x1, e.y1, roof_shade, rf.reference ? 3 : 1);
     if (!rf.reference)
       ends.push_back(e);
   }
@@ -499,9 +499,9 @@ std::string render_roofline_terminal(const run& r, const chart_options& options,
                      log_axis{d.x_min, d.x_max, 0, static_cast<double>(dots_x - 1)},
                      log_axis{d.y_min, d.y_max, static_cast<double>(dots_y - 1), 0}};
   const bool col = t.color;
-  const int roof_color = col ? 245 : -1;
+  const int roof_shade = col ? 245 : -1;
 
-  const std::vector<roof_end> ends = draw_roofs(g, f, roof_color);
+  const std::vector<roof_end> ends = draw_roofs(g, f, roof_shade);
   std::size_t keyed = 0;
   const std::vector<std::size_t> key_index = draw_kernels(g, f, col, keyed);
   tag_roofs(g, plot_cols, ends);
