@@ -13,6 +13,9 @@
 #   longrun   validation/scripts/long-run.sh (100,000 launches: memory, overhead per launch)
 #   replay    validation/scripts/replay-cost.sh on torch_ops.py: where replay time goes
 #   quickstart  scripts/run.sh from a copy of the tree without a build: the GPU quick start
+#   planted   a timer that under-measures by 20%, planted in a copy of the tree and built there:
+#             `ceilings` must reject its measurements (exit 1) and the GPU tests that exist to
+#             catch it must fail
 # Each stage writes one evidence file under $OUT (roofkit.validation/1, with command, device,
 # revision). Usage: OUT=dir REV=revision validation/scripts/release-checks.sh BUILD_DIR [stages]
 set -uo pipefail
@@ -107,6 +110,47 @@ if [[ " $stages " == *" skip "* ]]; then
   check planted_skip_fails 1 python3 scripts/junit-skips.py "$W/planted.xml"
   record "gpu-check-planted-skip-$gpu.json" "A GPU test run whose tests all skip (CUDA_VISIBLE_DEVICES empty) fails the skip check that gpu-check.sh applies (scripts/junit-skips.py exits 1)" \
     "OUT=... REV=... validation/scripts/release-checks.sh BUILD skip"
+fi
+
+if [[ " $stages " == *" planted "* ]]; then
+  P="$W/planted"
+  mkdir -p "$P"
+  tar -C . --exclude=./build --exclude=./out --exclude=./.git -cf - . | tar -C "$P" -xf -
+  sed -i 's|^    return ms \* 1e-3;$|    return ms * 1e-3 * 0.8; // planted: the timer under-measures|' \
+    "$P/lib/src/timing/timing.cpp"
+  grep -c 'planted: the timer' "$P/lib/src/timing/timing.cpp" >"$W/plant-count.txt"
+  source scripts/cuda-env.sh
+  cmake -S "$P" -B "$P/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DCMAKE_CUDA_COMPILER="$CUDA_HOME/bin/nvcc" -DROOFKIT_BUILD_EXAMPLES=OFF \
+    -DROOFKIT_BUILD_BENCHMARKS=OFF >"$W/planted-configure.log" 2>&1
+  check planted_build 0 cmake --build "$P/build" --target roofline-cuda roofkit_gpu_tests -j "$(nproc)"
+  PT="$P/build/tests/roofkit_gpu_tests"
+  check planted_ceilings_rejected 1 "$P/build/tools/roofline-cuda" ceilings --quick \
+    --save "$W/planted-machine.json"
+  check planted_timing_test_fails 1 "$PT" --gtest_filter='timing_gpu.streaming_read_runs_at_hbm_speed'
+  check planted_ceilings_tests_fail 1 "$PT" --gtest_filter='ceilings_gpu.*'
+  check unplanted_timing_test_passes 0 "$BUILD/tests/roofkit_gpu_tests" \
+    --gtest_filter='timing_gpu.streaming_read_runs_at_hbm_speed'
+  python3 - "$W" >>"$W/results.jsonl" <<'PY'
+import json, sys
+w = sys.argv[1]
+def lines(name, keys):
+    out = []
+    for ext in ("out", "err"):
+        try:
+            out += [l for l in open(f"{w}/{name}.{ext}", errors="replace").read().splitlines()
+                    if any(k in l for k in keys)]
+        except OSError:
+            pass
+    return out[:20]
+print(json.dumps({"check": "what_failed_and_why",
+                  "plants_applied": open(w + "/plant-count.txt").read().strip(),
+                  "ceilings": lines("planted_ceilings_rejected", ["error", "rejected", "fail"]),
+                  "timing_test": lines("planted_timing_test_fails", ["FAILED", "TB/s", "Failure"]),
+                  "ceilings_tests": lines("planted_ceilings_tests_fail", ["FAILED", "Failure"])}))
+PY
+  record "planted-timer-$gpu.json" "A timer that under-measures by 20% (CUDA-event seconds x 0.8 in lib/src/timing/timing.cpp), planted in a copy of the tree: ceilings rejects its measurements as above the hardware (exit 1), and the GPU tests that guard the timer and the ceilings fail; the same test passes in the unplanted build" \
+    "OUT=... REV=... validation/scripts/release-checks.sh BUILD planted"
 fi
 
 if [[ " $stages " == *" fallback "* ]]; then
