@@ -13,9 +13,10 @@
 #   longrun   validation/scripts/long-run.sh (100,000 launches: memory, overhead per launch)
 #   replay    validation/scripts/replay-cost.sh on torch_ops.py: where replay time goes
 #   quickstart  scripts/run.sh from a copy of the tree without a build: the GPU quick start
-#   planted   a timer that under-measures by 20%, planted in a copy of the tree and built there:
-#             `ceilings` must reject its measurements (exit 1) and the GPU tests that exist to
-#             catch it must fail
+#   planted   bugs planted in copies of the tree and built there (a timer that under-measures by
+#             20%; a cluster bound too tight; a replay charged to every launch of its batch):
+#             `ceilings` must reject the timer's measurements (exit 1), and each GPU test that
+#             exists to catch one must fail, and pass in the unplanted build
 # Each stage writes one evidence file under $OUT (roofkit.validation/1, with command, device,
 # revision). Usage: OUT=dir REV=revision validation/scripts/release-checks.sh BUILD_DIR [stages]
 set -uo pipefail
@@ -112,25 +113,49 @@ if [[ " $stages " == *" skip "* ]]; then
     "OUT=... REV=... validation/scripts/release-checks.sh BUILD skip"
 fi
 
-if [[ " $stages " == *" planted "* ]]; then
-  P="$W/planted"
-  mkdir -p "$P"
-  tar -C . --exclude=./build --exclude=./out --exclude=./.git -cf - . | tar -C "$P" -xf -
-  sed -i 's|^    return ms \* 1e-3;$|    return ms * 1e-3 * 0.8; // planted: the timer under-measures|' \
-    "$P/lib/src/timing/timing.cpp"
-  grep -c 'planted: the timer' "$P/lib/src/timing/timing.cpp" >"$W/plant-count.txt"
+# planted_copy DIR FILE SED_EXPR [FILE SED_EXPR...]: the tree copied to DIR with each edit applied
+# (each must change its file: the count of "planted" lines goes to DIR.count), then configured
+planted_copy() {
+  local dir=$1
+  shift
+  mkdir -p "$dir"
+  tar -C . --exclude=./build --exclude=./out --exclude=./.git -cf - . | tar -C "$dir" -xf -
+  : >"$dir.count"
+  while (($#)); do
+    sed -i "$2" "$dir/$1"
+    echo "$1: $(grep -c 'planted' "$dir/$1")" >>"$dir.count"
+    shift 2
+  done
   source scripts/cuda-env.sh
-  cmake -S "$P" -B "$P/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-    -DCMAKE_CUDA_COMPILER="$CUDA_HOME/bin/nvcc" -DROOFKIT_BUILD_EXAMPLES=OFF \
-    -DROOFKIT_BUILD_BENCHMARKS=OFF >"$W/planted-configure.log" 2>&1
+  cmake -S "$dir" -B "$dir/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_COMPILER="$CUDA_HOME/bin/nvcc" \
+    -DROOFKIT_BUILD_EXAMPLES=OFF -DROOFKIT_BUILD_BENCHMARKS=OFF >"$dir.configure.log" 2>&1
+}
+if [[ " $stages " == *" planted "* ]]; then
+  # 1. The timer under-measures by 20%.
+  P="$W/planted"
+  planted_copy "$P" lib/src/timing/timing.cpp \
+    's|^    return ms \* 1e-3;$|    return ms * 1e-3 * 0.8; // planted: the timer under-measures|'
   check planted_build 0 cmake --build "$P/build" --target roofline-cuda roofkit_gpu_tests -j "$(nproc)"
   PT="$P/build/tests/roofkit_gpu_tests"
   check planted_ceilings_rejected 1 "$P/build/tools/roofline-cuda" ceilings --quick \
     --save "$W/planted-machine.json"
   check planted_timing_test_fails 1 "$PT" --gtest_filter='timing_gpu.streaming_read_runs_at_hbm_speed'
   check planted_ceilings_tests_fail 1 "$PT" --gtest_filter='ceilings_gpu.*'
-  check unplanted_timing_test_passes 0 "$BUILD/tests/roofkit_gpu_tests" \
-    --gtest_filter='timing_gpu.streaming_read_runs_at_hbm_speed'
+  # 2. The cluster bound a quarter of what it is; each launch charged its whole batch's replay.
+  Q="$W/planted2"
+  planted_copy "$Q" lib/src/occupancy/suggest.cpp \
+    's|sm_count / size) : 0;$|sm_count / size / 4) : 0; // planted: too tight|' \
+    lib/inject/injector.cpp \
+    's|= b.launches\[i\].capture_s + share;$|= b.launches[i].capture_s + share * static_cast<double>(b.launches.size()); // planted|'
+  check planted2_build 0 cmake --build "$Q/build" --target roofkit_gpu_tests -j "$(nproc)"
+  QT="$Q/build/tests/roofkit_gpu_tests"
+  check planted_cluster_bound_test_fails 1 "$QT" \
+    --gtest_filter='occupancy_runtime.cluster_bound_is_an_upper_bound'
+  check planted_overhead_test_fails 1 "$QT" \
+    --gtest_filter='profile_app.the_launches_overhead_adds_up_to_less_than_the_wall_time'
+  check unplanted_tests_pass 0 "$BUILD/tests/roofkit_gpu_tests" \
+    --gtest_filter='timing_gpu.streaming_read_runs_at_hbm_speed:ceilings_gpu.*:occupancy_runtime.cluster_bound_is_an_upper_bound:profile_app.the_launches_overhead_adds_up_to_less_than_the_wall_time'
   python3 - "$W" >>"$W/results.jsonl" <<'PY'
 import json, sys
 w = sys.argv[1]
@@ -143,13 +168,18 @@ def lines(name, keys):
         except OSError:
             pass
     return out[:20]
+fails = ["FAILED", "Failure", "Expected", "Which is", "exceeds"]
 print(json.dumps({"check": "what_failed_and_why",
-                  "plants_applied": open(w + "/plant-count.txt").read().strip(),
+                  "plants_applied": open(w + "/planted.count").read().splitlines()
+                  + open(w + "/planted2.count").read().splitlines(),
                   "ceilings": lines("planted_ceilings_rejected", ["error", "rejected", "fail"]),
-                  "timing_test": lines("planted_timing_test_fails", ["FAILED", "TB/s", "Failure"]),
-                  "ceilings_tests": lines("planted_ceilings_tests_fail", ["FAILED", "Failure"])}))
+                  "timing_test": lines("planted_timing_test_fails", fails + ["TB/s"]),
+                  "ceilings_tests": lines("planted_ceilings_tests_fail", fails),
+                  "cluster_bound_test": lines("planted_cluster_bound_test_fails", fails),
+                  "overhead_test": lines("planted_overhead_test_fails", fails),
+                  "unplanted": lines("unplanted_tests_pass", ["PASSED", "FAILED", "OK ]"])}))
 PY
-  record "planted-timer-$gpu.json" "A timer that under-measures by 20% (CUDA-event seconds x 0.8 in lib/src/timing/timing.cpp), planted in a copy of the tree: ceilings rejects its measurements as above the hardware (exit 1), and the GPU tests that guard the timer and the ceilings fail; the same test passes in the unplanted build" \
+  record "planted-bugs-$gpu.json" "Bugs planted in copies of the tree and built there, each watched failing what exists to catch it: (1) a timer that under-measures by 20% (CUDA-event seconds x 0.8 in lib/src/timing/timing.cpp): ceilings rejects its measurements as above the hardware (exit 1), and the timing and ceilings GPU tests fail; (2) a cluster bound a quarter of its value (lib/src/occupancy/suggest.cpp) and each profiled launch charged its whole batch's replay (lib/inject/injector.cpp): the cluster-bound and overhead GPU tests fail. The same tests pass in the unplanted build" \
     "OUT=... REV=... validation/scripts/release-checks.sh BUILD planted"
 fi
 
