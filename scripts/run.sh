@@ -3,7 +3,8 @@
 # With a GPU: builds roofline-cuda and occupancy-calc (no tests), then verifies, times, profiles
 #   and places every kernel; writes out/run.json and charts, and says where the tools are.
 # Without a GPU: builds only what the recorded report needs - roofline-cuda's offline
-#   subcommands, with no CUDA kernels (-DROOFKIT_GPU=OFF) - and prints the report of the H100
+#   subcommands, with no CUDA kernels (-DROOFKIT_GPU=OFF), compiled for build speed
+#   (-DROOFKIT_QUICK_BUILD=ON) - and prints the report of the H100
 #   run recorded in data/, labelled as such.
 # Ends with the time from the start to the first result.
 # Usage: scripts/run.sh [extra roofline-cuda bench options...]
@@ -15,6 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
 gpu=0
+quick=()
 if [ "${ROOFKIT_RUN_OFFLINE:-0}" != 1 ] && command -v nvidia-smi >/dev/null &&
   nvidia-smi -L >/dev/null 2>&1; then gpu=1; fi
 jobs="${ROOFKIT_JOBS:-$(nproc)}"
@@ -25,11 +27,12 @@ if [ $gpu = 1 ]; then
   build="${ROOFKIT_RUN_BUILD_DIR:-build/run}"
   gpu_flag=ON
 else
-  echo "run.sh: no GPU: building roofline-cuda's offline part only, no CUDA kernels (about 3" \
+  echo "run.sh: no GPU: building roofline-cuda's offline part only, no CUDA kernels (about 2" \
        "minutes on 2 cores the first time, seconds after), then the recorded H100 report" >&2
   targets=(roofline-cuda)
   build="${ROOFKIT_RUN_BUILD_DIR:-build/run-offline}"
   gpu_flag=OFF
+  quick=(-DROOFKIT_QUICK_BUILD=ON)
 fi
 ROOFKIT_SETUP_OPTIONAL=0 scripts/setup.sh
 source scripts/cuda-env.sh
@@ -37,7 +40,7 @@ source scripts/cuda-env.sh
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DROOFKIT_BUILD_TESTS=OFF \
   -DROOFKIT_BUILD_BENCHMARKS=OFF -DROOFKIT_BUILD_EXAMPLES=OFF -DROOFKIT_GPU=$gpu_flag \
   -DCMAKE_CUDA_ARCHITECTURES="${ROOFKIT_CUDA_ARCH:-90}" \
-  -DCMAKE_CUDA_COMPILER="$CUDA_HOME/bin/nvcc" >/dev/null
+  -DCMAKE_CUDA_COMPILER="$CUDA_HOME/bin/nvcc" "${quick[@]}" >/dev/null
 if [ "${1:-}" = "--dry-run" ]; then
   ninja -C "$build" -t commands "${targets[@]}"
   exit 0
