@@ -42,12 +42,13 @@ add_test(NAME cli.first_hour.setup_skips_optional_fast
 set_tests_properties(cli.first_hour.setup_skips_optional_fast PROPERTIES LABELS "cpu;cli"
                      PASS_REGULAR_EXPRESSION "^1\ntook [0-5]\n$")
 # scripts/run.sh without a GPU builds the tool it runs and nothing else: no test, no other tool,
-# no CUDA kernel (nvcc never runs), and says the expected wait before it starts.
+# no CUDA kernel (nvcc never runs), compiled for build speed (-Og), and says the expected wait
+# before it starts.
 add_test(NAME cli.first_hour.run_builds_only_roofline_cuda
-  COMMAND sh -c "ROOFKIT_RUN_OFFLINE=1 ROOFKIT_RUN_BUILD_DIR='${fh_dir}/run-build' '${PROJECT_SOURCE_DIR}/scripts/run.sh' --dry-run 2>'${fh_dir}/run-plan.err' > '${fh_dir}/run-plan.txt' && grep -c -- '-o tools/roofline-cuda ' '${fh_dir}/run-plan.txt' && grep -c -e '/tests/cpu/' -e '/tests/gpu/' -e 'occupancy-calc' -e gtest -e nvcc -e '[.]cu[.]o' '${fh_dir}/run-plan.txt'; head -1 '${fh_dir}/run-plan.err'"
+  COMMAND sh -c "ROOFKIT_RUN_OFFLINE=1 ROOFKIT_RUN_BUILD_DIR='${fh_dir}/run-build' '${PROJECT_SOURCE_DIR}/scripts/run.sh' --dry-run 2>'${fh_dir}/run-plan.err' > '${fh_dir}/run-plan.txt' && grep -c -- '-o tools/roofline-cuda ' '${fh_dir}/run-plan.txt' && grep -c -e '/tests/cpu/' -e '/tests/gpu/' -e 'occupancy-calc' -e gtest -e nvcc -e '[.]cu[.]o' '${fh_dir}/run-plan.txt'; grep -q -- ' -Og ' '${fh_dir}/run-plan.txt' && echo quick; head -1 '${fh_dir}/run-plan.err'"
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(cli.first_hour.run_builds_only_roofline_cuda PROPERTIES LABELS "cpu;cli"
-  PASS_REGULAR_EXPRESSION "^1\n0\nrun.sh: no GPU: building roofline-cuda's offline part only, no CUDA kernels [(]about 3 minutes on 2 cores"
+  PASS_REGULAR_EXPRESSION "^1\n0\nquick\nrun.sh: no GPU: building roofline-cuda's offline part only, no CUDA kernels [(]about 2 minutes on 2 cores"
   TIMEOUT 300)
 roofkit_cli_test(NAME first_hour.plot_bandwidth_not_with_compare
   COMMAND roofline-cuda plot --before ${fh_run} --after ${fh_run} --bandwidth -o ${fh_dir}/c.svg
