@@ -57,6 +57,7 @@ using NV::Cupti::Checkpoint::cuptiCheckpointSave;
 #include "roofkit/ranks.hpp"
 #include "roofkit/timing.hpp"
 #include "run_meter.hpp"
+#include "stall_injector.hpp"
 
 namespace roofkit::inject {
 
@@ -1052,6 +1053,11 @@ private:
 
 extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
   static std::once_flag once;
-  std::call_once(once, [] { roofkit::inject::injector::get().start(); });
+  std::call_once(once, [] {
+    if (roofkit::inject::stall_mode_requested())
+      roofkit::inject::start_stall_sampling();
+    else
+      roofkit::inject::injector::get().start();
+  });
   return 1;
 }

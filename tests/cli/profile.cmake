@@ -52,6 +52,10 @@ roofkit_cli_test(NAME profile.from_records COMMAND roofline-cuda profile
 roofkit_cli_test(NAME profile.from_records_and_application COMMAND roofline-cuda profile
   --from-records ${profile_records} -- true
   EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "excludes")
+# Stall sampling runs the application again: a run rebuilt from records has none to run.
+roofkit_cli_test(NAME profile.stalls_not_from_records COMMAND roofline-cuda profile
+  --from-records ${profile_records} --stalls
+  EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "--stalls excludes --from-records")
 roofkit_cli_test(NAME profile.output_folder_missing COMMAND roofline-cuda profile
   -o no-such-folder/run.json -- true
   EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "folder 'no-such-folder' does not exist")

@@ -429,3 +429,55 @@ TEST(profile_app, sampling_profiles_two_launches_of_each_shape_and_times_every_l
 }
 
 } // namespace
+
+namespace {
+
+// The kernel of `run` whose name contains `part`.
+const json* kernel_named(const json& run, const std::string& part) {
+  for (const auto& k : run["kernels"])
+    if (k["name"].get<std::string>().find(part) != std::string::npos)
+      return &k;
+  return nullptr;
+}
+
+// The stall reason with most samples on kernel `k`, and its share of the kernel's samples.
+std::pair<std::string, double> top_stall(const json& k) {
+  const std::string prefix = "roofkit__stall__";
+  std::string top;
+  double most = 0, total = 0;
+  for (const auto& [name, v] : k["counters"].items())
+    if (name.rfind(prefix, 0) == 0) {
+      total += v.get<double>();
+      if (v.get<double>() > most) {
+        most = v.get<double>();
+        top = name.substr(prefix.size());
+      }
+    }
+  return {top, total > 0 ? most / total : 0};
+}
+
+} // namespace
+
+// --stalls: a second run under PC sampling puts each kernel's warp-stall samples on it, and the
+// diagnosis of a kernel far below its roofs names the wait: the pointer chase waits on memory
+// latency (long scoreboard), the barrier ring on its barriers.
+TEST(profile_app, stalls_name_where_the_warps_wait) {
+  const auto p = profile("stalls", "--stalls", "", ROOFKIT_APP_STALLS);
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  EXPECT_NE(p.out.find("stalls: all results correct"), std::string::npos) << p.out;
+  EXPECT_NE(p.err.find("sampling warp stalls"), std::string::npos) << p.err;
+  const json* chase = kernel_named(p.run, "pointer_chase");
+  const json* ring = kernel_named(p.run, "barrier_ring");
+  ASSERT_TRUE(chase && ring) << p.err;
+  const auto [chase_top, chase_share] = top_stall(*chase);
+  const auto [ring_top, ring_share] = top_stall(*ring);
+  EXPECT_EQ(chase_top, "long_scoreboard") << (*chase)["counters"];
+  EXPECT_GT(chase_share, 0.5);
+  EXPECT_EQ(ring_top, "barrier") << (*ring)["counters"];
+  EXPECT_EQ((*chase)["diagnosis"]["limiter"], "latency_hiding") << (*chase)["diagnosis"];
+  EXPECT_EQ((*ring)["diagnosis"]["limiter"], "synchronization") << (*ring)["diagnosis"];
+  bool noted = false;
+  for (const auto& n : p.run["context"]["notes"])
+    noted = noted || n.get<std::string>().find("warp stalls:") != std::string::npos;
+  EXPECT_TRUE(noted) << p.run["context"]["notes"];
+}

@@ -29,6 +29,7 @@ struct profile_cli {
   bool quiet = false;
   std::string ceilings;
   bool ceilings_any_gpu = false;
+  bool stalls = false;
   std::string output;
   std::vector<std::string> plots;
   std::vector<std::string> app;
@@ -181,6 +182,7 @@ int run_profile(const profile_cli& o) {
   req.say = say;
   req.records_file = o.from_records.empty() ? o.records : o.from_records;
   req.from_records = !o.from_records.empty();
+  req.stalls = o.stalls;
   if (const char* lib = std::getenv("ROOFKIT_INJECT_LIBRARY"))
     req.inject_library = lib;
   const auto dir = executable_dir();
@@ -264,6 +266,9 @@ const roofkit::cli::registration profile_registration{
                       "profiled with counters, 1 to 1000000 or all; every launch is timed. "
                       "Default 2: a training step repeats its shapes every step, so two "
                       "measure each shape and show its spread at a fraction of the cost");
+      auto* stalls = cmd->add_flag("--stalls", o->stalls,
+                    "Run the application once more under warp-stall (PC) sampling: each "
+                    "kernel's diagnosis names where its warps wait");
       cmd->add_flag("-q,--quiet", o->quiet, "No progress line on stderr");
       cmd->add_option("--launch-skip", o->options.launch_skip,
                       "Matching launches to let run before profiling starts");
@@ -296,6 +301,7 @@ const roofkit::cli::registration profile_registration{
       auto* command =
           cmd->add_option("command", o->app, "The application and its arguments, after --");
       from->excludes(command);
+      from->excludes(stalls);
       return [o] { return run_profile(*o); };
     }};
 

@@ -305,6 +305,10 @@ struct profile_log {
   std::vector<launch_group> groups;
   /// The launches inferred from their shape's measured ones: per (pid, shape), their indexes.
   std::map<std::pair<std::int64_t, int>, std::vector<std::int64_t>> inferred;
+  /// Warp-stall samples per function (mangled name) and reason, from a stall-mode run.
+  stall_totals stalls;
+  /// Samples the hardware dropped, per process of a stall-mode run.
+  std::map<std::int64_t, std::uint64_t> stall_dropped;
 };
 
 /// JSON lines of the log (each ends with '\n').
@@ -315,6 +319,10 @@ std::string timing_line(const kernel_timing& t);
 std::string not_profiled_line(const not_profiled& n);
 std::string error_line(const std::string& message, const std::string& hint, int exit);
 std::string end_line(std::int64_t total_launches, std::int64_t pid = 0);
+/// The warp-stall samples of one function, and the samples its process's hardware dropped.
+std::string stall_line(const std::string& function,
+                       const std::map<std::string, std::uint64_t>& reasons, std::uint64_t dropped,
+                       std::int64_t pid = 0);
 std::string shape_line(const shape_record& s);
 std::string range_line(const range_record& r);
 std::string group_line(const launch_group& g);
@@ -517,7 +525,16 @@ struct app_profile_request {
   std::function<void(const std::string&)> say; ///< our messages (stderr, prefixed)
   /// Preloaded into the application (LD_PRELOAD, before any the user set); "" = none.
   std::string preload_library;
+  /// Run the application once more under warp-stall sampling (CUPTI PC sampling, which cannot
+  /// share a pass with the counters) and put the samples on the run's kernels (attach_stalls).
+  bool stalls = false;
 };
+
+/// Counter-name prefix of a kernel's warp-stall samples: "roofkit__stall__long_scoreboard".
+inline constexpr const char* stall_counter_prefix = "roofkit__stall__";
+/// Puts each function's stall samples on the run's kernels of that function (matched by mangled
+/// name, else by name) as counters stall_counter_prefix + reason; returns the kernels matched.
+std::size_t attach_stalls(run& r, const stall_totals& stalls);
 
 /// What came of it.
 struct app_profile_result {

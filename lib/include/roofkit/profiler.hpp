@@ -405,3 +405,44 @@ private:
 };
 
 } // namespace roofkit
+
+// ---- warp stalls ----
+// CUPTI PC sampling: where the warps of each kernel wait, by stall reason (docs/diagnosis.md).
+struct CUctx_st;
+namespace roofkit {
+
+/// Samples per stall reason (stall_reason_key names), for each function (its mangled name).
+using stall_totals = std::map<std::string, std::map<std::string, std::uint64_t>>;
+
+/// The short key of a CUPTI stall reason: "smsp__pcsamp_warps_issue_stalled_long_scoreboard" and
+/// its "..._not_issued" twin both give "long_scoreboard"; another spelling is kept as it is.
+std::string stall_reason_key(const std::string& cupti_name);
+
+/// Adds `more` into `into`, function by function and reason by reason.
+void add_stall_totals(stall_totals& into, const stall_totals& more);
+
+/// PC sampling in continuous mode (kernels are not serialised) on one context, every stall
+/// reason selected, from construction until finish(). Throws roofkit::error when the device or
+/// driver cannot sample (the message names the CUPTI call).
+class stall_sampler {
+public:
+  explicit stall_sampler(CUctx_st* ctx);
+  ~stall_sampler(); ///< finish()es, swallowing errors
+  stall_sampler(const stall_sampler&) = delete;
+  stall_sampler& operator=(const stall_sampler&) = delete;
+
+  /// Moves what CUPTI has gathered so far into totals(); never synchronises the device. Call it
+  /// before a module is unloaded (CUPTI's rule for continuous mode) and now and then.
+  void collect();
+  /// Stops sampling and takes the rest. Later calls do nothing.
+  void finish();
+  const stall_totals& totals() const;
+  /// Samples the hardware dropped (buffer back-pressure); they are in no total.
+  std::uint64_t dropped() const;
+
+private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+} // namespace roofkit

@@ -43,7 +43,43 @@ std::map<std::string, std::string> app_environment(const app_profile_options& op
   return env;
 }
 
+// The application once more, under warp-stall sampling only (stall_injector.hpp); its log.
+profile_log stall_run(const app_profile_request& request, const app_profile_options& options,
+                      const std::filesystem::path& library) {
+  const std::string path = temporary_record_path().string();
+  app_profile_options o = options;
+  o.record_path = path;
+  auto env = app_environment(o, library, request.preload_library);
+  env["ROOFKIT_PROFILE_STALLS"] = "on";
+  const app_outcome app = run_app(request.argv, env);
+  std::string text;
+  try {
+    text = read_text_file(path);
+  } catch (const error&) {
+  }
+  std::filesystem::remove(path);
+  profile_log log = parse_profile_log(text);
+  if (app.exit_code != 0 || app.signal != 0)
+    log.errors.push_back(fmt::format("the application's stall-sampling run failed (exit {}, "
+                                     "signal {})",
+                                     app.exit_code, app.signal));
+  return log;
+}
+
 } // namespace
+
+std::size_t attach_stalls(run& r, const stall_totals& stalls) {
+  std::size_t matched = 0;
+  for (auto& k : r.kernels) {
+    const auto it = stalls.find(k.mangled_name.empty() ? k.name : k.mangled_name);
+    if (it == stalls.end())
+      continue;
+    ++matched;
+    for (const auto& [reason, samples] : it->second)
+      k.counters[stall_counter_prefix + reason] = static_cast<double>(samples);
+  }
+  return matched;
+}
 
 std::vector<ceiling> load_ceilings_file(const std::filesystem::path& path) {
   using json = nlohmann::ordered_json;
@@ -59,6 +95,35 @@ std::vector<ceiling> load_ceilings_file(const std::filesystem::path& path) {
     wrapper["context"] = j["context"];
   return parse_run(wrapper.dump(), path.string()).ceilings;
 }
+
+namespace {
+
+// Runs the application under stall sampling and puts the samples on the run's kernels, with a
+// note; a failed stall run is said and leaves the counters of the first run as they are.
+void add_stall_run(app_profile_result& out, const app_profile_request& request,
+                   const app_profile_options& options) {
+  if (request.say)
+    request.say("sampling warp stalls: running the application once more under PC sampling");
+  const auto library = find_inject_library(request.inject_library, request.inject_candidates);
+  const profile_log log = stall_run(request, options, library);
+  for (const auto& e : log.errors)
+    if (request.say)
+      request.say("warning: " + e);
+  std::uint64_t samples = 0;
+  std::uint64_t dropped = 0;
+  for (const auto& [function, reasons] : log.stalls)
+    for (const auto& [reason, n] : reasons)
+      samples += n;
+  for (const auto& [pid, n] : log.stall_dropped)
+    dropped += n;
+  const std::size_t kernels = attach_stalls(out.result, log.stalls);
+  out.result.context.notes.push_back(fmt::format(
+      "warp stalls: {} samples on {} kernels, from a second run of the application under CUPTI "
+      "PC sampling (continuous mode); {} samples dropped by the hardware",
+      samples, kernels, dropped));
+}
+
+} // namespace
 
 app_profile_result profile_application(const app_profile_request& request) {
   auto say = [&request](const std::string& s) {
@@ -172,6 +237,8 @@ app_profile_result profile_application(const app_profile_request& request) {
       say("the application exited without starting CUDA, or the injection library was not "
           "loaded (was CUDA_INJECTION64_PATH overridden?)");
   }
+  if (request.stalls && !request.from_records && out.app.exit_code == 0 && !out.app.signal)
+    add_stall_run(out, request, options);
   if (out.app.exit_code != 0)
     out.exit_code = out.app.exit_code;
   else if (out.log.error_exit != 0)

@@ -143,6 +143,16 @@ std::string error_line(const std::string& message, const std::string& hint, int 
   return line_of(j);
 }
 
+std::string stall_line(const std::string& function,
+                       const std::map<std::string, std::uint64_t>& reasons, std::uint64_t dropped,
+                       std::int64_t pid) {
+  return line_of(json{{"type", "stalls"},
+                      {"pid", pid},
+                      {"function", function},
+                      {"reasons", reasons},
+                      {"dropped", dropped}});
+}
+
 std::string end_line(std::int64_t total_launches, std::int64_t pid) {
   return line_of(json{{"type", "end"}, {"pid", pid}, {"launches", total_launches}});
 }
@@ -302,6 +312,11 @@ profile_log parse_profile_log(std::string_view text) {
         log.clock_note = j.value("note", "");
       } else if (type == "end") {
         ended[pid] = j.value("launches", std::int64_t{0});
+      } else if (type == "stalls") {
+        add_stall_totals(log.stalls,
+                         {{j.at("function").get<std::string>(),
+                           j.at("reasons").get<std::map<std::string, std::uint64_t>>()}});
+        log.stall_dropped[pid] = j.value("dropped", std::uint64_t{0});
       } else if (type == "rank" || type == "nccl" || type == "collective") {
         // multi-GPU records: parse_rank_log (roofkit/ranks.hpp) reads them
       } else if (!parse_sampling_line(type, j, pid, log)) {

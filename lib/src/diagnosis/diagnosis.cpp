@@ -87,6 +87,8 @@ std::string main_limiter(const std::vector<diagnosis_finding>& findings,
   for (const auto& f : findings) {
     if (f.kind == "unknown" || f.gain < min_limiter_gain)
       continue;
+    if (f.kind == "warp_stalls")
+      return f.evidence_text.at("limiter");
     if (f.kind == "latency_hiding")
       for (const auto& o : findings)
         if (o.kind.rfind("occupancy_", 0) == 0 && o.gain > 0.05)
@@ -126,6 +128,18 @@ std::string try_for(const std::string& limiter) {
   if (limiter == "launch_overhead")
     return "Fuse this kernel with its neighbours, batch its launches or capture them in a CUDA "
            "graph.";
+  if (limiter == "memory_instructions")
+    return "Issue fewer, wider memory instructions (16 bytes per thread), coalesce them, or "
+           "keep reused values in registers or shared memory.";
+  if (limiter == "shared_memory")
+    return "Ease shared memory: remove bank conflicts (pad or swizzle), use wider shared "
+           "accesses, or fewer shared atomics (privatise per warp).";
+  if (limiter == "synchronization")
+    return "Synchronise less: fewer __syncthreads per tile, more work between barriers, or "
+           "warp-level primitives where a block barrier is not needed.";
+  if (limiter == "instruction_fetch")
+    return "Shrink the hot loop's code (less unrolling or inlining) and avoid divergent "
+           "branches.";
   if (limiter == "local_memory")
     return "Remove the spills: fewer live values, constant indices into local arrays, or a "
            "higher register limit.";
@@ -136,9 +150,12 @@ std::string verdict_of(const kernel_placement& pl, const std::string& limiter,
                        const std::vector<diagnosis_finding>& findings) {
   const std::string where =
       fmt::format("{}-bound at {:.0f}% of its roof", pl.bound_label, pl.pct_of_roof);
-  for (const auto& f : findings)
-    if (f.kind == limiter)
+  for (const auto& f : findings) {
+    const auto named = f.evidence_text.find("limiter");
+    if (f.kind == limiter ||
+        (f.kind == "warp_stalls" && named != f.evidence_text.end() && named->second == limiter))
       return where + ": " + f.text;
+  }
   return where;
 }
 
@@ -171,6 +188,7 @@ std::optional<kernel_diagnosis> diagnose_kernel(const run& r, std::size_t index,
   add(uncoalesced_finding(k, pl));
   add(bank_conflict_finding(k, pl));
   add(local_memory_finding(k, pl));
+  add(stall_finding(k, pl));
   if (arch && d.occupancy) {
     add(occupancy_finding(*d.occupancy, pl));
     add(latency_finding(r, k, pl, *d.occupancy));
@@ -180,7 +198,9 @@ std::optional<kernel_diagnosis> diagnose_kernel(const run& r, std::size_t index,
                                 [](const auto& f) { return f.gain < min_gain; }),
                  findings.end());
   sort_findings(findings);
-  if (pl.pct_of_roof < near_roof_pct &&
+  const bool sampled = std::any_of(findings.begin(), findings.end(),
+                                   [](const auto& f) { return f.kind == "warp_stalls"; });
+  if (pl.pct_of_roof < near_roof_pct && !sampled &&
       (findings.empty() || findings.front().gain < 0.5 * gap_of(pl)))
     findings.push_back(unknown_finding(pl));
   sort_findings(findings);

@@ -43,6 +43,9 @@ std::optional<diagnosis_finding> occupancy_finding(const diagnosis_occupancy& oc
 std::optional<diagnosis_finding> latency_finding(const run& r, const kernel_result& k,
                                                  const kernel_placement& pl,
                                                  const diagnosis_occupancy& occ);
+/// Where the warps wait (stall counters from attach_stalls), for a kernel below near_roof_pct;
+/// kind "warp_stalls", evidence_text "limiter" the limiter its largest group of reasons names.
+std::optional<diagnosis_finding> stall_finding(const kernel_result& k, const kernel_placement& pl);
 std::optional<diagnosis_finding> waves_finding(const run& r, const kernel_result& k,
                                                const kernel_placement& pl,
                                                const diagnosis_occupancy& occ);

@@ -1,0 +1,91 @@
+// Two kernels whose warps wait for different reasons, for `profile --stalls`: a pointer chase
+// through 256 MiB (each load depends on the one before: global-memory latency) and a block that
+// passes values around shared memory with a barrier between every step (barriers). Both are
+// checked against the CPU.
+#include <cstdint>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#define APP_NAME "stalls"
+#include "app_check.cuh"
+
+__global__ void pointer_chase(const unsigned* next, unsigned* out, int steps) {
+  unsigned at = (blockIdx.x * blockDim.x + threadIdx.x) * 4099u;
+  for (int i = 0; i < steps; ++i)
+    at = next[at];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = at;
+}
+
+__global__ void barrier_ring(float* data, int rounds) {
+  __shared__ float ring[1024];
+  const unsigned t = threadIdx.x;
+  float v = data[blockIdx.x * blockDim.x + t];
+  for (int r = 0; r < rounds; ++r) {
+    ring[t] = v;
+    __syncthreads();
+    v = 0.5f * (v + ring[(t + 1) % blockDim.x]);
+    __syncthreads();
+  }
+  data[blockIdx.x * blockDim.x + t] = v;
+}
+
+int main() {
+  const unsigned n = 64u << 20; // 256 MiB of indexes: past the L2
+  std::mt19937 rng(std::random_device{}());
+  // One random cycle through every index (Sattolo), so a chase never settles in the L2.
+  std::vector<unsigned> next(n);
+  for (unsigned i = 0; i < n; ++i)
+    next[i] = i;
+  for (unsigned i = n - 1; i > 0; --i)
+    std::swap(next[i], next[std::uniform_int_distribution<unsigned>(0, i - 1)(rng)]);
+  const int chase_threads = 132 * 256;
+  const int steps = 4000;
+  unsigned *d_next = nullptr, *d_out = nullptr;
+  CHECK(cudaMalloc(&d_next, n * sizeof(unsigned)));
+  CHECK(cudaMalloc(&d_out, chase_threads * sizeof(unsigned)));
+  CHECK(cudaMemcpy(d_next, next.data(), n * sizeof(unsigned), cudaMemcpyHostToDevice));
+  pointer_chase<<<chase_threads / 256, 256>>>(d_next, d_out, steps);
+  CHECK(cudaGetLastError());
+  std::vector<unsigned> out(chase_threads);
+  CHECK(cudaMemcpy(out.data(), d_out, out.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
+  int bad = 0;
+  for (int t = 0; t < chase_threads; t += 97) {
+    unsigned at = static_cast<unsigned>(t) * 4099u;
+    for (int i = 0; i < steps; ++i)
+      at = next[at];
+    bad += at != out[t];
+  }
+
+  const int blocks = 264, threads = 1024, rounds = 2000;
+  std::vector<float> data(blocks * threads);
+  std::uniform_real_distribution<float> u(0.f, 1.f);
+  for (auto& x : data)
+    x = u(rng);
+  float* d_data = nullptr;
+  CHECK(cudaMalloc(&d_data, data.size() * sizeof(float)));
+  CHECK(cudaMemcpy(d_data, data.data(), data.size() * sizeof(float), cudaMemcpyHostToDevice));
+  barrier_ring<<<blocks, threads>>>(d_data, rounds);
+  CHECK(cudaGetLastError());
+  std::vector<float> got(data.size());
+  CHECK(cudaMemcpy(got.data(), d_data, got.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  for (int b = 0; b < blocks; b += 37) {
+    std::vector<float> v(data.begin() + b * threads, data.begin() + (b + 1) * threads);
+    for (int r = 0; r < rounds; ++r) {
+      std::vector<float> ring = v;
+      for (int t = 0; t < threads; ++t)
+        v[t] = 0.5f * (v[t] + ring[(t + 1) % threads]);
+    }
+    for (int t = 0; t < threads; ++t)
+      bad += v[t] != got[b * threads + t];
+  }
+  CHECK(cudaFree(d_next));
+  CHECK(cudaFree(d_out));
+  CHECK(cudaFree(d_data));
+  if (bad) {
+    std::fprintf(stderr, "stalls: %d wrong results\n", bad);
+    return 1;
+  }
+  std::printf("stalls: all results correct\n");
+  return 0;
+}
