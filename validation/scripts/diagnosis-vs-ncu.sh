@@ -5,7 +5,7 @@
 #   1. the application alone with its default iterations (wall time, exit code);
 #   2. `roofline-cuda profile --profile-from-start off` on its one-iteration command (the
 #      applications call cudaProfilerStart after their warm-up and cudaProfilerStop after the
-#      measured iteration), with `--sample all` where the profiler has that option;
+#      measured iteration), with `--sample all --stalls` where the profiler has those options;
 #   3. `ncu --set full --import-source no --clock-control none --profile-from-start off` on the
 #      same command, then its details page (`--page details --csv`: sections and rule results)
 #      and raw page (launch__* metrics and durations, base units) exported to CSV, kernels
@@ -79,6 +79,10 @@ fi
 SAMPLE=()
 if "$RC" profile --help 2>&1 | grep -q -- '--sample'; then
   SAMPLE=(--sample all)
+fi
+# Warp-stall sampling (a second run of each application) where the profiler has it.
+if "$RC" profile --help 2>&1 | grep -q -- '--stalls'; then
+  SAMPLE+=(--stalls)
 fi
 CAP="$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d ' .')"
 ARCH="sm_${CAP:-90}"

@@ -43,8 +43,11 @@ messages (classify() maps each message by rule name and text):
     compute more heavily used -> compute; balanced -> the unit with the highest throughput
     of the Speed Of Light section;
  3. else ("latency issue": below 60% of every peak) the stall message (CPIStall) with the
-    largest speedup: waiting on L1TEX (long scoreboard: memory latency not hidden) ->
-    latency_hiding, any other stall reason -> warp_stalls; no stall message -> latency_hiding.
+    largest speedup, by the reason it names (STALL_WORDS): waiting on L1TEX (long scoreboard)
+    -> latency_hiding; the LG queue -> memory_instructions; MIO or shared memory ->
+    shared_memory; barriers and fences -> synchronization; fixed latency, a busy pipe or
+    "not selected" -> compute; instruction fetch or branches -> instruction_fetch; another
+    reason -> warp_stalls; no stall message -> latency_hiding.
 Summary-level or out-of-vocabulary rules (IssueSlotUtilization, AchievedOccupancy,
 HighPipeUtilization, WorkloadImbalance, MemoryL2Compression, SOLFPRoofline, PMSamplingData,
 ...) never decide; they are kept in each row's list of ncu's messages."""
@@ -136,6 +139,23 @@ OCCUPANCY_LIMITERS = (("required registers", "occupancy_registers"),
                       ("warps within each block", "occupancy_warps"))
 
 
+# ncu's stall messages (CPIStall rules) by the words that name the reason, in the order tried,
+# and the limiter roofkit's stall finding gives the same reasons (docs/diagnosis.md).
+STALL_WORDS = ((r"dependency on an? l1tex", "latency_hiding"),       # long scoreboard
+               (r"\(lg\)|lg throttle|local and global", "memory_instructions"),
+               (r"\bmio\b|shared memory", "shared_memory"),         # MIO throttle, short sb.
+               (r"barrier|membar|memory fence", "synchronization"),
+               (r"fixed latency|execution pipe|math pipe|not selected|dispatch", "compute"),
+               (r"instruction cache|fetch|branch", "instruction_fetch"))
+
+
+def stall_limiter(text):
+    for pattern, limiter in STALL_WORDS:
+        if re.search(pattern, text):
+            return limiter
+    return "warp_stalls"
+
+
 def classify(rule, text, metrics):
     """A rule message's category: a limiter of DIAGNOSIS-SCHEMA.md, 'sol:<limiter>' for
     SOLBottleneck's verdict, 'stall:<limiter>' for a stall message, or 'other'."""
@@ -146,10 +166,7 @@ def classify(rule, text, metrics):
     if rule.startswith("CPIStall"):
         if "stalled" not in t:
             return "other"  # the pointer to the stall sampling table
-        # Waiting on an L1TEX operation (long scoreboard): memory latency not hidden. Any
-        # other reason (MIO/shared memory, barrier, pipe throttle ...): a warp stall.
-        return "stall:" + ("latency_hiding" if re.search(r"dependency on an? l1tex", t)
-                           else "warp_stalls")
+        return "stall:" + stall_limiter(t)
     if rule == "TheoreticalOccupancy" or ("theoretical occupancy (" in t and "limited by" in t):
         found = [(t.find(k), lim) for k, lim in OCCUPANCY_LIMITERS if k in t]
         return min(found)[1] if found else "other"  # the first one named (ties are listed)
