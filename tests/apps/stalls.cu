@@ -10,8 +10,8 @@
 #define APP_NAME "stalls"
 #include "app_check.cuh"
 
-__global__ void pointer_chase(const unsigned* next, unsigned* out, int steps) {
-  unsigned at = (blockIdx.x * blockDim.x + threadIdx.x) * 4099u;
+__global__ void pointer_chase(const unsigned* next, unsigned n, unsigned* out, int steps) {
+  unsigned at = (blockIdx.x * blockDim.x + threadIdx.x) * 4099u % n;
   for (int i = 0; i < steps; ++i)
     at = next[at];
   out[blockIdx.x * blockDim.x + threadIdx.x] = at;
@@ -45,13 +45,13 @@ int main() {
   CHECK(cudaMalloc(&d_next, n * sizeof(unsigned)));
   CHECK(cudaMalloc(&d_out, chase_threads * sizeof(unsigned)));
   CHECK(cudaMemcpy(d_next, next.data(), n * sizeof(unsigned), cudaMemcpyHostToDevice));
-  pointer_chase<<<chase_threads / 256, 256>>>(d_next, d_out, steps);
+  pointer_chase<<<chase_threads / 256, 256>>>(d_next, n, d_out, steps);
   CHECK(cudaGetLastError());
   std::vector<unsigned> out(chase_threads);
   CHECK(cudaMemcpy(out.data(), d_out, out.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
   int bad = 0;
   for (int t = 0; t < chase_threads; t += 97) {
-    unsigned at = static_cast<unsigned>(t) * 4099u;
+    unsigned at = static_cast<unsigned>(t) * 4099u % n;
     for (int i = 0; i < steps; ++i)
       at = next[at];
     bad += at != out[t];
