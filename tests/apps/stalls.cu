@@ -1,5 +1,5 @@
 // Two kernels whose warps wait for different reasons, for `profile --stalls`: a pointer chase
-// through 256 MiB (each load depends on the one before: global-memory latency) and a block that
+// through 256 MiB (each coalesced load depends on the one before: global-memory latency) and a block that
 // passes values around shared memory with a barrier between every step (barriers). Both are
 // checked against the CPU.
 #include <cstdint>
@@ -10,10 +10,14 @@
 #define APP_NAME "stalls"
 #include "app_check.cuh"
 
-__global__ void pointer_chase(const unsigned* next, unsigned n, unsigned* out, int steps) {
-  unsigned at = (blockIdx.x * blockDim.x + threadIdx.x) * 4099u % n;
+// Each warp follows its own chain of 128-byte nodes: a node holds the next node's index in all
+// 32 words, so the warp's load is one coalesced 128-byte request that depends on the one before.
+__global__ void pointer_chase(const unsigned* next, unsigned nodes, unsigned* out, int steps) {
+  const unsigned warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  const unsigned lane = threadIdx.x % 32;
+  unsigned at = warp * 4099u % nodes;
   for (int i = 0; i < steps; ++i)
-    at = next[at];
+    at = next[at * 32 + lane];
   out[blockIdx.x * blockDim.x + threadIdx.x] = at;
 }
 
@@ -31,29 +35,33 @@ __global__ void barrier_ring(float* data, int rounds) {
 }
 
 int main() {
-  const unsigned n = 64u << 20; // 256 MiB of indexes: past the L2
+  const unsigned nodes = 2u << 20; // 2 Mi nodes of 128 bytes: 256 MiB, past the L2
   std::mt19937 rng(std::random_device{}());
-  // One random cycle through every index (Sattolo), so a chase never settles in the L2.
-  std::vector<unsigned> next(n);
-  for (unsigned i = 0; i < n; ++i)
-    next[i] = i;
-  for (unsigned i = n - 1; i > 0; --i)
-    std::swap(next[i], next[std::uniform_int_distribution<unsigned>(0, i - 1)(rng)]);
-  const int chase_threads = 132 * 256;
-  const int steps = 4000;
+  // One random cycle through every node (Sattolo), so a chase never settles in the L2.
+  std::vector<unsigned> order(nodes);
+  for (unsigned i = 0; i < nodes; ++i)
+    order[i] = i;
+  for (unsigned i = nodes - 1; i > 0; --i)
+    std::swap(order[i], order[std::uniform_int_distribution<unsigned>(0, i - 1)(rng)]);
+  std::vector<unsigned> next(std::size_t{nodes} * 32);
+  for (unsigned i = 0; i < nodes; ++i)
+    for (int w = 0; w < 32; ++w)
+      next[std::size_t{i} * 32 + w] = order[i];
+  const int chase_threads = 1056 * 256; // one full wave of 8 blocks per SM on 132 SMs
+  const int steps = 1000;
   unsigned *d_next = nullptr, *d_out = nullptr;
-  CHECK(cudaMalloc(&d_next, n * sizeof(unsigned)));
+  CHECK(cudaMalloc(&d_next, next.size() * sizeof(unsigned)));
   CHECK(cudaMalloc(&d_out, chase_threads * sizeof(unsigned)));
-  CHECK(cudaMemcpy(d_next, next.data(), n * sizeof(unsigned), cudaMemcpyHostToDevice));
-  pointer_chase<<<chase_threads / 256, 256>>>(d_next, n, d_out, steps);
+  CHECK(cudaMemcpy(d_next, next.data(), next.size() * sizeof(unsigned), cudaMemcpyHostToDevice));
+  pointer_chase<<<chase_threads / 256, 256>>>(d_next, nodes, d_out, steps);
   CHECK(cudaGetLastError());
   std::vector<unsigned> out(chase_threads);
   CHECK(cudaMemcpy(out.data(), d_out, out.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
   int bad = 0;
   for (int t = 0; t < chase_threads; t += 97) {
-    unsigned at = static_cast<unsigned>(t) * 4099u % n;
+    unsigned at = static_cast<unsigned>(t / 32) * 4099u % nodes;
     for (int i = 0; i < steps; ++i)
-      at = next[at];
+      at = order[at];
     bad += at != out[t];
   }
 

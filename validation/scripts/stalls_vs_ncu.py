@@ -2,8 +2,10 @@
 (--section WarpStateStats, raw page), per kernel; see stalls-check.sh. ncu's figure per reason
 is smsp__average_warps_issue_stalled_<reason>_per_issue_active.ratio (cycles stalled per issued
 instruction), summed over a kernel's launches weighted by duration; roofkit's is its share of
-the kernel's stall samples. Both are ranked, "selected" (issuing) left out of ncu's ranking as
-it has no such metric. Usage: stalls_vs_ncu.py WORKDIR OUTDIR REVISION DEVICE"""
+the kernel's stall samples. Both are ranked, "selected" (the issuing warp) included; ncu's
+"no_instruction" is CUPTI's "no_instructions". A kernel's top reason is compared when it has at
+least MIN_SAMPLES samples (fewer are noise: a 10-microsecond kernel gets a handful).
+Usage: stalls_vs_ncu.py WORKDIR OUTDIR REVISION DEVICE"""
 import csv
 import datetime
 import io
@@ -12,6 +14,7 @@ import re
 import sys
 
 PREFIX = "roofkit__stall__"
+MIN_SAMPLES = 1000
 NCU_REASON = re.compile(r"^smsp__average_warps_issue_stalled_([a-z_]+)_per_issue_active\.ratio$")
 
 
@@ -30,7 +33,8 @@ def ncu_stalls(text):
         for i, h in enumerate(head):
             m = NCU_REASON.match(h)
             if m and m.group(1) != "not_issued" and r[i] not in ("", "n/a"):
-                reasons[m.group(1)] = reasons.get(m.group(1), 0) + w * float(r[i].replace(",", ""))
+                reason = "no_instructions" if m.group(1) == "no_instruction" else m.group(1)
+                reasons[reason] = reasons.get(reason, 0) + w * float(r[i].replace(",", ""))
     return out
 
 
@@ -55,13 +59,16 @@ def main():
             if "diagnosis" not in k or not ours:
                 continue
             ncu = theirs.get(k["mangled_name"]) or {}
-            ours_top = ranked({r: v for r, v in ours.items() if r != "selected"})
+            ours_top = ranked(ours)
             ncu_top = ranked(ncu)
+            samples = sum(ours.values())
             same = bool(ours_top and ncu_top and ours_top[0][0] == ncu_top[0][0])
-            compared += bool(ncu_top)
-            agree += same
+            if ncu_top and samples >= MIN_SAMPLES:
+                compared += 1
+                agree += same
             rows.append({"app": app, "kernel": k["display_name"],
                          "share": k["counters"].get("roofkit__app_gpu_time_share"),
+                         "samples": samples,
                          "roofkit_top_stalls": ours_top, "ncu_top_stalls": ncu_top,
                          "same_top_reason": same, "limiter": k["diagnosis"]["limiter"],
                          "verdict": k["diagnosis"]["verdict"]})
@@ -72,11 +79,12 @@ def main():
            "command": "OUT=... REV=... validation/scripts/stalls-check.sh BUILD",
            "device": device, "revision": rev,
            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%MZ"),
-           "results": {"kernels_compared": compared, "same_top_reason": agree,
+           "results": {"min_samples": MIN_SAMPLES, "kernels_compared": compared, "same_top_reason": agree,
                        "steps": steps, "rows": rows}}
     slug = "h100" if "H100" in device else "h200" if "H200" in device else "gpu"
     json.dump(doc, open(f"{out}/stalls-vs-ncu-{slug}.json", "w"), indent=1)
-    print(f"stalls-vs-ncu: {agree} of {compared} kernels with ncu's top stall reason")
+    print(f"stalls-vs-ncu: {agree} of {compared} kernels (>= {MIN_SAMPLES} samples) with ncu's "
+          "top stall reason")
     return 0 if rows else 1
 
 
