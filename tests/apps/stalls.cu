@@ -1,7 +1,7 @@
 // Two kernels whose warps wait for different reasons, for `profile --stalls`: a pointer chase
-// through 256 MiB (each coalesced load depends on the one before: global-memory latency) and a block that
-// passes values around shared memory with a barrier between every step (barriers). Both are
-// checked against the CPU.
+// through 256 MiB (each coalesced load depends on the one before: global-memory latency) and a
+// block that passes values around shared memory with a barrier between every step (barriers).
+// Both are checked against the CPU.
 #include <cstdint>
 #include <cstdio>
 #include <random>

@@ -78,9 +78,8 @@ const diagnosis_finding* stall_finding_of(const kernel_diagnosis& d) {
 }
 
 TEST(WarpStalls, FarBelowTheRoofTheLargestWaitNamesTheLimiter) {
-  const auto barrier =
-      stalled_copy({{"barrier", 700}, {"membar", 100}, {"long_scoreboard", 150}, {"selected", 50}},
-                   20);
+  const auto barrier = stalled_copy(
+      {{"barrier", 700}, {"membar", 100}, {"long_scoreboard", 150}, {"selected", 50}}, 20);
   const auto* f = stall_finding_of(barrier);
   ASSERT_NE(f, nullptr) << barrier.verdict;
   EXPECT_EQ(f->evidence_text.at("limiter"), "synchronization");
@@ -97,9 +96,8 @@ TEST(WarpStalls, FarBelowTheRoofTheLargestWaitNamesTheLimiter) {
 
   const auto latency = stalled_copy({{"long_scoreboard", 600}, {"lg_throttle", 100}}, 20);
   EXPECT_EQ(stall_finding_of(latency)->evidence_text.at("limiter"), "latency_hiding");
-  const auto shared = stalled_copy({{"mio_throttle", 300}, {"short_scoreboard", 300},
-                                    {"long_scoreboard", 400}},
-                                   20);
+  const auto shared = stalled_copy(
+      {{"mio_throttle", 300}, {"short_scoreboard", 300}, {"long_scoreboard", 400}}, 20);
   EXPECT_EQ(stall_finding_of(shared)->evidence_text.at("limiter"), "shared_memory");
 }
 

@@ -266,9 +266,10 @@ const roofkit::cli::registration profile_registration{
                       "profiled with counters, 1 to 1000000 or all; every launch is timed. "
                       "Default 2: a training step repeats its shapes every step, so two "
                       "measure each shape and show its spread at a fraction of the cost");
-      auto* stalls = cmd->add_flag("--stalls", o->stalls,
-                    "Run the application once more under warp-stall (PC) sampling: each "
-                    "kernel's diagnosis names where its warps wait");
+      auto* stalls =
+          cmd->add_flag("--stalls", o->stalls,
+                        "Run the application once more under warp-stall (PC) sampling: each "
+                        "kernel's diagnosis names where its warps wait");
       cmd->add_flag("-q,--quiet", o->quiet, "No progress line on stderr");
       cmd->add_option("--launch-skip", o->options.launch_skip,
                       "Matching launches to let run before profiling starts");

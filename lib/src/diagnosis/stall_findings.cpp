@@ -82,8 +82,9 @@ std::optional<diagnosis_finding> stall_finding(const kernel_result& k, const ker
     const auto* m = meaning_of(s.reason);
     by_limiter[m ? std::string(m->limiter) : "other"] += s.samples / total;
   }
-  const auto top = std::max_element(by_limiter.begin(), by_limiter.end(),
-                                    [](const auto& a, const auto& b) { return a.second < b.second; });
+  const auto top =
+      std::max_element(by_limiter.begin(), by_limiter.end(),
+                       [](const auto& a, const auto& b) { return a.second < b.second; });
   diagnosis_finding f;
   f.kind = "warp_stalls";
   f.gain = gap_of(pl) * top->second;

@@ -43,8 +43,7 @@ struct pc_buffer {
   std::size_t reasons_per_pc = 0;
 
   explicit pc_buffer(std::size_t reason_count)
-      : pcs(pcs_per_buffer), reasons(pcs_per_buffer * reason_count),
-        reasons_per_pc(reason_count) {
+      : pcs(pcs_per_buffer), reasons(pcs_per_buffer * reason_count), reasons_per_pc(reason_count) {
     reset();
   }
   void reset() {
