@@ -14,8 +14,8 @@ namespace roofkit::diag {
 
 namespace {
 
-// CUPTI's stall reasons (Nsight Compute's "warp state" names), what each means and the limiter
-// it points to. Reasons not listed count under "other".
+// CUPTI's stall reasons (Nsight Compute's "warp state" names), what the sampled warp was doing
+// and the limiter it points to. Reasons not listed count under "other".
 struct stall_meaning {
   std::string_view reason;
   std::string_view means;
@@ -23,24 +23,24 @@ struct stall_meaning {
 };
 
 constexpr std::array<stall_meaning, 17> stall_meanings{{
-    {"long_scoreboard", "global or local memory latency", "latency_hiding"},
-    {"lg_throttle", "a full global/local memory queue (too many memory instructions)",
-     "memory_instructions"},
-    {"tex_throttle", "a full texture/L1 queue", "memory_instructions"},
-    {"drain", "stores draining at exit", "memory_instructions"},
-    {"short_scoreboard", "shared memory or special-function results", "shared_memory"},
-    {"mio_throttle", "a full shared-memory/special-function (MIO) queue", "shared_memory"},
-    {"barrier", "__syncthreads barriers", "synchronization"},
-    {"membar", "memory fences", "synchronization"},
-    {"math_pipe_throttle", "a busy math pipe", "compute"},
-    {"wait", "fixed-latency dependencies between instructions", "compute"},
-    {"not_selected", "another ready warp being issued (enough warps are ready)", "compute"},
-    {"selected", "nothing: the warp was issuing", "compute"},
-    {"dispatch_stall", "the dispatcher", "compute"},
-    {"no_instructions", "instruction fetch (instruction cache misses)", "instruction_fetch"},
-    {"branch_resolving", "branch targets being resolved", "instruction_fetch"},
-    {"imc_miss", "constant cache misses", "other"},
-    {"sleeping", "warps sleeping (nanosleep)", "other"},
+    {"long_scoreboard", "waiting on global or local memory", "latency_hiding"},
+    {"lg_throttle", "waiting for the full global/local memory queue", "memory_instructions"},
+    {"tex_throttle", "waiting for the full texture/L1 queue", "memory_instructions"},
+    {"drain", "draining stores at exit", "memory_instructions"},
+    {"short_scoreboard", "waiting on shared memory or special-function results", "shared_memory"},
+    {"mio_throttle", "waiting for the full shared-memory/special-function (MIO) queue",
+     "shared_memory"},
+    {"barrier", "waiting at __syncthreads barriers", "synchronization"},
+    {"membar", "waiting at memory fences", "synchronization"},
+    {"math_pipe_throttle", "waiting for a busy math pipe", "compute"},
+    {"wait", "waiting on fixed-latency dependencies", "compute"},
+    {"not_selected", "ready while another warp issued", "compute"},
+    {"selected", "issuing", "compute"},
+    {"dispatch_stall", "waiting for the dispatcher", "compute"},
+    {"no_instructions", "waiting for instructions (instruction cache misses)", "instruction_fetch"},
+    {"branch_resolving", "waiting for branch targets", "instruction_fetch"},
+    {"imc_miss", "waiting on constant cache misses", "other"},
+    {"sleeping", "sleeping", "other"},
 }};
 
 const stall_meaning* meaning_of(std::string_view reason) {
@@ -95,8 +95,7 @@ std::optional<diagnosis_finding> stall_finding(const kernel_result& k, const ker
                                 m ? m->means : "other", stalls[i].reason));
     f.evidence["stall_share_" + stalls[i].reason] = stalls[i].samples / total;
   }
-  f.text = fmt::format("warp-stall samples ({:.0f}): the warps wait on {}", total,
-                       fmt::join(parts, "; "));
+  f.text = fmt::format("warp-stall samples ({:.0f}): {}", total, fmt::join(parts, "; "));
   f.evidence["stall_samples"] = total;
   f.evidence["limiter_share"] = top->second;
   f.evidence_text["limiter"] = top->first;
