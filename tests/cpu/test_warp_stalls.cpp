@@ -87,7 +87,8 @@ TEST(WarpStalls, FarBelowTheRoofTheLargestWaitNamesTheLimiter) {
   EXPECT_NEAR(f->gain, 0.8 * 0.8, 1e-12);
   EXPECT_NEAR(f->evidence.at("stall_samples"), 1000, 1e-12);
   EXPECT_NEAR(f->evidence.at("stall_share_barrier"), 0.7, 1e-12);
-  EXPECT_NE(f->text.find("70% waiting at __syncthreads barriers (barrier)"), std::string::npos) << f->text;
+  EXPECT_NE(f->text.find("70% waiting at __syncthreads barriers (barrier)"), std::string::npos)
+      << f->text;
   EXPECT_EQ(barrier.limiter, "synchronization") << barrier.verdict;
   EXPECT_NE(barrier.verdict.find("__syncthreads"), std::string::npos) << barrier.verdict;
   EXPECT_NE(barrier.try_first.find("__syncthreads"), std::string::npos);
