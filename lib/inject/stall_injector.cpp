@@ -58,7 +58,11 @@ public:
       return;
     finished_ = true;
     for (auto& [ctx, sampler] : samplers_)
-      close(*sampler);
+      try { // at exit: a failed read costs that context's last samples, never the process
+        close(*sampler);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "roofkit-inject: warning: warp-stall sampling: %s\n", e.what());
+      }
     samplers_.clear();
     for (const auto& [function, reasons] : totals_)
       records_.write(stall_line(function, reasons, dropped_, pid_));

@@ -73,7 +73,8 @@ struct stall_sampler::impl {
 
   void read_reasons();
   void configure();
-  // Adds the PCs of `b` to the totals and readies it for the next call.
+  // Adds the PCs of `b` to the totals and readies it for the next call. CUPTI allocates the
+  // function names and may share one between records: they are left until the process ends.
   void take(pc_buffer& b) {
     dropped += b.data.droppedSamples;
     for (std::size_t i = 0; i < b.data.totalNumPcs && i < b.pcs.size(); ++i) {
