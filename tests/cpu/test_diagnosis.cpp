@@ -9,15 +9,13 @@
 #include "roofkit/core.hpp"
 #include "roofkit/diagnosis.hpp"
 #include "roofkit/results.hpp"
+#include "test_support.hpp"
 
 namespace {
 
 using namespace roofkit;
 
-const run& h100_run() {
-  static const run r = load_run(std::string(ROOFKIT_TEST_SOURCE_DIR) + "/data/runs/h100-sxm.json");
-  return r;
-}
+const run& h100_run() { return test_support::recorded_h100_run(); }
 
 std::size_t index_of(const run& r, const std::string& name) {
   for (std::size_t i = 0; i < r.kernels.size(); ++i)

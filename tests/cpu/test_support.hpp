@@ -12,6 +12,7 @@
 
 #include "roofkit/core.hpp"
 #include "roofkit/device.hpp"
+#include "roofkit/results.hpp"
 
 namespace test_support {
 
@@ -26,6 +27,13 @@ inline std::string read_text(const std::string& path) {
 /// A file of the source tree, by its path from the repository root.
 inline std::string read_source(const std::string& relative) {
   return read_text(std::string(ROOFKIT_TEST_SOURCE_DIR) + "/" + relative);
+}
+
+/// The run recorded on the H100 (data/runs/h100-sxm.json), read once.
+inline const roofkit::run& recorded_h100_run() {
+  static const roofkit::run r =
+      roofkit::load_run(std::string(ROOFKIT_TEST_SOURCE_DIR) + "/data/runs/h100-sxm.json");
+  return r;
 }
 
 /// Runs f and returns the message of the usage error it must throw, checking that the message

@@ -9,6 +9,7 @@
 #include "roofkit/diagnosis.hpp"
 #include "roofkit/profiler.hpp"
 #include "roofkit/results.hpp"
+#include "test_support.hpp"
 
 namespace {
 
@@ -56,9 +57,7 @@ TEST(WarpStalls, AttachedByMangledNameElseByName) {
 
 // The recorded run's coalesced copy, placed far below its roof, with these stall samples.
 kernel_diagnosis stalled_copy(const std::map<std::string, double>& samples, double pct) {
-  static const run recorded =
-      load_run(std::string(ROOFKIT_TEST_SOURCE_DIR) + "/data/runs/h100-sxm.json");
-  run r = recorded;
+  run r = test_support::recorded_h100_run();
   std::size_t i = 0;
   while (i < r.kernels.size() && r.kernels[i].name != "global/coalesced")
     ++i;

@@ -73,6 +73,11 @@ diagnosis_finding unknown_finding(const kernel_placement& pl) {
   return f;
 }
 
+// The limiter a finding names: its kind, or for warp stalls the wait its samples point to.
+std::string limiter_of(const diagnosis_finding& f) {
+  return f.kind == "warp_stalls" ? f.evidence_text.at("limiter") : f.kind;
+}
+
 void sort_findings(std::vector<diagnosis_finding>& findings) {
   std::stable_sort(findings.begin(), findings.end(),
                    [](const auto& a, const auto& b) { return a.gain > b.gain; });
@@ -88,7 +93,7 @@ std::string main_limiter(const std::vector<diagnosis_finding>& findings,
     if (f.kind == "unknown" || f.gain < min_limiter_gain)
       continue;
     if (f.kind == "warp_stalls")
-      return f.evidence_text.at("limiter");
+      return limiter_of(f);
     if (f.kind == "latency_hiding")
       for (const auto& o : findings)
         if (o.kind.rfind("occupancy_", 0) == 0 && o.gain > 0.05)
@@ -150,12 +155,9 @@ std::string verdict_of(const kernel_placement& pl, const std::string& limiter,
                        const std::vector<diagnosis_finding>& findings) {
   const std::string where =
       fmt::format("{}-bound at {:.0f}% of its roof", pl.bound_label, pl.pct_of_roof);
-  for (const auto& f : findings) {
-    const auto named = f.evidence_text.find("limiter");
-    if (f.kind == limiter ||
-        (f.kind == "warp_stalls" && named != f.evidence_text.end() && named->second == limiter))
+  for (const auto& f : findings)
+    if (limiter_of(f) == limiter)
       return where + ": " + f.text;
-  }
   return where;
 }
 

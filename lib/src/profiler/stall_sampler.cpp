@@ -168,17 +168,16 @@ void stall_sampler::collect() {
   auto& s = *impl_;
   if (!s.enabled)
     return;
-  do {
+  bool more = true;
+  while (more) {
     CUpti_PCSamplingGetDataParams gp{};
     gp.size = CUpti_PCSamplingGetDataParamsSize;
     gp.ctx = s.ctx;
     gp.pcSamplingData = &s.fetched->data;
     ROOFKIT_CUPTI_CHECK(cuptiPCSamplingGetData(&gp));
-    const bool more = s.fetched->data.remainingNumPcs > 0;
+    more = s.fetched->data.remainingNumPcs > 0;
     s.take(*s.fetched);
-    if (!more)
-      break;
-  } while (true);
+  }
 }
 
 void stall_sampler::finish() {
