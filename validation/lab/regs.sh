@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Where do ncu's launch__registers_per_thread and CU_FUNC_ATTRIBUTE_NUM_REGS part? Runs
+# tests/apps/torch_ops.py under regs_activity.cpp (CUPTI's activity record beside the launched
+# function's attribute, per launch) and under `ncu --metrics launch__registers_per_thread`, and
+# lists the register counts cuobjdump gives every copy of the kernels that differ in libtorch.
+# Writes $OUT (default out/regs): activity.txt, ncu.csv, cuobjdump.txt.
+set -uo pipefail
+cd "$(dirname "$0")"
+OUT="$(mkdir -p "${OUT:-../../out/regs}" && cd "${OUT:-../../out/regs}" && pwd)"
+CUDA=/usr/local/cuda
+g++ -shared -fPIC -O2 -o "$OUT/libregs_activity.so" regs_activity.cpp -I"$CUDA/include" \
+  -L"$CUDA/extras/CUPTI/lib64" -L"$CUDA/lib64" -lcupti -lcuda || exit 1
+app=../../tests/apps/torch_ops.py
+CUDA_INJECTION64_PATH="$OUT/libregs_activity.so" timeout 200 python3 "$app" \
+  >/dev/null 2>"$OUT/activity.err"
+grep '^regs ' "$OUT/activity.err" >"$OUT/activity.txt"
+timeout 200 ncu --metrics launch__registers_per_thread --csv --print-units base \
+  --print-kernel-base mangled python3 "$app" >"$OUT/ncu.csv" 2>"$OUT/ncu.err"
+lib="$(python3 -c 'import torch, os; print(os.path.join(os.path.dirname(torch.__file__), "lib"))')"
+for so in "$lib"/libtorch_cuda.so; do
+  timeout 300 cuobjdump -arch sm_90 -res-usage "$so" 2>/dev/null |
+    grep -A1 -E 'FillFunctorIfE|direct_copy_kernel_cuda|nll_loss_(forward|backward)_reduce' |
+    grep -E 'Function|REG' >"$OUT/cuobjdump.txt"
+done
+rm -f "$OUT/libregs_activity.so"
+awk '{ print $2, $3 }' "$OUT/activity.txt" | sort | uniq -c
+wc -l "$OUT/cuobjdump.txt"
