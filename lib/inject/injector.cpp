@@ -45,6 +45,7 @@ using NV::Cupti::Checkpoint::cuptiCheckpointSave;
 #include "launch_args.hpp"
 #include "launch_book.hpp"
 #include "launch_facts.hpp"
+#include "launch_registers.hpp"
 #include "launch_timer.hpp"
 #include "nvtx_ranges.hpp"
 #include "rank_env.hpp"
@@ -147,6 +148,9 @@ public:
                         CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
     cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE,
                         CUPTI_CBID_RESOURCE_MODULE_LOADED);
+    if (std::string why; !(activity_registers_ = start_launch_registers(why)))
+      say("warning: no kernel activity records (" + why +
+          "): registers per thread are the compiled counts");
     if (!options_.nvtx_range.empty() || options_.nvtx_groups) {
       // NVTX loads its tool on the first NVTX call: point it at the libcupti we are bound to
       // (the launcher's guess may differ when the application brought its own copy).
@@ -251,6 +255,9 @@ public:
                               static_cast<std::int64_t>(counts_["batches"]))
                      .c_str(),
                  stderr);
+    if (activity_registers_)
+      for (const auto& [function, registers] : finish_launch_registers())
+        write(registers_line(function, registers, pid_));
     write(end_line(launches_.load(), pid_));
     records_.close();
   }
@@ -1030,6 +1037,7 @@ private:
   std::atomic<int> captures_{0};
   bool stopped_ = false;
   bool finished_ = false;
+  bool activity_registers_ = false; ///< kernel activity records give the registers per thread
   bool device_written_ = false;
   std::map<int, device_state> devices_;
   std::unordered_map<std::string, std::string> demangled_;

@@ -249,6 +249,29 @@ TEST(profile_log, round_trips_a_launch_record) {
   EXPECT_EQ(log.total_launches, 100);
 }
 
+TEST(profile_log, activity_registers_replace_the_compiled_count_of_that_process_only) {
+  roofkit::launch_record fill;
+  fill.pid = 10;
+  fill.mangled_name = "_Z4fillPfi";
+  fill.kernel.name = "fill(float*, int)";
+  fill.kernel.launch.registers_per_thread = 14; // CU_FUNC_ATTRIBUTE_NUM_REGS
+  roofkit::launch_record other_process = fill;
+  other_process.pid = 11;
+  roofkit::launch_record c_kernel = fill; // extern "C": no mangled name recorded
+  c_kernel.index = 1;
+  c_kernel.mangled_name.clear();
+  c_kernel.kernel.name = "scale";
+  c_kernel.kernel.launch.registers_per_thread = 30;
+  const auto log = roofkit::parse_profile_log(
+      roofkit::launch_line(fill) + roofkit::launch_line(other_process) +
+      roofkit::launch_line(c_kernel) + roofkit::registers_line("_Z4fillPfi", 16, 10) +
+      roofkit::registers_line("scale", 32, 10) + roofkit::end_line(2, 10));
+  ASSERT_EQ(log.launches.size(), 3u);
+  EXPECT_EQ(log.launches[0].kernel.launch.registers_per_thread, 16u);
+  EXPECT_EQ(log.launches[1].kernel.launch.registers_per_thread, 14u); // pid 11 wrote none
+  EXPECT_EQ(log.launches[2].kernel.launch.registers_per_thread, 32u);
+}
+
 TEST(profile_log, a_truncated_last_line_is_what_a_crash_leaves) {
   roofkit::kernel_timing t{"k", 3, 3e-6, 1e-6, 1e-6, 1e-6};
   const std::string full = roofkit::timing_line(t);

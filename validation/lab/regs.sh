@@ -10,6 +10,13 @@ OUT="$(mkdir -p "${OUT:-../../out/regs}" && cd "${OUT:-../../out/regs}" && pwd)"
 CUDA=/usr/local/cuda
 g++ -shared -fPIC -O2 -o "$OUT/libregs_activity.so" regs_activity.cpp -I"$CUDA/include" \
   -L"$CUDA/extras/CUPTI/lib64" -L"$CUDA/lib64" -lcupti -lcuda || exit 1
+CAP="$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' .')"
+nvcc -O2 -arch="sm_${CAP:-90}" -o "$OUT/regs_abi" regs_abi.cu || exit 1
+CUOBJDUMP="$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)"
+"$CUOBJDUMP" -res-usage "$OUT/regs_abi" | grep -A1 Function >"$OUT/regs_abi.res.txt"
+CUDA_INJECTION64_PATH="$OUT/libregs_activity.so" "$OUT/regs_abi" 2>&1 | grep -v '^$' \
+  >"$OUT/regs_abi.txt"
+rm -f "$OUT/regs_abi"
 app=../../tests/apps/torch_ops.py
 CUDA_INJECTION64_PATH="$OUT/libregs_activity.so" timeout 200 python3 "$app" \
   >/dev/null 2>"$OUT/activity.err"
@@ -18,7 +25,7 @@ timeout 200 ncu --metrics launch__registers_per_thread --csv --print-units base 
   --print-kernel-base mangled python3 "$app" >"$OUT/ncu.csv" 2>"$OUT/ncu.err"
 lib="$(python3 -c 'import torch, os; print(os.path.join(os.path.dirname(torch.__file__), "lib"))')"
 for so in "$lib"/libtorch_cuda.so; do
-  timeout 300 cuobjdump -arch sm_90 -res-usage "$so" 2>/dev/null |
+  timeout 300 "$CUOBJDUMP" -arch sm_90 -res-usage "$so" 2>/dev/null |
     grep -A1 -E 'FillFunctorIfE|direct_copy_kernel_cuda|nll_loss_(forward|backward)_reduce' |
     grep -E 'Function|REG' >"$OUT/cuobjdump.txt"
 done

@@ -35,11 +35,11 @@ messages (classify() maps each message by rule name and text):
     occupancy_* (TheoreticalOccupancy: "limited by the number of required registers" ...),
     uncoalesced_access (UncoalescedGlobalAccess; MemoryCacheAccessPattern "only N of the 32
     bytes"), bank_conflicts (SharedMemoryConflicts, UncoalescedSharedAccess), tail_effect
-    (LaunchConfiguration's partial wave), launch_overhead (LaunchConfiguration's grid smaller
+    (LaunchConfiguration's partial wave), small_grid (LaunchConfiguration's grid smaller
     than the SM count), local_memory (spilling or local-memory messages);
  2. else SOLBottleneck's verdict: above 80% of a unit -> that unit (DRAM -> dram_bandwidth,
     L2 -> l2_bandwidth, L1 -> l1_bandwidth, else compute); grid too small for one wave ->
-    launch_overhead; memory more heavily used than compute -> the memory unit it names;
+    small_grid; memory more heavily used than compute -> the memory unit it names;
     compute more heavily used -> compute; balanced -> the unit with the highest throughput
     of the Speed Of Light section;
  3. else ("latency issue": below 60% of every peak) the stall message (CPIStall) with the
@@ -48,6 +48,14 @@ messages (classify() maps each message by rule name and text):
     shared_memory; barriers and fences -> synchronization; fixed latency, a busy pipe or
     "not selected" -> compute; instruction fetch or branches -> instruction_fetch; another
     reason -> warp_stalls; no stall message -> latency_hiding.
+ncu's small_grid is the same limiter as roofkit's launch_overhead or tail_effect (SAME_AS): ncu
+has one verdict for a grid with fewer blocks than SMs, roofkit two, by the kernel's duration.
+
+Every disagreement gets a row "why" (difference()): the class of disagreement, the tool the
+evidence says is right ("roofkit", "ncu" or "open") and that evidence, from the two tools'
+figures for the launch (ncu's message text, roofkit's counters, findings and stall samples) and
+from validation/data/tail-waves-h200.json for ncu's partial-wave estimate.
+
 Summary-level or out-of-vocabulary rules (IssueSlotUtilization, AchievedOccupancy,
 HighPipeUtilization, WorkloadImbalance, MemoryL2Compression, SOLFPRoofline, PMSamplingData,
 ...) never decide; they are kept in each row's list of ncu's messages."""
@@ -65,7 +73,10 @@ from ncu_csv import base_name, num  # noqa: E402
 
 SPECIFIC = ("occupancy_registers", "occupancy_shared_memory", "occupancy_blocks",
             "occupancy_warps", "uncoalesced_access", "bank_conflicts", "tail_effect",
-            "launch_overhead", "local_memory")
+            "small_grid", "local_memory")
+# ncu's one small-grid verdict is either of two of roofkit's limiters, which split it by the
+# kernel's duration (docs/diagnosis.md): launch_overhead (a short kernel) and tail_effect.
+SAME_AS = {"small_grid": ("launch_overhead", "tail_effect")}
 MIN_SPEEDUP = 10.0  # percent: below it a specific cause does not decide
 SHARE = 0.01        # rows: kernels with at least this share of the application's GPU time
 TIME_UNITS = {"ns": 1.0, "nsecond": 1.0, "us": 1e3, "usecond": 1e3, "ms": 1e6, "msecond": 1e6,
@@ -117,7 +128,7 @@ def sol_verdict(text, metrics):
     named = next((lim for unit, lim in MEMORY_UNITS
                   if re.search(rf"\b(analyzing|identify the) {unit}\b", text)), None)
     if "too small to fill" in t:
-        return "launch_overhead"
+        return "small_grid"
     if "greater than 80" in t:  # "Start by analyzing DRAM|L2|L1|workloads in the ... section"
         if named:
             return named
@@ -182,8 +193,12 @@ def classify(rule, text, metrics):
         if "partial wave" in t:
             return "tail_effect"
         if "less than the gpu's" in t:
-            return "launch_overhead"
+            return "small_grid"
     return "other"
+
+
+def same(ours, theirs):
+    return ours == theirs or ours in SAME_AS.get(theirs, ())
 
 
 def speedup(r):
@@ -370,6 +385,115 @@ def compare_app(app, run, theirs):
     return out, regs, launches
 
 
+TAIL_EVIDENCE = "validation/data/tail-waves-h200.json"
+TAIL_THRESHOLD = 0.10  # roofkit's (lib/src/diagnosis/diagnosis_internal.hpp, tail_threshold)
+SHARED_STALLS = ("short_scoreboard", "mio_throttle")
+LD_ST = (("smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum",
+          "smsp__sass_inst_executed_op_global_ld.sum"),
+         ("smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_st.sum",
+          "smsp__sass_inst_executed_op_global_st.sum"))
+
+
+def counter(k, name):
+    v = (k.get("counters") or {}).get(name)
+    return v.get("value") if isinstance(v, dict) else v
+
+
+def finding(diag, kind):
+    return next((f for f in diag.get("findings", []) if f["kind"] == kind), None)
+
+
+def why(kind, right, text):
+    return {"class": kind, "right": right, "text": text}
+
+
+def tail_difference(k, diag, deciding):
+    """ncu's partial-wave estimate (1/ceil(waves) of the time, whatever the wave's fill)."""
+    m = re.search(r"(\d+) full waves? and a partial wave of (\d+) thread blocks", deciding["text"])
+    blocks = 1
+    for d in dims(k["launch"]["grid"]):
+        blocks *= d
+    if not m or int(m.group(1)) == 0:
+        return why("ncu_tail_estimate", "open", "ncu's partial-wave message gives no wave size")
+    full, partial = int(m.group(1)), int(m.group(2))
+    fill = partial / ((blocks - partial) / full)
+    idle = (1 - fill) / (full + 1)
+    if idle <= TAIL_THRESHOLD:
+        return why("ncu_tail_estimate", "roofkit",
+                   f"ncu estimates a partial wave at up to 1/{full + 1} of the time whatever its "
+                   f"fill; this one is {fill:.0%} full, so {idle:.0%} of the SM time is idle, "
+                   f"below roofkit's {TAIL_THRESHOLD:.0%} tail threshold. The same work over "
+                   f"1.94 waves ran no slower than over 1, 2 or 4 waves ({TAIL_EVIDENCE})")
+    return why("tail_vs_other", "open",
+               f"the last wave is {fill:.0%} full: {idle:.0%} of the SM time idle (ncu's "
+               f"estimate: up to {deciding['speedup']:.0f}%); roofkit ranks "
+               f"{diag.get('limiter')} higher. Both are costs; which is larger needs a change "
+               "of the kernel to measure")
+
+
+def shared_difference(k, diag, deciding):
+    """ncu's excessive shared wavefronts against where roofkit's stall samples say warps wait."""
+    stalls = finding(diag, "warp_stalls")
+    if not stalls:
+        return why("shared_wavefronts", "open", "no stall samples to weigh ncu's estimate")
+    ev = stalls["evidence"]
+    waiting = sum(ev.get("stall_share_" + r, 0) for r in SHARED_STALLS)
+    pct = diag.get("bound", {}).get("pct_of_roof", 0)
+    if 100 * waiting < deciding["speedup"] / 2 and pct >= 60:
+        return why("shared_wavefronts", "roofkit",
+                   f"ncu estimates {deciding['speedup']:.0f}% from excessive shared wavefronts, "
+                   f"but shared-memory waits ({', '.join(SHARED_STALLS)}) hold {waiting:.0%} of "
+                   f"the top stall reasons of a kernel at {pct:.0f}% of its roof: the extra "
+                   "wavefronts hide behind issuing warps")
+    if 100 * waiting >= deciding["speedup"] / 2:
+        return why("shared_wavefronts", "ncu",
+                   f"shared-memory waits hold {waiting:.0%} of the top stall reasons, in line "
+                   f"with ncu's {deciding['speedup']:.0f}%; roofkit's conflict counters (shared "
+                   "loads and stores, per request) do not see the excess wavefronts ncu counts "
+                   "per instruction")
+    return why("shared_wavefronts", "open",
+               f"shared-memory waits hold {waiting:.0%} of the top stall reasons against ncu's "
+               f"{deciding['speedup']:.0f}%, in a kernel at {pct:.0f}% of its roof: neither "
+               "figure settles it")
+
+
+def uncoalesced_difference(k, diag, deciding):
+    """ncu's per-instruction excess sectors against roofkit's sectors per request."""
+    per_request = []
+    for sectors, requests in LD_ST:
+        n, d = counter(k, sectors), counter(k, requests)
+        per_request.append(n / d if n and d else 0.0)
+    own = finding(diag, "uncoalesced_access")
+    if own:
+        return why("uncoalesced_ranked_lower", "open",
+                   f"roofkit finds it too ({100 * own['gain']:.0f}% of sectors unused) but "
+                   f"ranks {diag.get('limiter')} first")
+    return why("uncoalesced_width", "ncu",
+               f"ncu compares each access with its own width (SASS source counters); roofkit "
+               f"has sectors per request only ({per_request[0]:.1f} loads, "
+               f"{per_request[1]:.1f} stores) and, not knowing the width, flags more than 16")
+
+
+def difference(k, diag, theirs, deciding):
+    """Why the two tools name different limiters, and which the evidence supports."""
+    ours = diag.get("limiter", "none")
+    waves = next((f["evidence"].get("waves") for f in diag.get("findings", [])
+                  if "waves" in f.get("evidence", {})), None)
+    if theirs == "tail_effect" and deciding:
+        return tail_difference(k, diag, deciding)
+    if theirs == "bank_conflicts" and deciding:
+        return shared_difference(k, diag, deciding)
+    if theirs == "uncoalesced_access" and deciding:
+        return uncoalesced_difference(k, diag, deciding)
+    if theirs.startswith("occupancy_") and waves is not None and waves < 1:
+        return why("grid_below_one_wave", "roofkit",
+                   f"the grid fills {waves:.0%} of one wave at this occupancy: more resident "
+                   "blocks per SM cannot speed up a grid that leaves slots empty")
+    if ours == "unknown":
+        return why("no_roofkit_cause", "ncu", "no roofkit finding explains half of the gap")
+    return why("other", "open", "")
+
+
 def row_of(app, r, ours_share, ncu_share):
     """One kernel's row: our limiter, ncu's (by duration over its launches), ncu's messages."""
     k = r["kernel"]
@@ -383,6 +507,7 @@ def row_of(app, r, ours_share, ncu_share):
     ours = diag.get("limiter", "none")
     named = sorted(set().union(*(flagged(t["messages"]) for t in r["launches"])))
     deciding = longest["deciding"]
+    agree = same(ours, theirs)
     return {
         "app": app,
         "display_name": k.get("display_name") or r["first"].get("display_name") or k["name"],
@@ -395,8 +520,9 @@ def row_of(app, r, ours_share, ncu_share):
         "ncu_limiter": theirs,
         "ncu_limiters_by_launch": sorted(weight),
         "ncu_flagged": named,
-        "agree": ours == theirs,
-        "ours_limiter_flagged_by_ncu": ours in named,
+        "agree": agree,
+        "why": None if agree else difference(k, diag, theirs, deciding),
+        "ours_limiter_flagged_by_ncu": any(same(ours, n) for n in named),
         "ncu_rule": ({"rule": deciding["rule"], "speedup": deciding["speedup"],
                       "text": deciding["text"]} if deciding else None),
         "ncu_messages": [{"rule": m["rule"], "category": m["category"], "speedup": m["speedup"],
@@ -415,16 +541,21 @@ def markdown(doc):
              f"flagged causes: {s['flagged']}. Registers per thread: {s['registers_equal']} of "
              f"{s['registers_compared']} launches equal to ncu's launch__registers_per_thread, "
              f"{s['registers_nonzero']} non-zero.", "",
+             f"Disagreements by the tool the evidence supports: roofkit {s['right']['roofkit']}, "
+             f"ncu {s['right']['ncu']}, open {s['right']['open']} (column \"why\").", "",
              "| app | kernel | share (ours / ncu) | launches | roofkit | ncu | agree | ncu's "
-             "deciding rule |", "|---|---|---|---|---|---|---|---|"]
+             "deciding rule | why (who is right) |", "|---|---|---|---|---|---|---|---|---|"]
     for r in doc["rows"]:
         rule = r["ncu_rule"]
         gain = f" (est. speedup {rule['speedup']:.0f}%)" if rule and rule["speedup"] else ""
         rule_text = f"{rule['rule']}{gain}: {rule['text'][:140]}" if rule else ""
-        lines.append("| {} | `{}` | {:.1f}% / {:.1f}% | {} | {} | {} | {} | {} |".format(
+        w = r.get("why")
+        why_text = f"{w['right']}: {w['class']}; {w['text']}" if w else ""
+        lines.append("| {} | `{}` | {:.1f}% / {:.1f}% | {} | {} | {} | {} | {} | {} |".format(
             r["app"], r["display_name"].replace("|", "\\|"), 100 * r["time_share"]["ours"],
             100 * r["time_share"]["ncu"], r["launches"], r["ours_limiter"], r["ncu_limiter"],
-            "yes" if r["agree"] else "**no**", rule_text.replace("|", "\\|")))
+            "yes" if r["agree"] else "**no**", rule_text.replace("|", "\\|"),
+            why_text.replace("|", "\\|")))
     lines += ["", "Matching, ncu's main limiter and the mapping of its rules: "
               "validation/scripts/diagnosis_vs_ncu.py."]
     for app, a in doc["apps"].items():
@@ -500,6 +631,8 @@ def main():
     summary = {"rows": len(rows), "agree": agree,
                "agree_pct": 100.0 * agree / len(rows) if rows else 0.0,
                "flagged": sum(r["ours_limiter_flagged_by_ncu"] for r in rows),
+               "right": {who: sum(1 for r in rows if r["why"] and r["why"]["right"] == who)
+                         for who in ("roofkit", "ncu", "open")},
                "registers_compared": regs["compared"], "registers_equal": regs["equal"],
                "registers_nonzero": regs["nonzero"],
                "registers_zero_any_profiled_launch": regs["ours_zero_all_launches"]}

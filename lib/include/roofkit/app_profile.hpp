@@ -309,6 +309,9 @@ struct profile_log {
   stall_totals stalls;
   /// Samples the hardware dropped, per process of a stall-mode run.
   std::map<std::int64_t, std::uint64_t> stall_dropped;
+  /// Registers per thread as the hardware ran each function, per (process, mangled name): CUPTI's
+  /// kernel activity records. They replace the compiled counts of those launches.
+  std::map<std::pair<std::int64_t, std::string>, unsigned> function_registers;
 };
 
 /// JSON lines of the log (each ends with '\n').
@@ -319,6 +322,8 @@ std::string timing_line(const kernel_timing& t);
 std::string not_profiled_line(const not_profiled& n);
 std::string error_line(const std::string& message, const std::string& hint, int exit);
 std::string end_line(std::int64_t total_launches, std::int64_t pid = 0);
+/// The registers per thread a process's kernel activity records give one function (mangled).
+std::string registers_line(const std::string& function, unsigned registers, std::int64_t pid = 0);
 /// The warp-stall samples of one function, and the samples its process's hardware dropped.
 std::string stall_line(const std::string& function,
                        const std::map<std::string, std::uint64_t>& reasons, std::uint64_t dropped,

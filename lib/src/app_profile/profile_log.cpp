@@ -153,6 +153,11 @@ std::string stall_line(const std::string& function,
                       {"dropped", dropped}});
 }
 
+std::string registers_line(const std::string& function, unsigned registers, std::int64_t pid) {
+  return line_of(
+      json{{"type", "registers"}, {"pid", pid}, {"function", function}, {"registers", registers}});
+}
+
 std::string end_line(std::int64_t total_launches, std::int64_t pid) {
   return line_of(json{{"type", "end"}, {"pid", pid}, {"launches", total_launches}});
 }
@@ -169,6 +174,16 @@ std::string profiler_time_line(const std::map<std::string, double>& fields) {
 }
 
 namespace {
+
+// The registers the hardware ran each function with, over the compiled counts of its launches.
+void apply_function_registers(profile_log& log) {
+  for (launch_record& r : log.launches) {
+    const std::string& function = r.mangled_name.empty() ? r.kernel.name : r.mangled_name;
+    const auto it = log.function_registers.find({r.pid, function});
+    if (it != log.function_registers.end())
+      r.kernel.launch.registers_per_thread = it->second;
+  }
+}
 
 // A launch record: the launch, its facts and counters.
 launch_record launch_of(const json& j, std::int64_t pid) {
@@ -317,6 +332,9 @@ profile_log parse_profile_log(std::string_view text) {
                          {{j.at("function").get<std::string>(),
                            j.at("reasons").get<std::map<std::string, std::uint64_t>>()}});
         log.stall_dropped[pid] = j.value("dropped", std::uint64_t{0});
+      } else if (type == "registers") {
+        log.function_registers[{pid, j.at("function").get<std::string>()}] =
+            j.at("registers").get<unsigned>();
       } else if (type == "rank" || type == "nccl" || type == "collective") {
         // multi-GPU records: parse_rank_log (roofkit/ranks.hpp) reads them
       } else if (!parse_sampling_line(type, j, pid, log)) {
@@ -339,6 +357,7 @@ profile_log parse_profile_log(std::string_view text) {
     if (!ended.count(pid))
       log.total_launches += n;
   log.processes = static_cast<int>(launched.size());
+  apply_function_registers(log);
   return log;
 }
 

@@ -83,22 +83,33 @@ void sort_findings(std::vector<diagnosis_finding>& findings) {
                    [](const auto& a, const auto& b) { return a.gain > b.gain; });
 }
 
+// The finding that causes a wait, named instead of the wait (it is the thing to change): a
+// limited occupancy for too few bytes in flight, wasted sectors for warps waiting on global
+// memory, bank conflicts for warps waiting on shared memory.
+std::optional<std::string> cause_of(const std::string& wait,
+                                    const std::vector<diagnosis_finding>& findings) {
+  for (const auto& o : findings) {
+    const bool occupancy = o.kind.rfind("occupancy_", 0) == 0 && o.gain > 0.05;
+    if ((wait == "latency_hiding" && occupancy) ||
+        (o.gain >= min_limiter_gain &&
+         ((wait == "latency_hiding" && o.kind == "uncoalesced_access") ||
+          (wait == "shared_memory" && o.kind == "bank_conflicts"))))
+      return o.kind;
+  }
+  return std::nullopt;
+}
+
 // The main limiter: the explained finding with most to gain, if it could save at least
-// min_limiter_gain, except that too few bytes in flight caused by a limited occupancy is named
-// after the occupancy limiter (the thing to change). Else the roof the kernel is bound by when
-// it is at bound_pct of it or more, else "unknown" (no counter explains the gap).
+// min_limiter_gain, except that a wait with a cause among the findings is named after the cause
+// (cause_of). Else the roof the kernel is bound by when it is at bound_pct of it or more, else
+// "unknown" (no counter explains the gap).
 std::string main_limiter(const std::vector<diagnosis_finding>& findings,
                          const kernel_placement& pl) {
   for (const auto& f : findings) {
     if (f.kind == "unknown" || f.gain < min_limiter_gain)
       continue;
-    if (f.kind == "warp_stalls")
-      return limiter_of(f);
-    if (f.kind == "latency_hiding")
-      for (const auto& o : findings)
-        if (o.kind.rfind("occupancy_", 0) == 0 && o.gain > 0.05)
-          return o.kind;
-    return f.kind;
+    const std::string wait = f.kind == "warp_stalls" ? limiter_of(f) : f.kind;
+    return cause_of(wait, findings).value_or(wait);
   }
   if (pl.pct_of_roof >= bound_pct || findings.empty())
     return roof_kind(pl);

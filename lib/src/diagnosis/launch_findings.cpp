@@ -157,6 +157,20 @@ std::optional<diagnosis_finding> latency_finding(const run& r, const kernel_resu
   return f;
 }
 
+namespace {
+
+// The run's shortest kernel time: an upper bound of what launching and ramping up a grid costs
+// on this GPU, measured in the run itself.
+double launch_floor_s(const run& r) {
+  double floor = 0;
+  for (const kernel_result& k : r.kernels)
+    if (const double t = kernel_time(k); t > 0 && (floor == 0 || t < floor))
+      floor = t;
+  return floor;
+}
+
+} // namespace
+
 std::optional<diagnosis_finding> waves_finding(const run& r, const kernel_result& k,
                                                const kernel_placement& pl,
                                                const diagnosis_occupancy& occ) {
@@ -168,13 +182,18 @@ std::optional<diagnosis_finding> waves_finding(const run& r, const kernel_result
   const double t = kernel_time(k);
   diagnosis_finding f;
   f.evidence = {{"waves", waves}, {"blocks", blocks}, {"blocks_per_wave", slots}};
-  if (waves < 1 && (t < tiny_kernel_s || k.overhead_dominated)) {
+  if (waves < 1 && t > 0 && (t < tiny_kernel_s || k.overhead_dominated)) {
+    // Only the fixed cost is overhead: a kernel n times the run's shortest spends at most 1/n of
+    // its time launching and ramping up, and the rest of its gap is for other findings.
+    const double floor = launch_floor_s(r);
     f.kind = "launch_overhead";
-    f.gain = gap_of(pl);
-    f.text =
-        fmt::format("{} for {:.0f} blocks, {:.1f}% of one wave ({} SMs x {} blocks): the "
-                    "launch and ramp cost more than the work",
-                    format_si(t, "s"), blocks, 100 * waves, r.context.sm_count, occ.active_blocks);
+    f.gain = std::min(gap_of(pl), floor / t);
+    f.evidence["launch_floor_s"] = floor;
+    f.text = fmt::format("{} for {:.0f} blocks, {:.1f}% of one wave ({} SMs x {} blocks): the "
+                         "run's shortest kernel takes {}, so launch and ramp are up to {:.0f}% "
+                         "of this one",
+                         format_si(t, "s"), blocks, 100 * waves, r.context.sm_count,
+                         occ.active_blocks, format_si(floor, "s"), 100 * floor / t);
     return f;
   }
   const double full = std::ceil(waves);
@@ -183,9 +202,14 @@ std::optional<diagnosis_finding> waves_finding(const run& r, const kernel_result
     return std::nullopt;
   f.kind = "tail_effect";
   f.gain = std::min(idle, gap_of(pl));
-  f.text = fmt::format("{:.2f} waves of {:.0f} blocks: the last wave is {:.0f}% full, leaving "
-                       "{:.0f}% of the SM time idle",
-                       waves, slots, 100 * (waves - std::floor(waves)), 100 * idle);
+  if (waves < 1)
+    f.text = fmt::format("{:.0f} blocks fill {:.0f}% of one wave ({} SMs x {} blocks): {:.0f}% "
+                         "of the SM slots stay idle",
+                         blocks, 100 * waves, r.context.sm_count, occ.active_blocks, 100 * idle);
+  else
+    f.text = fmt::format("{:.2f} waves of {:.0f} blocks: the last wave is {:.0f}% full, leaving "
+                         "{:.0f}% of the SM time idle",
+                         waves, slots, 100 * (waves - std::floor(waves)), 100 * idle);
   return f;
 }
 

@@ -1,0 +1,19 @@
+#pragma once
+// Registers per thread as the hardware runs a function: CUPTI's kernel activity records. They can
+// exceed CU_FUNC_ATTRIBUTE_NUM_REGS, the count the compiler wrote into the module (14 against 16
+// for a libtorch fill kernel on the H200: validation/lab/regs.sh); Nsight Compute's
+// launch__registers_per_thread gives the activity value.
+#include <map>
+#include <string>
+
+namespace roofkit::inject {
+
+/// Starts kernel activity tracing (concurrent kernels, no serialisation). False, with `why`,
+/// when CUPTI refuses: launches then keep the function attribute's count.
+bool start_launch_registers(std::string& why);
+
+/// Flushes the activity buffers and returns the registers per thread seen for each function
+/// (mangled name). Call once, at exit.
+std::map<std::string, unsigned> finish_launch_registers();
+
+} // namespace roofkit::inject

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Tests validation/scripts/diagnosis_vs_ncu.py's account of a disagreement (difference()): each
+kind of disagreement gets its class, the tool its evidence supports, and the figures it is based
+on, from ncu's message text and roofkit's counters and findings. Usage: test_diagnosis_why.py"""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "validation", "scripts"))
+import diagnosis_vs_ncu as d  # noqa: E402
+
+failures = []
+
+
+def check(what, got, want):
+    if got != want:
+        failures.append(f"{what}: got {got!r}, want {want!r}")
+
+
+def kernel(grid, counters=None):
+    return {"launch": {"grid": grid, "block": [128, 1, 1]}, "counters": counters or {}}
+
+
+def stalls(**shares):
+    return {"kind": "warp_stalls", "gain": 0.4,
+            "evidence": {"stall_share_" + k: v for k, v in shares.items()}}
+
+
+def tail_message(full, partial, speedup=50.0):
+    return {"speedup": speedup,
+            "text": f"This kernel launch results in {full} full waves and a partial wave of "
+                    f"{partial} thread blocks. Under the assumption of a uniform execution "
+                    "duration of all thread blocks, the partial wave may account for up to 50.0%"}
+
+
+# A 1.94-wave grid (2112 blocks a wave): 3% idle, under roofkit's threshold -> roofkit.
+w = d.difference(kernel([4096, 1, 1]), {"limiter": "compute", "findings": []}, "tail_effect",
+                 tail_message(1, 1984))
+check("nearly full partial wave", (w["class"], w["right"]), ("ncu_tail_estimate", "roofkit"))
+check("idle share in the text", "3% of the SM time is idle" in w["text"], True)
+# 1.45 waves (396 a wave): 27% idle, a real cost that roofkit ranked lower -> open.
+w = d.difference(kernel([575, 1, 1]), {"limiter": "occupancy_registers", "findings": []},
+                 "tail_effect", tail_message(1, 179))
+check("half-empty partial wave", (w["class"], w["right"]), ("tail_vs_other", "open"))
+check("its idle share", "27% of the SM time idle" in w["text"], True)
+
+# Excess shared wavefronts on a kernel near its roof whose warps rarely wait on shared memory.
+gemm = {"limiter": "compute", "bound": {"pct_of_roof": 77},
+        "findings": [stalls(selected=0.42, not_selected=0.34, short_scoreboard=0.08)]}
+shared = {"speedup": 25.6, "text": "uncoalesced shared accesses"}
+w = d.difference(kernel([128, 1, 1]), gemm, "bank_conflicts", shared)
+check("hidden wavefronts", (w["class"], w["right"]), ("shared_wavefronts", "roofkit"))
+# The same, with shared-memory waits as large as ncu's estimate -> ncu.
+gemm["findings"] = [stalls(short_scoreboard=0.12, mio_throttle=0.05)]
+w = d.difference(kernel([128, 1, 1]), gemm, "bank_conflicts", {"speedup": 20.4, "text": ""})
+check("visible wavefronts", w["right"], "ncu")
+check("no samples", d.difference(kernel([1, 1, 1]), {"limiter": "compute", "findings": []},
+                                 "bank_conflicts", shared)["right"], "open")
+
+# Uncoalesced accesses roofkit cannot see (under 16 sectors per request) -> ncu, with its figures.
+counters = {"smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum": 606208,
+            "smsp__sass_inst_executed_op_global_ld.sum": 65536,
+            "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_st.sum": 65536,
+            "smsp__sass_inst_executed_op_global_st.sum": 32768}
+w = d.difference(kernel([2048, 1, 1], counters), {"limiter": "latency_hiding", "findings": []},
+                 "uncoalesced_access", {"speedup": 63, "text": ""})
+check("unseen width", (w["class"], w["right"]), ("uncoalesced_width", "ncu"))
+check("sectors per request", "(9.2 loads, 2.0 stores)" in w["text"], True)
+found = {"limiter": "launch_overhead",
+         "findings": [{"kind": "uncoalesced_access", "gain": 0.47, "evidence": {}}]}
+w = d.difference(kernel([2048, 1, 1], counters), found, "uncoalesced_access",
+                 {"speedup": 66, "text": ""})
+check("found but ranked lower", (w["class"], w["right"]), ("uncoalesced_ranked_lower", "open"))
+
+# More occupancy for a grid that does not fill one wave -> roofkit.
+small = {"limiter": "launch_overhead",
+         "findings": [{"kind": "launch_overhead", "gain": 0.6, "evidence": {"waves": 0.65}}]}
+w = d.difference(kernel([1024, 1, 1]), small, "occupancy_registers", {"speedup": 25, "text": ""})
+check("grid below one wave", (w["class"], w["right"]), ("grid_below_one_wave", "roofkit"))
+
+# ncu's one small-grid verdict is either of roofkit's two.
+check("small grid, short kernel", d.same("launch_overhead", "small_grid"), True)
+check("small grid, long kernel", d.same("tail_effect", "small_grid"), True)
+check("small grid is not compute", d.same("compute", "small_grid"), False)
+check("tail is not launch overhead", d.same("launch_overhead", "tail_effect"), False)
+
+for f in failures:
+    print("FAIL", f)
+print(f"test_diagnosis_why: {len(failures)} failures")
+sys.exit(1 if failures else 0)
