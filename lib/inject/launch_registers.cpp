@@ -18,8 +18,7 @@ std::map<std::string, unsigned>& seen() {
   return *s;
 }
 
-void CUPTIAPI buffer_requested(std::uint8_t** buffer, std::size_t* size,
-                               std::size_t* max_records) {
+void CUPTIAPI buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
   *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(8, buffer_bytes));
   *size = *buffer ? buffer_bytes : 0;
   *max_records = 0;

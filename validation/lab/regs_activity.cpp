@@ -32,8 +32,8 @@ void CUPTIAPI completed(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t val
       continue;
     const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
     std::lock_guard<std::mutex> g(lock);
-    const int attr = k->correlationId < attribute_regs.size() ? attribute_regs[k->correlationId]
-                                                              : -1;
+    const int attr =
+        k->correlationId < attribute_regs.size() ? attribute_regs[k->correlationId] : -1;
     lines.push_back("regs activity=" + std::to_string(k->registersPerThread) +
                     " attribute=" + std::to_string(attr) + " name=" + k->name);
   }
@@ -84,8 +84,7 @@ extern "C" int InitializeInjection() {
        {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
         CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz})
     ok = ok && cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, id) == CUPTI_SUCCESS;
-  if (!ok ||
-      cuptiActivityRegisterCallbacks(requested, completed) != CUPTI_SUCCESS ||
+  if (!ok || cuptiActivityRegisterCallbacks(requested, completed) != CUPTI_SUCCESS ||
       cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) != CUPTI_SUCCESS) {
     std::fprintf(stderr, "regs_activity: CUPTI set-up failed\n");
     return 0;

@@ -12,14 +12,14 @@
 #include <cstdlib>
 #include <vector>
 
-#define CHECK(call)                                                                               \
-  do {                                                                                            \
-    cudaError_t e_ = (call);                                                                      \
-    if (e_ != cudaSuccess) {                                                                      \
-      std::fprintf(stderr, "%s failed: %s (%s:%d)\n", #call, cudaGetErrorString(e_), __FILE__,   \
-                   __LINE__);                                                                     \
-      std::exit(1);                                                                               \
-    }                                                                                             \
+#define CHECK(call)                                                                                \
+  do {                                                                                             \
+    cudaError_t e_ = (call);                                                                       \
+    if (e_ != cudaSuccess) {                                                                       \
+      std::fprintf(stderr, "%s failed: %s (%s:%d)\n", #call, cudaGetErrorString(e_), __FILE__,     \
+                   __LINE__);                                                                      \
+      std::exit(1);                                                                                \
+    }                                                                                              \
   } while (0)
 
 constexpr int threads = 128;
@@ -92,8 +92,7 @@ void sweep(const char* name, Kernel kernel, Launch launch, int sms, bool last) {
     const double w = 1.0 * g / wave, full = std::ceil(w);
     std::printf("%s\n    {\"grid\": %d, \"waves\": %.4f, \"median_ms\": %.5f, "
                 "\"idle_share_of_last_wave_model\": %.4f, \"ncu_tail_up_to\": %.4f}",
-                i ? "," : "", g, w, ms, (full - w) / full,
-                w > 1 && w != full ? 1.0 / full : 0.0);
+                i ? "," : "", g, w, ms, (full - w) / full, w > 1 && w != full ? 1.0 / full : 0.0);
   }
   std::printf("]}%s\n", last ? "" : ",");
 }
@@ -115,9 +114,11 @@ int main() {
               threads);
   std::printf("  \"stream_bytes\": %ld, \"chain_items\": %ld, \"chain_length\": 512,\n",
               3 * n4 * (long)sizeof(float4), n1);
-  sweep("stream", stream, [&](int g) { stream<<<g, threads>>>(x, y, n4, 1.0001f); }, sms, false);
-  sweep("chain", chain,
-        [&](int g) { chain<<<g, threads>>>(reinterpret_cast<float*>(y), n1, 512); }, sms, true);
+  sweep(
+      "stream", stream, [&](int g) { stream<<<g, threads>>>(x, y, n4, 1.0001f); }, sms, false);
+  sweep(
+      "chain", chain, [&](int g) { chain<<<g, threads>>>(reinterpret_cast<float*>(y), n1, 512); },
+      sms, true);
   std::printf("}\n");
   CHECK(cudaFree(x));
   CHECK(cudaFree(y));
