@@ -148,7 +148,8 @@ public:
                         CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
     cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE,
                         CUPTI_CBID_RESOURCE_MODULE_LOADED);
-    if (std::string why; !(activity_registers_ = start_launch_registers(why)))
+    if (std::string why;
+        !std::getenv("ROOFKIT_NO_ACTIVITY") && !(activity_registers_ = start_launch_registers(why)))
       say("warning: no kernel activity records (" + why +
           "): registers per thread are the compiled counts");
     if (!options_.nvtx_range.empty() || options_.nvtx_groups) {
@@ -732,6 +733,7 @@ private:
       };
       // One auto range per kernel: its duration and counters are the kernel's alone (a user
       // range around the launch added about 17 us of launch overhead to every kernel's time).
+      const activity_pause paused(activity_registers_);
       const range_values values = s->session->profile_launch(work, before_pass);
       cuCtxSetCurrent(ctx);
       restore();
@@ -874,7 +876,10 @@ private:
       ROOFKIT_CU_CHECK(cuCtxSynchronize());
       output.emplace();
       auto restore = [&] { ROOFKIT_CUPTI_CHECK(cuptiCheckpointRestore(&b.checkpoint)); };
-      values = b.state->session->profile_launch_sequence(works, restore);
+      {
+        const activity_pause paused(activity_registers_);
+        values = b.state->session->profile_launch_sequence(works, restore);
+      }
       cuCtxSetCurrent(b.ctx);
       ROOFKIT_CU_CHECK(cuCtxSynchronize());
       if (!launch_error.empty())

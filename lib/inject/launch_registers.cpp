@@ -54,6 +54,16 @@ bool start_launch_registers(std::string& why) {
   return false;
 }
 
+activity_pause::activity_pause(bool active) : active_(active) {
+  if (active_)
+    cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+}
+
+activity_pause::~activity_pause() {
+  if (active_)
+    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+}
+
 std::map<std::string, unsigned> finish_launch_registers() {
   cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);

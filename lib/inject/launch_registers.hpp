@@ -12,6 +12,19 @@ namespace roofkit::inject {
 /// when CUPTI refuses: launches then keep the function attribute's count.
 bool start_launch_registers(std::string& why);
 
+/// Kernel activity off while it lives, when `active`: the range profiler's SASS instruction
+/// counters read 0 for launches made while kernel activity is traced.
+class activity_pause {
+public:
+  explicit activity_pause(bool active);
+  ~activity_pause();
+  activity_pause(const activity_pause&) = delete;
+  activity_pause& operator=(const activity_pause&) = delete;
+
+private:
+  bool active_;
+};
+
 /// Flushes the activity buffers and returns the registers per thread seen for each function
 /// (mangled name). Call once, at exit.
 std::map<std::string, unsigned> finish_launch_registers();

@@ -11,6 +11,7 @@
 // cudaProfilerStart/Stop region.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdio>
@@ -309,7 +310,8 @@ TEST(profile_app, device_reset_midway_starts_a_new_session) {
 
 // Every profiled launch carries the launch facts the driver gives for its function, read after
 // the function is loaded (with lazy loading, attributes read before are zero): the application
-// prints what cuFuncGetAttribute says, and the run must say the same.
+// prints what cuFuncGetAttribute says, and the run must say the same, but for the registers the
+// hardware allocates (from CUPTI's kernel activity records).
 TEST(profile_app, launch_facts_match_the_drivers_attributes) {
   const auto p = profile("facts", "", "", ROOFKIT_APP_LAUNCH_FACTS);
   ASSERT_EQ(p.exit_code, 0) << p.err;
@@ -337,8 +339,10 @@ TEST(profile_app, launch_facts_match_the_drivers_attributes) {
     ASSERT_TRUE(want.count(name)) << name;
     const facts& f = want[name];
     const auto& launch = l["launch"];
-    EXPECT_GT(launch["registers_per_thread"].get<int>(), 0) << name;
-    EXPECT_EQ(launch["registers_per_thread"].get<int>(), f.regs) << name;
+    // The hardware runs a function with at least 16 registers per thread, and with more than
+    // the compiled count for some (CUPTI's activity records, as ncu: validation/lab/regs.sh).
+    EXPECT_GE(launch["registers_per_thread"].get<int>(), std::max(f.regs, 16)) << name;
+    EXPECT_LE(launch["registers_per_thread"].get<int>(), std::max(f.regs, 32)) << name;
     EXPECT_EQ(launch["static_smem_bytes"].get<int>(), f.smem) << name;
     EXPECT_EQ(launch["local_bytes_per_thread"].get<int>(), f.local) << name;
     EXPECT_EQ(launch["block"][0].get<int>(), 256) << name;
