@@ -78,6 +78,13 @@ small = {"limiter": "launch_overhead",
 w = d.difference(kernel([1024, 1, 1]), small, "occupancy_registers", {"speedup": 25, "text": ""})
 check("grid below one wave", (w["class"], w["right"]), ("grid_below_one_wave", "roofkit"))
 
+# An estimate larger than what the measured roof leaves -> roofkit.
+near = {"limiter": "dram_bandwidth", "bound": {"roof": "dram", "pct_of_roof": 88}, "findings": []}
+w = d.difference(kernel([4096, 1, 1]), near, "occupancy_registers", {"speedup": 25, "text": ""})
+check("beyond the roof", (w["class"], w["right"]), ("beyond_the_roof", "roofkit"))
+w = d.difference(kernel([4096, 1, 1]), near, "occupancy_registers", {"speedup": 15, "text": ""})
+check("within the roof's headroom", w["class"] == "beyond_the_roof", False)
+
 # ncu's one small-grid verdict is either of roofkit's two.
 check("small grid, short kernel", d.same("launch_overhead", "small_grid"), True)
 check("small grid, long kernel", d.same("tail_effect", "small_grid"), True)

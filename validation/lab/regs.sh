@@ -30,5 +30,34 @@ for so in "$lib"/libtorch_cuda.so; do
     grep -E 'Function|REG' >"$OUT/cuobjdump.txt"
 done
 rm -f "$OUT/libregs_activity.so"
+python3 - "$OUT" "${REV:-unknown}" <<'PY'
+import collections, csv, datetime, io, json, re, subprocess, sys
+out, rev = sys.argv[1], sys.argv[2]
+def pairs(path):
+    rows = [re.match(r"regs activity=(\d+) attribute=(-?\d+) name=(\S+)", l) for l in open(path)]
+    return [(int(m[2]), int(m[1]), m[3]) for m in rows if m]
+abi = {name: {"attribute": a, "activity": b} for a, b, name in pairs(f"{out}/regs_abi.txt")}
+torch = collections.Counter((a, b) for a, b, _ in pairs(f"{out}/activity.txt"))
+text = open(f"{out}/ncu.csv").read()
+ncu = [r for r in csv.DictReader(io.StringIO(text[text.find('"ID"'):]))
+       if r["Metric Name"] == "launch__registers_per_thread"]
+act = [b for _, b, _ in pairs(f"{out}/activity.txt")]
+gpu = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
+                     capture_output=True, text=True).stdout.strip().splitlines()[0]
+doc = {"schema": "roofkit.validation/1",
+       "what": "registers per thread: the compiled count (CU_FUNC_ATTRIBUTE_NUM_REGS) against "
+               "CUPTI's kernel activity record and ncu's launch__registers_per_thread",
+       "command": "REV=rev validation/lab/regs.sh", "device": gpu, "git_revision": rev,
+       "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+       "kernels_of_regs_abi_cu": abi,
+       "torch_ops_launches_by_attribute_and_activity":
+           [{"attribute": a, "activity": b, "launches": n} for (a, b), n in sorted(torch.items())],
+       "torch_ops_activity_equals_ncu_launch_by_launch":
+           len(act) == len(ncu) and all(int(float(r["Metric Value"])) == v
+                                        for r, v in zip(ncu, act)),
+       "torch_ops_launches": {"activity": len(act), "ncu": len(ncu)}}
+json.dump(doc, open(f"{out}/registers.json", "w"), indent=1)
+print(json.dumps(doc, indent=1)[:1500])
+PY
 awk '{ print $2, $3 }' "$OUT/activity.txt" | sort | uniq -c
 wc -l "$OUT/cuobjdump.txt"

@@ -62,7 +62,7 @@ template <class Launch> float median_ms(Launch launch) {
   for (int i = 0; i < 3; ++i)
     launch();
   std::vector<float> ms;
-  for (int i = 0; i < 21; ++i) {
+  for (int i = 0; i < 201; ++i) {
     CHECK(cudaEventRecord(a));
     launch();
     CHECK(cudaEventRecord(b));
