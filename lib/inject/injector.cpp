@@ -148,10 +148,7 @@ public:
                         CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
     cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE,
                         CUPTI_CBID_RESOURCE_MODULE_LOADED);
-    if (std::string why;
-        !std::getenv("ROOFKIT_NO_ACTIVITY") && !(activity_registers_ = start_launch_registers(why)))
-      say("warning: no kernel activity records (" + why +
-          "): registers per thread are the compiled counts");
+    start_activity();
     if (!options_.nvtx_range.empty() || options_.nvtx_groups) {
       // NVTX loads its tool on the first NVTX call: point it at the libcupti we are bound to
       // (the launcher's guess may differ when the application brought its own copy).
@@ -160,6 +157,19 @@ public:
         setenv("NVTX_INJECTION64_PATH", info.dli_fname, 1);
       cuptiEnableDomain(1, subscriber_, CUPTI_CB_DOMAIN_NVTX);
     }
+  }
+
+  // Kernel activity records give the registers the hardware runs each function with; without
+  // them (ROOFKIT_PROFILE_ACTIVITY=off, or CUPTI refuses) launches keep the compiled counts.
+  void start_activity() {
+    const char* env = std::getenv("ROOFKIT_PROFILE_ACTIVITY");
+    if (env && std::string(env) == "off")
+      return;
+    std::string why;
+    activity_registers_ = start_launch_registers(why);
+    if (!activity_registers_)
+      say("warning: no kernel activity records (" + why +
+          "): registers per thread are the compiled counts");
   }
 
   // The profiler's own time, added to `fields` (the record log sums its profiler_time lines).

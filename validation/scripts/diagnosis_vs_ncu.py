@@ -386,6 +386,7 @@ def compare_app(app, run, theirs):
 
 
 TAIL_EVIDENCE = "validation/data/tail-waves-h200.json"
+NEAR_ROOF = 80  # roofkit's near_roof_pct
 TAIL_THRESHOLD = 0.10  # roofkit's (lib/src/diagnosis/diagnosis_internal.hpp, tail_threshold)
 SHARED_STALLS = ("short_scoreboard", "mio_throttle")
 LD_ST = (("smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum",
@@ -479,6 +480,18 @@ def difference(k, diag, theirs, deciding):
     ours = diag.get("limiter", "none")
     waves = next((f["evidence"].get("waves") for f in diag.get("findings", [])
                   if "waves" in f.get("evidence", {})), None)
+    pct = diag.get("bound", {}).get("pct_of_roof", 0)
+    if deciding and pct >= NEAR_ROOF and deciding["speedup"] > 100 - pct + 5:
+        return why("beyond_the_roof", "roofkit",
+                   f"the kernel runs at {pct:.0f}% of its {diag['bound'].get('roof', '')} roof "
+                   f"measured on this GPU, which leaves {100 - pct:.0f}% to gain; ncu's "
+                   f"estimate ({deciding['speedup']:.0f}%) is more than the roof allows")
+    if theirs == "small_grid" and ours == "latency_hiding":
+        return why("small_grid_as_bytes_in_flight", "open",
+                   "ncu says the grid is too small to fill the device; roofkit measures what "
+                   "that costs a memory-bound kernel (too few bytes in flight for the DRAM "
+                   "roof): one cause under two names, and the fixes differ (a bigger grid, or "
+                   "more loads in flight per thread)")
     if theirs == "tail_effect" and deciding:
         return tail_difference(k, diag, deciding)
     if theirs == "bank_conflicts" and deciding:
@@ -595,6 +608,7 @@ def main():
     p.add_argument("--gpu", help="file name suffix (default: from the device name)")
     p.add_argument("--apps", help="comma-separated (default: every APP.json with an "
                                   "APP-details.csv in the log directories)")
+    p.add_argument("--note", help="a note for the JSON (how the logs were made)")
     p.add_argument("--expect", help="summary counts or ncu limiters to check, e.g. "
                    "rows=3,agree=2,ncu:APP/DISPLAY_NAME=bank_conflicts")
     a = p.parse_args()
@@ -650,6 +664,8 @@ def main():
            "rules": {"main_limiter": "see validation/scripts/diagnosis_vs_ncu.py (module doc)",
                      "min_speedup_pct": MIN_SPEEDUP, "min_time_share": SHARE},
            "summary": summary, "apps": per_app, "rows": rows}
+    if a.note:
+        doc["note"] = a.note
     gpu = a.gpu or gpu_slug(device)
     os.makedirs(a.out, exist_ok=True)
     base = os.path.join(a.out, f"diagnosis-vs-ncu-{gpu}")
