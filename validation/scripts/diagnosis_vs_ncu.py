@@ -549,6 +549,7 @@ def markdown(doc):
     s = doc["summary"]
     lines = [f"# roofkit's diagnosis vs Nsight Compute's rules ({doc['device']})", "",
              f"{doc['date']}, revision {doc['git_revision']}. Command: `{doc['command']}`.", "",
+             *([doc["note"], ""] if doc.get("note") else []),
              f"Kernels with at least 1% of an application's GPU time: {s['rows']}; the same main "
              f"limiter: {s['agree']} ({s['agree_pct']:.0f}%); roofkit's limiter among ncu's "
              f"flagged causes: {s['flagged']}. Registers per thread: {s['registers_equal']} of "
