@@ -116,6 +116,31 @@ TEST(Diagnosis, TinyLaunchesAreLaunchOverhead) {
   EXPECT_EQ(finding(diagnosis_of(h100_run(), "reduce/two-pass"), "launch_overhead"), nullptr);
 }
 
+// Launch overhead claims only the fixed cost: the run's shortest kernel time over this one's.
+TEST(Diagnosis, LaunchOverheadClaimsTheRunsShortestKernelTimeOverTheKernels) {
+  run r = h100_run();
+  const std::size_t i = index_of(r, "divergence/boundary-100");
+  double floor = 0;
+  for (const auto& k : r.kernels) {
+    const double t = k.gpu_time_s.value_or(k.time.median_s);
+    if (t > 0 && (floor == 0 || t < floor))
+      floor = t;
+  }
+  const double t = r.kernels[i].gpu_time_s.value_or(r.kernels[i].time.median_s);
+  ASSERT_GT(floor, 0);
+  const auto* f = finding(diagnosis_of(r, "divergence/boundary-100"), "launch_overhead");
+  ASSERT_NE(f, nullptr);
+  EXPECT_DOUBLE_EQ(f->evidence.at("launch_floor_s"), floor);
+  EXPECT_LE(f->gain, floor / t + 1e-12);
+  // Three times as long with the same launch: a third of the time at most.
+  r.kernels[i].gpu_time_s = 3 * floor;
+  r.kernels[i].time.median_s = 3 * floor;
+  const auto* slower = finding(diagnosis_of(r, "divergence/boundary-100"), "launch_overhead");
+  ASSERT_NE(slower, nullptr);
+  EXPECT_NEAR(slower->gain, 1.0 / 3, 1e-9);
+  EXPECT_NE(slower->text.find("up to 33% of this one"), std::string::npos) << slower->text;
+}
+
 TEST(Diagnosis, ScalarCopyLacksBytesInFlightAndInt4CopyIsNearTheRoof) {
   const auto scalar = diagnosis_of(h100_run(), "vector/copy-scalar");
   EXPECT_EQ(scalar.limiter, "latency_hiding") << scalar.verdict;
