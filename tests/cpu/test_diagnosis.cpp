@@ -128,14 +128,16 @@ TEST(Diagnosis, LaunchOverheadClaimsTheRunsShortestKernelTimeOverTheKernels) {
   }
   const double t = r.kernels[i].gpu_time_s.value_or(r.kernels[i].time.median_s);
   ASSERT_GT(floor, 0);
-  const auto* f = finding(diagnosis_of(r, "divergence/boundary-100"), "launch_overhead");
+  const auto d = diagnosis_of(r, "divergence/boundary-100");
+  const auto* f = finding(d, "launch_overhead");
   ASSERT_NE(f, nullptr);
   EXPECT_DOUBLE_EQ(f->evidence.at("launch_floor_s"), floor);
   EXPECT_LE(f->gain, floor / t + 1e-12);
   // Three times as long with the same launch: a third of the time at most.
   r.kernels[i].gpu_time_s = 3 * floor;
   r.kernels[i].time.median_s = 3 * floor;
-  const auto* slower = finding(diagnosis_of(r, "divergence/boundary-100"), "launch_overhead");
+  const auto longer = diagnosis_of(r, "divergence/boundary-100");
+  const auto* slower = finding(longer, "launch_overhead");
   ASSERT_NE(slower, nullptr);
   EXPECT_NEAR(slower->gain, 1.0 / 3, 1e-9);
   EXPECT_NE(slower->text.find("up to 33% of this one"), std::string::npos) << slower->text;
