@@ -396,8 +396,7 @@ LD_ST = (("smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum",
 
 
 def counter(k, name):
-    v = (k.get("counters") or {}).get(name)
-    return v.get("value") if isinstance(v, dict) else v
+    return (k.get("counters") or {}).get(name)
 
 
 def finding(diag, kind):
