@@ -1,11 +1,12 @@
 // libroofkit_nccl.so: preloaded (LD_PRELOAD) into a profiled application, it stands in front of
-// NCCL's collective calls, forwards each to the real one (dlsym RTLD_NEXT) and appends one
-// "nccl" line per call to the process's record log: stream, operation, bytes as nccl-tests
-// counts them, ranks of the communicator, and the time of the call. The launcher's side matches
-// each call to the collective kernel that carried it out (correlate_collectives). Built without
-// NCCL's headers or library (internal/nccl_api.hpp).
+// NCCL's collective calls, forwards each to the real one (the next in the global scope, else the
+// loaded object that has it) and appends one "nccl" line per call to the process's record log:
+// stream, operation, bytes as nccl-tests counts them, ranks of the communicator, and the time of
+// the call. The launcher's side matches each call to the collective kernel that carried it out
+// (correlate_collectives). Built without NCCL's headers or library (internal/nccl_api.hpp).
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <link.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -14,6 +15,7 @@
 #include <ctime>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "internal/nccl_api.hpp"
 #include "roofkit/ranks.hpp"
@@ -42,7 +44,63 @@ std::int64_t now_ns() {
   return static_cast<std::int64_t>(t.tv_sec) * 1000000000 + t.tv_nsec;
 }
 
-template <class F> F next(const char* name) { return reinterpret_cast<F>(dlsym(RTLD_NEXT, name)); }
+// The file this library was loaded from, to tell NCCL's entry points from its own.
+std::string own_file() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&own_file), &info) == 0 || !info.dli_fname)
+    return {};
+  return info.dli_fname;
+}
+
+bool is_own(void* symbol) {
+  static const std::string own = own_file();
+  Dl_info info{};
+  return dladdr(symbol, &info) != 0 && info.dli_fname && own == info.dli_fname;
+}
+
+int add_object(dl_phdr_info* info, std::size_t, void* out) {
+  if (info->dlpi_name && *info->dlpi_name)
+    static_cast<std::vector<std::string>*>(out)->emplace_back(info->dlpi_name);
+  return 0;
+}
+
+// An entry point in a loaded object other than this one, looked up through each object's own
+// scope: NCCL loaded into a local scope (Python imports PyTorch with RTLD_LOCAL, and libnccl
+// comes in as its dependency) is invisible to RTLD_NEXT, while the application's calls still
+// reach this library, which is in the global scope.
+void* in_local_scopes(const char* name) {
+  std::vector<std::string> objects;
+  dl_iterate_phdr(add_object, &objects); // dlopen only after: not under the loader's lock
+  for (const auto& path : objects) {
+    void* handle = dlopen(path.c_str(), RTLD_LAZY | RTLD_NOLOAD);
+    if (!handle)
+      continue;
+    void* symbol = dlsym(handle, name);
+    dlclose(handle);
+    if (symbol && !is_own(symbol))
+      return symbol;
+  }
+  return nullptr;
+}
+
+void say_missing(const char* name) {
+  char line[200];
+  const int n = std::snprintf(line, sizeof line,
+                              "roofkit: the NCCL call recorder found no %s to forward to in this "
+                              "process; set ROOFKIT_NCCL_SHIM=0 to profile without it\n",
+                              name);
+  if (n > 0 && n < static_cast<int>(sizeof line))
+    (void)!::write(2, line, static_cast<std::size_t>(n));
+}
+
+template <class F> F next(const char* name) {
+  void* symbol = dlsym(RTLD_NEXT, name);
+  if (!symbol || is_own(symbol))
+    symbol = in_local_scopes(name);
+  if (!symbol)
+    say_missing(name);
+  return reinterpret_cast<F>(symbol);
+}
 
 int ranks_of(nccl::comm_t comm) {
   static const auto count = next<nccl::comm_count_fn>("ncclCommCount");

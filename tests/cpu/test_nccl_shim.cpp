@@ -34,31 +34,49 @@ const bool as_application = [] {
   std::_Exit(sum - 129 == 0 ? 0 : 1);
 }();
 
-TEST(nccl_shim, forwards_each_call_and_records_it) {
-#ifndef ROOFKIT_NCCL_SHIM_PATH
-  GTEST_SKIP() << "the NCCL call recorder is not built (no GPU build)";
-#else
-  namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / ("roofkit-shim-" + std::to_string(getpid()));
-  fs::create_directories(dir);
-  const std::string base = (dir / "records").string();
+#ifdef ROOFKIT_NCCL_SHIM_PATH
+namespace fs = std::filesystem;
+
+// Runs `program args` with the recorder preloaded and the record log at `base`, as rank 3 of an
+// Open MPI job; returns its exit code (-1 if it did not exit).
+int run_preloaded(const std::string& base, const char* program, const char* arg) {
   const pid_t pid = fork();
   if (pid == 0) {
     setenv("LD_PRELOAD", ROOFKIT_NCCL_SHIM_PATH, 1);
     setenv("ROOFKIT_PROFILE_RECORD", base.c_str(), 1);
     setenv("ROOFKIT_TEST_NCCL_APP", "1", 1);
     setenv("OMPI_COMM_WORLD_RANK", "3", 1);
-    execl("/proc/self/exe", "test_nccl_shim", static_cast<char*>(nullptr));
+    execl(program, program, arg, static_cast<char*>(nullptr));
     std::_Exit(127);
   }
   int status = 0;
   waitpid(pid, &status, 0);
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 0); // every call returned the stand-in's result
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+roofkit::rank_log rank3_log(const std::string& base) {
   std::ifstream in(roofkit::rank_record_path(base, 3));
   std::stringstream text;
   text << in.rdbuf();
-  const roofkit::rank_log log = roofkit::parse_rank_log(text.str());
+  return roofkit::parse_rank_log(text.str());
+}
+
+fs::path scratch_dir(const char* what) {
+  const fs::path dir = fs::temp_directory_path() / (std::string(what) + std::to_string(getpid()));
+  fs::create_directories(dir);
+  return dir;
+}
+#endif
+
+TEST(nccl_shim, forwards_each_call_and_records_it) {
+#ifndef ROOFKIT_NCCL_SHIM_PATH
+  GTEST_SKIP() << "the NCCL call recorder is not built (no GPU build)";
+#else
+  const fs::path dir = scratch_dir("roofkit-shim-");
+  const std::string base = (dir / "records").string();
+  // every call returned the stand-in's result
+  EXPECT_EQ(run_preloaded(base, "/proc/self/exe", nullptr), 0);
+  const roofkit::rank_log log = rank3_log(base);
   ASSERT_EQ(log.calls.size(), 3u);
   EXPECT_EQ(log.calls[0].op, roofkit::collective_op::all_reduce);
   EXPECT_DOUBLE_EQ(log.calls[0].bytes, 4000); // 1000 float32
@@ -71,6 +89,25 @@ TEST(nccl_shim, forwards_each_call_and_records_it) {
   EXPECT_DOUBLE_EQ(log.calls[2].bytes, 8 * 8 * 4); // float64, x 4 ranks
   EXPECT_LE(log.calls[0].t_ns, log.calls[2].t_ns);
   EXPECT_FALSE(fs::exists(base)); // a rank writes only its own log
+  fs::remove_all(dir);
+#endif
+}
+
+// PyTorch's arrangement: NCCL is a dependency of a library loaded with dlopen(RTLD_LOCAL), out of
+// RTLD_NEXT's reach, while that library's calls still reach the recorder in the global scope.
+TEST(nccl_shim, forwards_to_an_nccl_in_a_local_scope) {
+#if !defined(ROOFKIT_NCCL_SHIM_PATH) || !defined(ROOFKIT_NCCL_LOCAL_APP)
+  GTEST_SKIP() << "the NCCL call recorder is not built (no GPU build)";
+#else
+  const fs::path dir = scratch_dir("roofkit-shim-local-");
+  const std::string base = (dir / "records").string();
+  EXPECT_EQ(run_preloaded(base, ROOFKIT_NCCL_LOCAL_APP, ROOFKIT_NCCL_USER_LIB), 0);
+  const roofkit::rank_log log = rank3_log(base);
+  ASSERT_EQ(log.calls.size(), 1u);
+  EXPECT_EQ(log.calls[0].op, roofkit::collective_op::all_reduce);
+  EXPECT_DOUBLE_EQ(log.calls[0].bytes, 256); // 64 float32
+  EXPECT_EQ(log.calls[0].nranks, 4);         // ncclCommCount found in the local scope too
+  EXPECT_EQ(log.calls[0].stream, 0x30u);
   fs::remove_all(dir);
 #endif
 }

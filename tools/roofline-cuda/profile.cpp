@@ -194,11 +194,9 @@ int run_profile(const profile_cli& o) {
   req.inject_candidates.emplace_back(ROOFKIT_INJECT_BUILD_PATH);
 #endif
   req.inject_candidates.push_back(dir / "libroofkit_inject.so");
-  // The NCCL call recorder, beside the injection library, only with ROOFKIT_NCCL_SHIM=1: preloaded
-  // into PyTorch's DDP on two H200s (NCCL 2.28.9), NCCL's communicator set-up failed with
-  // "unhandled system error", and without it the same job ran and was profiled.
+  // The NCCL call recorder, beside the injection library, unless ROOFKIT_NCCL_SHIM=0.
   const char* shim_env = std::getenv("ROOFKIT_NCCL_SHIM");
-  if (!o.app.empty() && shim_env && std::string(shim_env) == "1") {
+  if (!o.app.empty() && !(shim_env && std::string(shim_env) == "0")) {
     try {
       const auto inject = roofkit::find_inject_library(req.inject_library, req.inject_candidates);
       if (const auto shim = inject.parent_path() / "libroofkit_nccl.so";

@@ -3,9 +3,10 @@
 An MLP of large Linear layers (default 4 x 8192x8192, bf16 autocast off: fp32 weights, 1 GiB of
 gradients per step) trained with DistributedDataParallel over NCCL, so that the gradients'
 all-reduce is a visible share of each step. The last step runs between cudaProfilerStart and
-cudaProfilerStop, so that profilers with --profile-from-start off take that step alone. Deterministic data and weights; prints one JSON line
-per rank at the end with the step time and a loss checksum, so runs under a profiler can be
-checked against a plain run.
+cudaProfilerStop, so that profilers with --profile-from-start off take that step alone.
+Deterministic data and weights; prints one JSON line per rank at the end with the step times,
+the losses and weight and gradient sums, so that runs under a profiler can be checked against a
+plain run.
 
 Run: torchrun --nproc_per_node 2 validation/apps/ddp_train.py [--steps 6] [--width 8192]
 """
@@ -61,7 +62,12 @@ def main():
     print(json.dumps({"rank": rank, "world_size": dist.get_world_size(), "steps": a.steps,
                       "step_s": times, "losses": losses,
                       "gradient_bytes": params * 4,
-                      "weights_checksum": float(sum(p.double().sum() for p in model.parameters()))}),
+                      "weights_checksum": float(sum(p.double().sum() for p in model.parameters())),
+                      # per parameter, to tell where a run's weights part from another's: the
+                      # weights after the last step and that step's all-reduced gradients
+                      "lr": opt.param_groups[0]["lr"],
+                      "param_sums": [float(p.double().sum()) for p in model.parameters()],
+                      "grad_sums": [float(p.grad.double().sum()) for p in model.parameters()]}),
           flush=True)
     dist.destroy_process_group()
 

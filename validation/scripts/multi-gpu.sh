@@ -3,12 +3,15 @@
 # under 10 minutes:
 #   1. the node's interconnect: peer copies per pair and NCCL all-reduce bus bandwidth
 #      (roofline-cuda ceilings --interconnect, NCCL from PyTorch's wheel)
-#   2. a DDP training step of our own (validation/apps/ddp_train.py, torchrun, 2 ranks) alone
+#   2. a DDP training step of our own (validation/apps/ddp_train.py, torchrun, 2 ranks) alone,
+#      twice
 #   3. the same under roofline-cuda profile (--profile-from-start off: the last step): both
-#      ranks profiled, one run per rank, merged; collectives timed, placed by bus bandwidth
+#      ranks profiled, one run per rank, merged; collectives timed, their NCCL calls recorded
+#      (libroofkit_nccl.so), placed by bus bandwidth
 #   4. the same under ncu --target-processes all with the same filter (the last step, NCCL's
 #      kernels left out, our counter names): wall time, and launch by launch per rank against
-#      our run (profile-compare.py: instruction counts equal, DRAM bytes reported)
+#      our run (profile-compare.py: instruction counts equal); then twice with the two DRAM
+#      metrics alone (one pass): our DRAM bytes against the first, the second against the first
 #   5. an MPI program of our own (validation/apps/mpi_ring.cu, mpirun -np 2) alone and under
 #      profile
 # Writes under $OUT: multi-gpu-interconnect.json, multi-gpu-ddp.json, multi-gpu-ddp-vs-ncu-
@@ -51,6 +54,7 @@ cp "$R/interconnect.json" "$OUT/multi-gpu-interconnect.json" 2>/dev/null
 DDP=(torchrun --standalone --nproc_per_node 2 validation/apps/ddp_train.py --steps 4)
 "${DDP[@]}" >/dev/null 2>&1 # warm the file cache, the CUDA JIT cache and NCCL's first start
 wall ddp_plain 120 "${DDP[@]}"
+wall ddp_plain2 120 "${DDP[@]}" # a second run alone: are the job's weights the same run to run?
 wall ddp_profile 240 "$RC" profile --sample all --profile-from-start off --records "$R/ddp.records.jsonl" \
   -o "$R/ddp.json" --plot "$R/ddp.svg" -- "${DDP[@]}"
 # The collectives of both ranks against the measured interconnect roof.
@@ -82,6 +86,12 @@ NCU=(ncu --target-processes all --profile-from-start off --kernel-name "regex:^(
 if [ -n "$metrics" ]; then
   wall ddp_ncu "${NCU_LIMIT_S:-200}" "${NCU[@]}" --metrics "$metrics" "${DDP[@]}"
   cp "$R/ddp_ncu.out" "$R/ddp-ncu.csv"
+  # ncu's one-pass DRAM values, twice: the reference for ours, and its own run-to-run spread.
+  for i in 1 2; do
+    wall "ddp_ncu_dram$i" 120 "${NCU[@]}" --metrics dram__bytes_read.sum,dram__bytes_write.sum \
+      "${DDP[@]}"
+    cp "$R/ddp_ncu_dram$i.out" "$R/ddp-ncu-dram$i.csv"
+  done
 else
   step "ddp_ncu skipped: no profiled launch in the rank 0 records"
 fi

@@ -6,7 +6,8 @@ Usage: multi_gpu_report.py RUNS_DIR OUT_DIR (DEVICE and REVISION from the enviro
 Writes OUT_DIR/multi-gpu-ddp.json (wall times alone / under profile / under ncu, both ranks'
 outcome, collectives placed against the measured all-reduce roof and the NVLink figure, losses
 alone and profiled), multi-gpu-ddp-vs-ncu-rank<R>.json (profile-compare.py of each rank's run
-against ncu's rows of that rank's GPU) and multi-gpu-mpi.json."""
+against ncu's rows of that rank's GPU, with ncu's one-pass DRAM values: how many launches ours
+and ncu's second run agree with its first on) and multi-gpu-mpi.json."""
 import csv
 import io
 import json
@@ -15,6 +16,8 @@ import statistics
 import subprocess
 import sys
 import time
+
+import ncu_csv
 
 runs, out = sys.argv[1], sys.argv[2]
 here = os.path.dirname(os.path.abspath(__file__))
@@ -80,8 +83,9 @@ def collectives_of(merged, roof_busbw, nvlink):
     return rows
 
 
-def split_ncu(csv_path):
-    """ncu's raw-page rows per GPU ("Device" column; else per process in PID order)."""
+def split_ncu(csv_path, prefix="ddp-ncu"):
+    """ncu's raw-page rows per GPU ("Device" column; else per process in PID order), written as
+    RUNS_DIR/<prefix>-rank<R>.csv; {rank: (path, which)}."""
     text = read(csv_path, "")
     start = text.find('"ID","Process ID"')
     if start < 0:
@@ -97,13 +101,69 @@ def split_ncu(csv_path):
     order = sorted(groups, key=lambda k: float(k) if k.replace(".", "").isdigit() else k)
     out_files = {}
     for rank, k in enumerate(order):
-        path = os.path.join(runs, f"ddp-ncu-rank{rank}.csv")
+        path = os.path.join(runs, f"{prefix}-rank{rank}.csv")
         with open(path, "w", newline="") as f:
             w = csv.writer(f, quoting=csv.QUOTE_ALL)
             w.writerow(head)
             w.writerows(groups[k])
         out_files[rank] = (path, f"{key} {k}")
     return out_files
+
+
+def dram_agreement(first, second):
+    """Launches (matched in order within each kernel's base name) whose DRAM read and write bytes
+    in `second` are within 1% or 64 KiB of `first`'s: the rule profile-compare.py judges ours by."""
+    by_name = {}
+    for r in ncu_csv.rows(first):
+        by_name.setdefault(ncu_csv.base_name(r["Kernel Name"]), []).append(r)
+    seen, agree, matched = {}, 0, 0
+    for r in ncu_csv.rows(second):
+        key = ncu_csv.base_name(r["Kernel Name"])
+        i = seen.get(key, 0)
+        seen[key] = i + 1
+        if i >= len(by_name.get(key, [])):
+            continue
+        matched += 1
+        ok = True
+        for m in ("dram__bytes_read.sum", "dram__bytes_write.sum"):
+            a, b = ncu_csv.num(by_name[key][i][m]), ncu_csv.num(r[m])
+            ok &= abs(a - b) <= max(0.01 * max(abs(a), abs(b)), 65536)
+        agree += ok
+    return {"matched": matched, "agree": agree}
+
+
+def ours_dram_agreement(compare):
+    """Launches of a profile-compare.py result whose DRAM read and write bytes both pass."""
+    agree = 0
+    for l in compare.get("launches", []):
+        m = l.get("metrics", {})
+        dram = [m[k]["ok"] for k in ("dram__bytes_read.sum", "dram__bytes_write.sum") if k in m]
+        agree += bool(dram) and all(dram)
+    return {"matched": compare.get("launches_matched", 0), "agree": agree}
+
+
+def weights_account(plain, plain2, profiled):
+    """Where the weights after the last step part between runs: per parameter, the difference of
+    the sums, and the same over that step's update (lr x gradient sum): 1 would be an update
+    applied twice, -1 one not applied."""
+    def runs_equal(a, b):
+        return bool(a) and [l.get("param_sums") for l in a] == [l.get("param_sums") for l in b]
+    out = {"alone_runs_equal": runs_equal(plain, plain2),
+           "profiled_equal_to_alone": runs_equal(plain, profiled), "parameters": []}
+    if not plain or not profiled or "param_sums" not in plain[0]:
+        return out
+    a, p = plain[0], profiled[0]
+    for i, (wa, wp) in enumerate(zip(a["param_sums"], p["param_sums"])):
+        if wa == wp:
+            continue
+        update = a["lr"] * a["grad_sums"][i]
+        out["parameters"].append({"index": i, "alone": wa, "profiled": wp,
+                                  "difference": wp - wa, "alone_again": plain2[0]["param_sums"][i]
+                                  if plain2 else None,
+                                  "grad_sum_alone": a["grad_sums"][i],
+                                  "grad_sum_profiled": p["grad_sums"][i],
+                                  "difference_over_update": (wa - wp) / update if update else None})
+    return out
 
 
 interconnect = load("interconnect.json") or {}
@@ -113,6 +173,7 @@ nvlink = (interconnect.get("theoretical_nvlink") or {}).get("per_direction_bytes
 merged = load("ddp.json")
 mg = (merged or {}).get("multi_gpu", {})
 plain_lines = json_lines(read("ddp_plain.out"))
+plain2_lines = json_lines(read("ddp_plain2.out"))
 profiled_lines = json_lines(read("ddp_profile.out"))
 ddp = stamp("A DDP step of our own under torchrun --nproc_per_node 2: both ranks profiled and "
             "merged, collectives timed and placed by bus bandwidth against the measured "
@@ -120,7 +181,8 @@ ddp = stamp("A DDP step of our own under torchrun --nproc_per_node 2: both ranks
             ["torchrun --standalone --nproc_per_node 2 validation/apps/ddp_train.py --steps 4",
              "roofline-cuda profile --profile-from-start off -o ddp.json -- <the same>",
              "ncu --target-processes all --profile-from-start off --kernel-name regex:^(?!nccl) "
-             "--metrics <our counter names> --cache-control all --clock-control none <the same>"])
+             "--metrics <our counter names> --cache-control all --clock-control none <the same>",
+             "the same ncu line with --metrics dram__bytes_read.sum,dram__bytes_write.sum, twice"])
 ddp["wall"] = {"alone": wall("ddp_plain"), "profile": wall("ddp_profile"), "ncu": wall("ddp_ncu")}
 w = ddp["wall"]
 if w["alone"]["wall_s"] and w["profile"]["wall_s"]:
@@ -143,19 +205,29 @@ ddp["weights_checksum"] = {"alone": [l.get("weights_checksum") for l in plain_li
                            "profiled": [l.get("weights_checksum") for l in profiled_lines]}
 ddp["weights_checksum"]["equal"] = bool(plain_lines) and \
     ddp["weights_checksum"]["alone"] == ddp["weights_checksum"]["profiled"]
+ddp["weights_checksum"]["alone_again"] = [l.get("weights_checksum") for l in plain2_lines]
+ddp["weights_by_parameter"] = weights_account(plain_lines, plain2_lines, profiled_lines)
 ddp["step_s"] = {"alone": [l.get("step_s") for l in plain_lines],
                  "profiled": [l.get("step_s") for l in profiled_lines]}
 json.dump(ddp, open(os.path.join(out, "multi-gpu-ddp.json"), "w"), indent=2)
 
+dram1, dram2 = split_ncu("ddp-ncu-dram1.csv", "ddp-ncu-dram1"), \
+    split_ncu("ddp-ncu-dram2.csv", "ddp-ncu-dram2")
 for rank, (path, which) in split_ncu("ddp-ncu.csv").items():
     run = os.path.join(runs, f"ddp.rank{rank}.json")
+    dram = ["--dram", dram1[rank][0]] if rank in dram1 else []
     res = subprocess.run([sys.executable, os.path.join(here, "profile-compare.py"), run, path,
-                          "--what", f"rank {rank} of the DDP step ({which} of ncu's export)",
+                          *dram, "--what", f"rank {rank} of the DDP step ({which} of ncu's export)",
                           "--command", "validation/scripts/multi-gpu.sh"],
                          capture_output=True, text=True)
     target = os.path.join(out, f"multi-gpu-ddp-vs-ncu-rank{rank}.json")
     if res.returncode == 0 and res.stdout.strip():
-        open(target, "w").write(res.stdout)
+        compare = json.loads(res.stdout)
+        if rank in dram1 and rank in dram2:  # ours and ncu's second run, against its first
+            compare["dram_agreement"] = {
+                "ours_vs_ncu_one_pass": ours_dram_agreement(compare),
+                "ncu_second_vs_first": dram_agreement(dram1[rank][0], dram2[rank][0])}
+        json.dump(compare, open(target, "w"), indent=1)
     else:
         json.dump({"error": res.stderr[-2000:]}, open(target, "w"), indent=2)
 
@@ -174,4 +246,5 @@ mpi["checksums"]["equal"] = bool(plain) and mpi["checksums"]["alone"] == mpi["ch
 json.dump(mpi, open(os.path.join(out, "multi-gpu-mpi.json"), "w"), indent=2)
 print(json.dumps({"ddp_wall": ddp["wall"], "losses_equal": ddp["losses"]["equal"],
                   "weights_equal": ddp["weights_checksum"]["equal"],
+                  "weights_by_parameter": ddp["weights_by_parameter"],
                   "mpi_checksums_equal": mpi["checksums"]["equal"]}, indent=2))
