@@ -48,7 +48,7 @@ struct interconnect_options {
   double copy_bytes = 512.0 * 1024 * 1024; ///< per peer copy: past any L2
   int repetitions = 10;
   double min_all_reduce_bytes = 1024;
-  double max_all_reduce_bytes = 256.0 * 1024 * 1024;
+  double max_all_reduce_bytes = 1024.0 * 1024 * 1024; ///< DDP buckets reach 1 GiB
   int all_reduce_iterations = 20;
   std::string nccl_library; ///< explicit libnccl path; "" = ROOFKIT_NCCL_LIB, then the usual
 };

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""The summary of validation/lab/ddp-weights.sh: per run, each rank's weights checksum and the
+parameters whose weight or gradient sum differs from the first run alone of as many ranks.
+
+Usage: ddp_weights_json.py RUNS_DIR > ddp-weights.json (DEVICE and REVISION from the
+environment)"""
+import json
+import os
+import sys
+import time
+
+runs = sys.argv[1]
+ORDER = ["alone", "alone_again", "profile", "profile_again", "profile_batch1",
+         "profile_no_recorder", "alone_blocking", "profile_blocking", "one_rank_alone",
+         "one_rank_profile"]
+
+
+def lines(name):
+    found = []
+    try:
+        text = open(os.path.join(runs, name + ".out"), errors="replace").read()
+    except OSError:
+        return found
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("{") and '"param_sums"' in line:
+            try:
+                found.append(json.loads(line))
+            except ValueError:
+                pass
+    return sorted(found, key=lambda j: j["rank"])
+
+
+def differing(base, other):
+    """Parameters (index) whose weight or gradient sum differs, on rank 0."""
+    if not base or not other:
+        return None
+    a, b = base[0], other[0]
+    out = []
+    for i, (wa, wb) in enumerate(zip(a["param_sums"], b["param_sums"])):
+        ga, gb = a["grad_sums"][i], b["grad_sums"][i]
+        if wa != wb or ga != gb:
+            out.append({"index": i, "grad_sum": [ga, gb], "weight_difference": wb - wa})
+    return out
+
+
+result = {"claim": "Where the DDP step's weights part under roofline-cuda profile: weights and "
+                   "gradient sums after the last step, alone and under profile, one setting "
+                   "changed at a time",
+          "command": "OUT=dir validation/lab/ddp-weights.sh BUILD",
+          "device": os.environ.get("DEVICE", ""), "git_revision": os.environ.get("REVISION", ""),
+          "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "runs": {}}
+two, one = lines("alone"), lines("one_rank_alone")
+for name in ORDER:
+    got = lines(name)
+    rc = open(os.path.join(runs, name + ".rc")).read().strip() if os.path.exists(
+        os.path.join(runs, name + ".rc")) else None
+    base = one if name.startswith("one_rank") else two
+    diff = differing(base, got)
+    result["runs"][name] = {"rc": rc, "weights_checksum": [l["weights_checksum"] for l in got],
+                            "equal_to_alone": diff == [] if diff is not None else None,
+                            "parameters_differing": diff}
+json.dump(result, sys.stdout, indent=1)
+print()
