@@ -12,7 +12,7 @@ import time
 runs = sys.argv[1]
 ORDER = ["alone", "alone_again", "profile", "profile_again", "profile_batch1",
          "profile_no_recorder", "alone_blocking", "profile_blocking", "one_rank_alone",
-         "one_rank_profile"]
+         "one_rank_profile", "no_p2p_alone", "no_p2p_profile", "no_p2p_profile_again"]
 
 
 def lines(name):
@@ -50,12 +50,14 @@ result = {"claim": "Where the DDP step's weights part under roofline-cuda profil
           "command": "OUT=dir validation/lab/ddp-weights.sh BUILD",
           "device": os.environ.get("DEVICE", ""), "git_revision": os.environ.get("REVISION", ""),
           "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "runs": {}}
-two, one = lines("alone"), lines("one_rank_alone")
+two, one, no_p2p = lines("alone"), lines("one_rank_alone"), lines("no_p2p_alone")
 for name in ORDER:
+    if not os.path.exists(os.path.join(runs, name + ".rc")):
+        continue
     got = lines(name)
     rc = open(os.path.join(runs, name + ".rc")).read().strip() if os.path.exists(
         os.path.join(runs, name + ".rc")) else None
-    base = one if name.startswith("one_rank") else two
+    base = one if name.startswith("one_rank") else no_p2p if name.startswith("no_p2p") else two
     diff = differing(base, got)
     result["runs"][name] = {"rc": rc, "weights_checksum": [l["weights_checksum"] for l in got],
                             "equal_to_alone": diff == [] if diff is not None else None,
