@@ -10,6 +10,8 @@
 #include <fstream>
 #include <string>
 
+#include <set>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -141,6 +143,31 @@ TEST(merge, ranks_kernels_imbalance_and_how_each_ended) {
   ASSERT_EQ(tables.size(), 2u);
   EXPECT_EQ(tables[0].rows.size(), 5u);
   fs::remove_all(dir);
+}
+
+TEST(merge, the_kernels_table_never_repeats_a_label) {
+  // Two instantiations of one template and one kernel whose name the short form cuts: each row
+  // keeps what tells it apart.
+  merge_summary s;
+  for (const char* name :
+       {"void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+        "std::array<char*, 1ul> >(int, at::native::FillFunctor<float>, std::array<char*, 1ul>)",
+        "void at::native::vectorized_elementwise_kernel<4, at::native::AUnaryFunctor<float, float, "
+        "float, at::native::binary_internal::MulFunctor<float> >, std::array<char*, 2ul> >(int, "
+        "at::native::AUnaryFunctor<float, float, float, "
+        "at::native::binary_internal::MulFunctor<float> >, std::array<char*, 2ul>)",
+        "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"})
+    s.kernels.push_back({name});
+  const auto tables = merge_tables(s);
+  ASSERT_EQ(tables.size(), 2u);
+  const auto& rows = tables[1].rows;
+  ASSERT_EQ(rows.size(), 3u);
+  std::set<std::string> labels;
+  for (const auto& row : rows)
+    labels.insert(std::get<std::string>(row[0]));
+  EXPECT_EQ(labels.size(), 3u);
+  EXPECT_NE(std::get<std::string>(rows[0][0]).find("Fill"), std::string::npos);
+  EXPECT_NE(std::get<std::string>(rows[1][0]).find("AUnaryFunctor"), std::string::npos);
 }
 
 TEST(merge, a_job_without_collectives_is_written) {

@@ -91,6 +91,7 @@ int write_rank_runs(const profile_cli& o, const roofkit::app_profile_request& re
   std::vector<fs::path> files;
   int error_exit = 0;
   std::size_t profiled = 0;
+  int with_collectives = 0;
   for (const auto& [rank, text] : res.rank_logs) {
     const auto r = roofkit::build_rank_run(rank, text, res.inputs, req.measured_ceilings, res.log);
     files.push_back(roofkit::rank_run_path(output, rank));
@@ -103,7 +104,14 @@ int write_rank_runs(const profile_cli& o, const roofkit::app_profile_request& re
       say(fmt::format("rank {}: error: {}", rank, e));
     error_exit = std::max(error_exit, r.log.error_exit);
     profiled += r.log.launches.size();
+    with_collectives += r.collectives.empty() ? 0 : 1;
   }
+  // Ranks that ran collectives: those here, or the whole job when this is one task of several.
+  const int job_ranks = with_collectives > 0 && self ? std::max(with_collectives, self->world_size)
+                                                     : with_collectives;
+  if (const auto w = roofkit::peer_access_warning(job_ranks, std::getenv("NCCL_P2P_DISABLE"));
+      !w.empty())
+    say("warning: " + w);
   // One task of several (srun -n N profile ...): its rank's file only. A launcher whose job has
   // one task (an sbatch script, srun -n 1) merges as usual.
   if (!self || self->world_size <= 1) {

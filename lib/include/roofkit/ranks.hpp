@@ -36,6 +36,13 @@ std::string rank_record_path(const std::string& base, int rank);
 /// The run file of one rank beside `output`: "dir/run.json" -> "dir/run.rank3.json".
 std::filesystem::path rank_run_path(const std::filesystem::path& output, int rank);
 
+/// The warning due when `ranks` ranks that ran collectives were profiled while NCCL could use
+/// peer-to-peer access between GPUs (`p2p_disable`: NCCL_P2P_DISABLE's value, null if unset);
+/// empty when none is due. A replay restores a rank's device memory while a peer may write into
+/// it over NVLink, which changed a DDP job's gradients in our runs (with peer access off they
+/// were exact).
+std::string peer_access_warning(int ranks, const char* p2p_disable);
+
 /// The record log files of ranks written beside `base` (base.rank0, base.rank1, ...), by rank.
 std::vector<std::pair<int, std::filesystem::path>> find_rank_records(const std::string& base);
 

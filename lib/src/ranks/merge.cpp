@@ -363,11 +363,15 @@ std::vector<table> merge_tables(const merge_summary& s, std::size_t max_kernels)
                      {"max_ms", "Max", "ms", 3},
                      {"spread_pct", "Spread", "%", 1},
                      {"slowest_rank", "Slowest rank", "", 0}};
-  for (std::size_t i = 0; i < s.kernels.size() && i < max_kernels; ++i) {
+  run shown; // the rows' kernels, for labels unique among them
+  for (std::size_t i = 0; i < s.kernels.size() && i < max_kernels; ++i)
+    shown.kernels.emplace_back().name = s.kernels[i].name;
+  const std::vector<std::string> labels = kernel_labels(shown, 72);
+  for (std::size_t i = 0; i < labels.size(); ++i) {
     const auto& k = s.kernels[i];
-    kernels.rows.push_back({short_kernel_name(k.name, 72), k.collective, std::int64_t{k.ranks},
-                            k.launches, k.mean_s * 1e3, k.min_s * 1e3, k.max_s * 1e3,
-                            k.spread * 100, std::int64_t{k.slowest_rank}});
+    kernels.rows.push_back({labels[i], k.collective, std::int64_t{k.ranks}, k.launches,
+                            k.mean_s * 1e3, k.min_s * 1e3, k.max_s * 1e3, k.spread * 100,
+                            std::int64_t{k.slowest_rank}});
   }
   if (s.kernels.size() > max_kernels)
     kernels.notes.push_back(

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <string>
+#include <string_view>
 #include <system_error>
 
 #include "roofkit/ranks.hpp"
@@ -56,6 +57,15 @@ std::optional<rank_info> rank_from_environment(const char* (*lookup)(const char*
 
 std::string rank_record_path(const std::string& base, int rank) {
   return base + ".rank" + std::to_string(rank);
+}
+
+std::string peer_access_warning(int ranks, const char* p2p_disable) {
+  if (ranks < 2 || (p2p_disable && std::string_view(p2p_disable) == "1"))
+    return {};
+  return "the job's own results may differ from a run alone: replays restore a rank's device "
+         "memory while its peers may write into it over NVLink (NCCL peer-to-peer access); "
+         "the profiled kernels' counters are not affected. NCCL_P2P_DISABLE=1 keeps the job's "
+         "results exact, with its collectives through host memory instead of NVLink";
 }
 
 std::filesystem::path rank_run_path(const std::filesystem::path& output, int rank) {
