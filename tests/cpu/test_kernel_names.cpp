@@ -114,3 +114,25 @@ TEST(KernelNames, LabelsStayUniqueWhenCutToAWidth) {
     EXPECT_EQ(std::set<std::string>(labels.begin(), labels.end()).size(), labels.size()) << width;
   }
 }
+
+TEST(KernelNames, LabelsACutMakesAlikeKeepTheEndThatTellsThemApart) {
+  const auto r = run_of(
+      {"void cutlass::Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nt_align1>(cutlass_80_simt_"
+       "sgemm_256x128_8x4_nt_align1::Params)",
+       "sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize256x128x8_stage3_warpsize4x2x1_ffma_aligna4_"
+       "alignc4_execute_kernel__5x_cublas",
+       "void at::native::vectorized_elementwise_kernel<4, at::native::GeluFunctor<float>, "
+       "std::array<char*, 2ul> >(int, at::native::GeluFunctor<float>, std::array<char*, 2ul>)",
+       "void at::native::vectorized_elementwise_kernel<4, at::native::MulFunctor<float>, "
+       "std::array<char*, 3ul> >(int, at::native::MulFunctor<float>, std::array<char*, 3ul>)",
+       "sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize128x128x8_stage3_warpsize2x2x1_ffma_aligna4_"
+       "alignc4_execute_kernel__5x_cublas"});
+  const auto labels = roofkit::kernel_labels(r, 28);
+  EXPECT_EQ(labels[4], "GEMM fp32, tile 128x128 (cu\u2026"); // alike no other: cut at the end
+  EXPECT_EQ(labels[0], "GEMM fp32\u2026256x128 (CUTLASS)");
+  EXPECT_EQ(labels[1], "GEMM fp32\u2026256x128 (cuBLAS)");
+  EXPECT_EQ(labels[2], "vectorized_ele\u2026<GeluFunctor>");
+  EXPECT_EQ(labels[3], "vectorized_elem\u2026<MulFunctor>");
+  for (const auto& l : labels) // the ellipsis is one character of three bytes
+    EXPECT_LE(l.size() - (l.find("\u2026") == std::string::npos ? 0 : 2), 28u) << l;
+}

@@ -227,9 +227,42 @@ std::vector<std::string> distinguishing_args(const std::vector<name_parts>& grou
   return std::vector<std::string>(group.size());
 }
 
-// At most `max_chars` (and at least 8) characters, an ellipsis marking a cut.
+std::size_t chars_of(const std::string& s) {
+  std::size_t n = 0;
+  for (unsigned char c : s)
+    n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+// At most `max_chars` (and at least 8) characters, an ellipsis marking a cut at the end.
 std::string cut(const std::string& s, std::size_t max_chars) {
   return detail::cut_to_chars(s, std::max<std::size_t>(max_chars, 8));
+}
+
+// The same with the cut in the middle, for labels that a cut at the end makes alike: their end
+// (template arguments, a library's "(cuBLAS)", a tile shape) tells them apart, so the longest end
+// that starts a word, "<" or "(" and leaves a third of the room (at least 6 characters) to the
+// start is kept.
+std::string cut_middle(const std::string& s, std::size_t max_chars) {
+  const std::size_t width = std::max<std::size_t>(max_chars, 8);
+  if (chars_of(s) <= width)
+    return s;
+  const std::size_t room = width - 1; // the ellipsis
+  std::string tail;
+  for (std::size_t at = 1; at < s.size(); ++at) {
+    const bool starts = s[at] == '<' || s[at] == '(' || (s[at - 1] == ' ' && s[at] != ' ');
+    if (starts && chars_of(s.substr(at)) + std::max<std::size_t>(6, room / 3) <= room) {
+      tail = s.substr(at);
+      break;
+    }
+  }
+  if (tail.empty())
+    return detail::cut_to_chars(s, width);
+  std::string head = detail::cut_to_chars(s, room - chars_of(tail) + 1);
+  head.resize(head.size() - std::string("\u2026").size()); // cut_to_chars' own ellipsis
+  while (!head.empty() && (head.back() == ' ' || head.back() == ','))
+    head.pop_back();
+  return head + "\u2026" + tail;
 }
 
 std::string grid_text(const launch_config& l) {
@@ -272,10 +305,15 @@ std::vector<std::string> kernel_labels(const run& r, std::size_t max_chars) {
       if (!args[m].empty())
         labels[members[m]] = label + "<" + args[m] + ">";
   }
-  // Cut to the width, then number whatever still collides ("#2", with the grid when known).
+  // Cut to the width (in the middle where a cut at the end makes labels alike, case aside),
+  // then number whatever still collides ("#2", with the grid when known).
+  std::map<std::string, int> alike;
+  for (const auto& l : labels)
+    ++alike[lower(cut(l, max_chars))];
+  for (auto& l : labels)
+    l = alike[lower(cut(l, max_chars))] > 1 ? cut_middle(l, max_chars) : cut(l, max_chars);
   std::map<std::string, int> seen;
   for (std::size_t i = 0; i < n; ++i) {
-    labels[i] = cut(labels[i], max_chars);
     if (int count = ++seen[labels[i]]; count > 1) {
       const std::string g = grid_text(r.kernels[i].launch);
       std::string suffix = fmt::format(" #{}", count) + (g.empty() ? "" : " " + g);
