@@ -63,9 +63,9 @@ std::string peer_access_warning(int ranks, const char* p2p_disable) {
   if (ranks < 2 || (p2p_disable && std::string_view(p2p_disable) == "1"))
     return {};
   return "the job's own results may differ from a run alone: replays restore a rank's device "
-         "memory while its peers may write into it over NVLink (NCCL peer-to-peer access); "
-         "the profiled kernels' counters are not affected. NCCL_P2P_DISABLE=1 keeps the job's "
-         "results exact, with its collectives through host memory instead of NVLink";
+         "memory while its peers may write into it over NVLink (NCCL peer-to-peer access). "
+         "NCCL_P2P_DISABLE=1 keeps them exact, with the collectives through host memory "
+         "instead of NVLink";
 }
 
 std::filesystem::path rank_run_path(const std::filesystem::path& output, int rank) {
