@@ -11,12 +11,15 @@ variance. So the batch norms are first calibrated on the CPU, in fp32, on a few 
 scale through the 50 layers.
 
 Check: the logits of the first `--check` images (default 4) are computed again on the CPU in
-fp32 with the same weights, and the GPU's bf16 logits must agree within a relative error of
-`--rtol` (default 0.1) in the L2 norm, ||gpu - cpu|| / ||cpu||. bf16 keeps 8 significant bits
-(a rounding error of 2^-9 per value); cuDNN accumulates in fp32, but each of the 50 layers
-rounds its output, and these errors add up to a few percent. A wrong result (a wrong layout,
-a wrong kernel) gives an error near 1. The bound is about 2-5x the expected error. The CPU
-reference launches no GPU kernel, so a profiler sees only the bf16 inference.
+fp32, from the weights and images the GPU got (rounded to bf16, then computed in fp32), and the
+GPU's bf16 logits must agree within a relative error of `--rtol` (default 0.3) in the L2 norm,
+||gpu - cpu|| / ||cpu||. Rounding the weights and images as the GPU does takes their share of
+bf16's error out of the comparison; what is left is the rounding of each of the 50 layers'
+outputs (2^-9 per value), which this random network amplifies: 10.8% on an H200 (12.3% against
+the exact fp32 network, printed beside it). A wrong result (a wrong layout, a wrong kernel)
+gives logits unrelated to the reference, an error near 1 or above (sqrt(2) for uncorrelated
+logits of the same norm), so the bound sits between the two. The CPU reference launches no GPU kernel, so a
+profiler sees only the bf16 inference.
 
 `--warmup` iterations (default 2; cuDNN chooses its algorithms) run before cudaProfilerStart,
 the `--iterations` (default 3) measured ones between it and cudaProfilerStop, each inside the
@@ -50,7 +53,7 @@ def main():
     p.add_argument("--batch", type=int, default=64)
     p.add_argument("--image", type=int, default=224)
     p.add_argument("--check", type=int, default=4, help="images checked against the CPU")
-    p.add_argument("--rtol", type=float, default=0.1)
+    p.add_argument("--rtol", type=float, default=0.3)
     p.add_argument("--seed", type=int, default=20261128)
     args = p.parse_args()
     if args.iterations < 1 or args.warmup < 0 or not 1 <= args.check <= args.batch:
@@ -64,9 +67,13 @@ def main():
     torch.set_num_threads(min(8, torch.get_num_threads()))
     model = torchvision.models.resnet50(weights=None)
     calibrate(model, torch.randn(8, 3, args.image, args.image))
-    reference_model = model  # stays on the CPU in fp32
+    exact_model = model  # stays on the CPU in fp32
     gpu_model = torchvision.models.resnet50(weights=None)
     gpu_model.load_state_dict(model.state_dict())
+    reference_model = torchvision.models.resnet50(weights=None)  # the GPU's weights, in fp32
+    reference_model.load_state_dict({k: v.to(torch.bfloat16).float() if v.is_floating_point()
+                                     else v for k, v in model.state_dict().items()})
+    reference_model.eval()
     gpu_model = gpu_model.eval().to("cuda", memory_format=torch.channels_last,
                                     dtype=torch.bfloat16)
 
@@ -91,16 +98,20 @@ def main():
         torch.cuda.synchronize()
         elapsed = time.perf_counter() - t0
         torch.cuda.profiler.stop()
-        worst = 0.0
+        worst = worst_exact = 0.0
         for i, out in zip(range(args.warmup, args.warmup + args.iterations), outs):
-            ref = reference_model(batches[i][:args.check])
+            images = batches[i][:args.check]
+            ref = reference_model(images.to(torch.bfloat16).float())
+            exact = exact_model(images)
             got = out[:args.check].float().cpu()
             worst = max(worst, ((got - ref).norm() / ref.norm()).item())
+            worst_exact = max(worst_exact, ((got - exact).norm() / exact.norm()).item())
     ok = worst <= args.rtol
     print(f"cnn_infer: ResNet-50 bf16 channels_last, batch {args.batch}, {args.image}x"
           f"{args.image}, {args.iterations} iteration(s) in {elapsed * 1e3:.1f} ms; logits of "
-          f"{args.check} images per batch against fp32 on the CPU: relative L2 error "
-          f"{worst:.2e} (bound {args.rtol}) {'correct' if ok else 'WRONG'}")
+          f"{args.check} images per batch against fp32 on the CPU from the same bf16 weights and "
+          f"images: relative L2 error {worst:.2e} (bound {args.rtol}) "
+          f"{'correct' if ok else 'WRONG'}; against the exact fp32 network {worst_exact:.2e}")
     return 0 if ok else 1
 
 
