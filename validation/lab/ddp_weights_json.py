@@ -52,11 +52,11 @@ result = {"claim": "Where the DDP step's weights part under roofline-cuda profil
           "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "runs": {}}
 two, one, no_p2p = lines("alone"), lines("one_rank_alone"), lines("no_p2p_alone")
 for name in ORDER:
-    if not os.path.exists(os.path.join(runs, name + ".rc")):
+    rc_file = os.path.join(runs, name + ".rc")
+    if not os.path.exists(rc_file):  # a setting RUNS left out
         continue
     got = lines(name)
-    rc = open(os.path.join(runs, name + ".rc")).read().strip() if os.path.exists(
-        os.path.join(runs, name + ".rc")) else None
+    rc = open(rc_file).read().strip()
     base = one if name.startswith("one_rank") else no_p2p if name.startswith("no_p2p") else two
     diff = differing(base, got)
     result["runs"][name] = {"rc": rc, "weights_checksum": [l["weights_checksum"] for l in got],

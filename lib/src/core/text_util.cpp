@@ -38,6 +38,13 @@ std::optional<std::int64_t> size_suffix_scale(std::string_view suffix) {
   return std::nullopt;
 }
 
+std::size_t char_count(std::string_view s) {
+  std::size_t n = 0;
+  for (unsigned char c : s)
+    n += (c & 0xC0) != 0x80 ? 1 : 0;
+  return n;
+}
+
 std::string cut_to_chars(const std::string& s, std::size_t max_chars) {
   std::size_t chars = 0, keep = s.size();
   for (std::size_t i = 0; i < s.size(); ++i) {

@@ -22,6 +22,9 @@ std::optional<std::int64_t> size_suffix_scale(std::string_view suffix);
 /// an ellipsis where `s` was cut.
 std::string cut_to_chars(const std::string& s, std::size_t max_chars);
 
+/// The number of characters (UTF-8 code points) of `s`.
+std::size_t char_count(std::string_view s);
+
 /// An occupancy as a percentage with one decimal: 0.755 -> "75.5%".
 std::string percent(double fraction);
 /// The same without a decimal where it is whole: 0.75 -> "75%", 0.755 -> "75.5%".

@@ -227,13 +227,6 @@ std::vector<std::string> distinguishing_args(const std::vector<name_parts>& grou
   return std::vector<std::string>(group.size());
 }
 
-std::size_t chars_of(const std::string& s) {
-  std::size_t n = 0;
-  for (unsigned char c : s)
-    n += (c & 0xC0) != 0x80;
-  return n;
-}
-
 // At most `max_chars` (and at least 8) characters, an ellipsis marking a cut at the end.
 std::string cut(const std::string& s, std::size_t max_chars) {
   return detail::cut_to_chars(s, std::max<std::size_t>(max_chars, 8));
@@ -245,20 +238,21 @@ std::string cut(const std::string& s, std::size_t max_chars) {
 // start is kept.
 std::string cut_middle(const std::string& s, std::size_t max_chars) {
   const std::size_t width = std::max<std::size_t>(max_chars, 8);
-  if (chars_of(s) <= width)
+  if (detail::char_count(s) <= width)
     return s;
   const std::size_t room = width - 1; // the ellipsis
+  const std::size_t max_tail = room - std::max<std::size_t>(6, room / 3);
   std::string tail;
   for (std::size_t at = 1; at < s.size(); ++at) {
     const bool starts = s[at] == '<' || s[at] == '(' || (s[at - 1] == ' ' && s[at] != ' ');
-    if (starts && chars_of(s.substr(at)) + std::max<std::size_t>(6, room / 3) <= room) {
+    if (starts && detail::char_count(std::string_view(s).substr(at)) <= max_tail) {
       tail = s.substr(at);
       break;
     }
   }
   if (tail.empty())
     return detail::cut_to_chars(s, width);
-  std::string head = detail::cut_to_chars(s, room - chars_of(tail) + 1);
+  std::string head = detail::cut_to_chars(s, room - detail::char_count(tail) + 1);
   head.resize(head.size() - std::string("\u2026").size()); // cut_to_chars' own ellipsis
   while (!head.empty() && (head.back() == ' ' || head.back() == ','))
     head.pop_back();
@@ -307,11 +301,12 @@ std::vector<std::string> kernel_labels(const run& r, std::size_t max_chars) {
   }
   // Cut to the width (in the middle where a cut at the end makes labels alike, case aside),
   // then number whatever still collides ("#2", with the grid when known).
+  std::vector<std::string> at_end(n);
   std::map<std::string, int> alike;
-  for (const auto& l : labels)
-    ++alike[lower(cut(l, max_chars))];
-  for (auto& l : labels)
-    l = alike[lower(cut(l, max_chars))] > 1 ? cut_middle(l, max_chars) : cut(l, max_chars);
+  for (std::size_t i = 0; i < n; ++i)
+    ++alike[lower(at_end[i] = cut(labels[i], max_chars))];
+  for (std::size_t i = 0; i < n; ++i)
+    labels[i] = alike[lower(at_end[i])] > 1 ? cut_middle(labels[i], max_chars) : at_end[i];
   std::map<std::string, int> seen;
   for (std::size_t i = 0; i < n; ++i) {
     if (int count = ++seen[labels[i]]; count > 1) {
