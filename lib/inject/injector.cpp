@@ -40,6 +40,7 @@ using NV::Cupti::Checkpoint::cuptiCheckpointSave;
 
 #include "batch_calls.hpp"
 #include "collective_timer.hpp"
+#include "device_variables.hpp"
 #include "driver_gate.hpp"
 #include "graph_kernels.hpp"
 #include "launch_args.hpp"
@@ -83,11 +84,18 @@ struct device_state {
   std::string method_written; ///< the cache control method in the last device record
 };
 
-/// A selected launch whose replay waits for the end of its batch.
+/// A step of a batch waiting for its replay: a selected launch (measured), or device work that
+/// ran between two of them and is re-issued in every pass (a launch that is not measured, a
+/// memset).
 struct pending_launch {
-  std::unique_ptr<captured_launch> launch;
-  launch_record rec;
+  std::unique_ptr<captured_launch> launch; ///< a kernel launch; null for a memset
+  std::function<CUresult()> memset;
+  launch_record rec;    ///< measured launches only
   double capture_s = 0; ///< time spent on it in its callback
+  bool measured = true;
+
+  CUresult issue() const { return launch ? relaunch(launch->args()) : memset(); }
+  std::string label() const { return launch ? rec.kernel.name : "a memset"; }
 };
 
 /// Consecutive launches replayed together, from one checkpoint saved before the first.
@@ -95,7 +103,16 @@ struct pending_batch {
   CUcontext ctx = nullptr;
   device_state* state = nullptr;
   CUpti_Checkpoint checkpoint{CUpti_Checkpoint_STRUCT_SIZE};
+  variable_snapshot variables; ///< what the checkpoint leaves out: its launches' module variables
+  std::uint64_t modules_at_open = 0; ///< modules loaded when the checkpoint was saved
   std::vector<pending_launch> launches;
+  std::size_t measured = 0; ///< launches of `launches` that are measured
+
+  /// Device memory as it was before the first launch (synchronous).
+  void restore() {
+    ROOFKIT_CUPTI_CHECK(cuptiCheckpointRestore(&checkpoint));
+    variables.restore();
+  }
 };
 
 class injector {
@@ -189,6 +206,9 @@ public:
         all.body_s += t.body_s;
         all.flush_s += t.flush_s;
         all.stop_s += t.stop_s;
+        all.image_s += t.image_s;
+        all.config_s += t.config_s;
+        all.first_start_s += t.first_start_s;
       }
     return all;
   }
@@ -266,6 +286,9 @@ public:
                               static_cast<std::int64_t>(counts_["batches"]))
                      .c_str(),
                  stderr);
+    if (phases_)
+      for (const auto& [why, n] : batch_ends_)
+        say(fmt::format("  batches ended by {}: {}", why, n));
     if (activity_registers_)
       for (const auto& [function, registers] : finish_launch_registers())
         write(registers_line(function, registers, pid_));
@@ -332,6 +355,8 @@ private:
     const auto* m = static_cast<const CUpti_ModuleResourceData*>(d->resourceDescriptor);
     if (!m || !m->pCubin)
       return;
+    ++modules_loaded_;
+    variables_.add_image(m->pCubin, m->cubinSize);
     std::set<std::string> users = kernels_using_device_heap(m->pCubin, m->cubinSize);
     if (users.empty())
       return;
@@ -353,8 +378,12 @@ private:
       }
       return;
     }
-    if (enter && batch_) { // entry callbacks run under mutex_ (callback())
+    if (enter && replay_batch_effect(cbid) == batch_effect::drops)
+      variables_.forget_modules(); // a module unload: its handle may come back for another
+    if (enter && batch_) {         // entry callbacks run under mutex_ (callback())
       const batch_effect effect = replay_batch_effect(cbid);
+      if (effect == batch_effect::replays && ride_along(cbid, d))
+        return;
       if (effect != batch_effect::keeps) {
         tool_scope scope;
         const char* call = nullptr;
@@ -491,7 +520,7 @@ private:
         profile(a, d, name, index, at);
         yield_turn_if_wanted(); // between back-to-back profiled launches the watcher may not get in
       }
-    } else if (batch_) { // not selected, or inferred: it runs between the batch and its replay
+    } else if (batch_ && !ride_along(a, d, name)) { // not selected, or inferred
       close_batch("a launch not selected");
     }
     if (!inferred_record.empty())
@@ -534,7 +563,7 @@ private:
     // profiler has started each pass, through the kernel driver, or else in kernels whose
     // ranges it drops (profile_launch).
     po.cache = options_.cache;
-    po.max_launch_sequence = static_cast<std::size_t>(options_.replay_batch);
+    po.max_launch_sequence = max_batch_steps();
     try {
       s.session = std::make_unique<profiler_session>(ordinal, bench_metric_set(), po);
       // Enabled now, so that a missing permission or another attached profiler stops profiling
@@ -803,7 +832,8 @@ private:
     };
     if (batch_ && batch_->ctx != ctx)
       close_first("a launch on another context");
-    if (batch_ && batch_->launches.size() >= static_cast<std::size_t>(options_.replay_batch))
+    if (batch_ && (batch_->measured >= static_cast<std::size_t>(options_.replay_batch) ||
+                   batch_->launches.size() >= max_batch_steps()))
       close_first("a full batch");
     const bool heap = !s.heap_ready && uses_heap(rec.mangled_name);
     CUfunction f = a.function;
@@ -830,12 +860,16 @@ private:
         b.state = &s;
         b.checkpoint.ctx = ctx;
         b.checkpoint.allowOverwrite = 1;
+        b.modules_at_open = modules_loaded_;
         sync_and_save(b.checkpoint, [] {});
         batch_.emplace(std::move(b));
       }
+      if (copy)
+        save_variables(f);
     } catch (const std::exception& e) {
       cuCtxSetCurrent(ctx);
       profiling_error(rec.kernel.name, e.what());
+      close_batch("a profiling error"); // without this launch, which has not run yet
       return;
     }
     if (!copy) { // the driver cannot tell its parameters' sizes
@@ -845,7 +879,12 @@ private:
     }
     const double spent =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    batch_->launches.push_back({std::move(copy), std::move(rec), spent});
+    pending_launch step;
+    step.launch = std::move(copy);
+    step.rec = std::move(rec);
+    step.capture_s = spent;
+    batch_->launches.push_back(std::move(step));
+    ++batch_->measured;
   }
 
   // Replays the open batch (the caller holds the mutex): every pass restores the checkpoint and
@@ -864,45 +903,69 @@ private:
     cuCtxGetCurrent(&previous);
     cuCtxSetCurrent(b.ctx);
     counts_["batches"] += 1;
-    counts_["batch_launches"] += static_cast<double>(b.launches.size());
+    counts_["batch_launches"] += static_cast<double>(b.measured);
+    counts_["batch_steps_not_measured"] += static_cast<double>(b.launches.size() - b.measured);
+    counts_["module_variables_restored"] += static_cast<double>(b.variables.variables());
     ++batch_ends_[why];
-    std::vector<std::function<void()>> works;
-    std::string launch_error;
-    for (const auto& l : b.launches)
-      works.emplace_back([&launch_error, &args = l.launch->args(), &name = l.rec.kernel.name] {
-        const CUresult r = relaunch(args);
-        if (r != CUDA_SUCCESS && launch_error.empty()) {
-          const char* text = nullptr;
-          cuGetErrorName(r, &text);
-          launch_error =
-              fmt::format("re-issued launch of {} failed: {}", name, text ? text : "unknown error");
-        }
-      });
-    std::vector<range_values> values;
     std::optional<replay_output> output;
     std::string failure;
+    const std::vector<range_values> values = replay_batch(b, output, failure);
+    cuptiCheckpointFree(&b.checkpoint);
+    if (output)
+      note_dropped_output(batch_label(b), output->finish());
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    write_batch_records(b, values, failure, seconds);
+    cuCtxSetCurrent(previous);
+  }
+
+  // The passes over the batch's steps up to its last measured launch; the steps after that run
+  // once afterwards. Returns one entry per measured launch, or none with `failure` set (device
+  // memory is then put back as the application's launches left it, as far as possible).
+  std::vector<range_values> replay_batch(pending_batch& b, std::optional<replay_output>& output,
+                                         std::string& failure) {
+    std::string launch_error;
+    auto issue = [&](const pending_launch& l) {
+      const CUresult r = l.issue();
+      if (r != CUDA_SUCCESS && launch_error.empty()) {
+        const char* text = nullptr;
+        cuGetErrorName(r, &text);
+        launch_error =
+            fmt::format("re-issued {} failed: {}", l.label(), text ? text : "unknown error");
+      }
+    };
+    std::size_t passes_end = 0;
+    for (std::size_t i = 0; i < b.launches.size(); ++i)
+      if (b.launches[i].measured)
+        passes_end = i + 1;
+    std::vector<profiler_session::sequence_step> steps;
+    for (std::size_t i = 0; i < passes_end; ++i) {
+      const pending_launch& l = b.launches[i];
+      steps.push_back({[&issue, &l] { issue(l); }, l.measured, l.launch != nullptr});
+    }
+    std::vector<range_values> values;
     try {
       // The application's launches have run: their printf output comes out before the redirect.
       ROOFKIT_CU_CHECK(cuCtxSynchronize());
       output.emplace();
-      auto restore = [&] { ROOFKIT_CUPTI_CHECK(cuptiCheckpointRestore(&b.checkpoint)); };
-      {
-        const activity_pause paused(activity_registers_);
-        values = b.state->session->profile_launch_sequence(works, restore);
-      }
+      const activity_pause paused(activity_registers_);
+      values = b.state->session->profile_steps(steps, [&] { b.restore(); });
       cuCtxSetCurrent(b.ctx);
+      for (std::size_t i = passes_end; i < b.launches.size(); ++i)
+        issue(b.launches[i]);
       ROOFKIT_CU_CHECK(cuCtxSynchronize());
       if (!launch_error.empty())
         throw runtime_error(launch_error);
     } catch (const std::exception& e) {
       failure = launch_error.empty() ? e.what() : launch_error;
+      values.clear();
       // Give the application the memory its launches left: from the checkpoint, once more.
       cuCtxSetCurrent(b.ctx);
       launch_error.clear();
       try {
-        ROOFKIT_CUPTI_CHECK(cuptiCheckpointRestore(&b.checkpoint));
-        for (const auto& w : works)
-          w();
+        b.restore();
+        for (const auto& l : b.launches)
+          issue(l);
         ROOFKIT_CU_CHECK(cuCtxSynchronize());
         if (!launch_error.empty())
           throw runtime_error(launch_error);
@@ -910,19 +973,24 @@ private:
         if (!finished_) // at exit there is nothing left to keep
           say(fmt::format("warning: the application's device memory after {} may be wrong: "
                           "re-running its launches after a failed replay failed too ({})",
-                          b.launches.back().rec.kernel.name, again.what()));
+                          b.launches.back().label(), again.what()));
       }
     }
-    cuptiCheckpointFree(&b.checkpoint);
-    if (output)
-      note_dropped_output(batch_label(b), output->finish());
-    const double share =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() /
-        static_cast<double>(b.launches.size());
-    for (std::size_t i = 0; i < b.launches.size(); ++i) {
-      launch_record& rec = b.launches[i].rec;
-      if (!failure.empty()) {
-        profiling_error(rec.kernel.name, failure);
+    return values;
+  }
+
+  // A record per measured launch of a replayed batch, each charged its share of `seconds`.
+  void write_batch_records(pending_batch& b, const std::vector<range_values>& values,
+                           const std::string& failure, double seconds) {
+    const double share = seconds / static_cast<double>(std::max<std::size_t>(b.measured, 1));
+    std::size_t next = 0;
+    for (auto& l : b.launches) {
+      if (!l.measured)
+        continue;
+      launch_record& rec = l.rec;
+      const std::size_t i = next++;
+      if (!failure.empty() || i >= values.size()) {
+        profiling_error(rec.kernel.name, failure.empty() ? "no counter values" : failure);
         continue;
       }
       try {
@@ -932,10 +1000,64 @@ private:
         profiling_error(rec.kernel.name, e.what());
         continue;
       }
-      rec.profile_overhead_s = b.launches[i].capture_s + share;
+      rec.profile_overhead_s = l.capture_s + share;
       write(launch_line(rec));
     }
-    cuCtxSetCurrent(previous);
+  }
+
+  // Keeps the open batch open across a launch that is not measured: it joins the batch as a step
+  // that every pass re-issues. False when it cannot (then the batch is replayed before it runs):
+  // another context, a full batch, a function still to load or needing the device heap set up,
+  // parameters the driver cannot describe.
+  bool ride_along(const launch_args& a, const CUpti_CallbackData* d, const std::string& name) {
+    if (batch_->ctx != d->context || batch_->launches.size() >= max_batch_steps())
+      return false;
+    CUfunction f = a.function;
+    CUfunctionLoadingState state = CU_FUNCTION_LOADING_STATE_MAX;
+    if (!loading_state(f, state) || state != CU_FUNCTION_LOADING_STATE_LOADED ||
+        (!batch_->state->heap_ready && d->symbolName && uses_heap(d->symbolName)))
+      return false;
+    tool_scope scope;
+    std::unique_ptr<captured_launch> copy = captured_launch::copy(a);
+    if (!copy)
+      return false;
+    try {
+      save_variables(f);
+    } catch (const std::exception&) {
+      return false;
+    }
+    pending_launch step;
+    step.launch = std::move(copy);
+    step.rec.kernel.name = name;
+    step.measured = false;
+    batch_->launches.push_back(std::move(step));
+    return true;
+  }
+
+  // A memset between the open batch's launches joins it as a step, unless the batch is full.
+  bool ride_along(CUpti_CallbackId cbid, const CUpti_CallbackData* d) {
+    if (batch_->launches.size() >= max_batch_steps())
+      return false;
+    std::function<CUresult()> memset = memset_step(cbid, d->functionParams);
+    if (!memset)
+      return false;
+    pending_launch step;
+    step.memset = std::move(memset);
+    step.measured = false;
+    batch_->launches.push_back(std::move(step));
+    return true;
+  }
+
+  // Before a launch of the open batch runs: at the first launch of its module's kernels in the
+  // batch, that module's variables as the replays must find them, when a module was loaded since
+  // the batch's checkpoint (the checkpoint has the variables of the modules loaded before it).
+  void save_variables(CUfunction f) {
+    batch_->variables.save(variables_, f, modules_loaded_ != batch_->modules_at_open);
+  }
+
+  // Steps of one batch, measured or not: the session's sequence limit.
+  std::size_t max_batch_steps() const {
+    return batch_steps_per_launch * static_cast<std::size_t>(options_.replay_batch);
   }
 
   // The open batch, if any, which is then no longer open (the caller holds the mutex).
@@ -956,7 +1078,8 @@ private:
     cuptiCheckpointFree(&b.checkpoint);
     ++batch_ends_[why + " (dropped)"];
     for (const auto& l : b.launches)
-      ++not_profiled_[{l.rec.kernel.name, "module unloaded before its batch was replayed"}];
+      if (l.measured)
+        ++not_profiled_[{l.rec.kernel.name, "module unloaded before its batch was replayed"}];
   }
 
   // After waiting for the gate: says once when another thread stayed inside a driver call past
@@ -978,14 +1101,14 @@ private:
 
   static std::string batch_label(const pending_batch& b) {
     if (b.launches.size() == 1)
-      return b.launches.front().rec.kernel.name;
+      return b.launches.front().label();
     std::set<std::string> names;
     for (const auto& l : b.launches)
-      names.insert(l.rec.kernel.name);
+      names.insert(l.label());
     std::string list;
     for (const auto& n : names)
       list += (list.empty() ? "" : ", ") + n;
-    return fmt::format("{} launches replayed together ({})", b.launches.size(), list);
+    return fmt::format("{} steps replayed together ({})", b.launches.size(), list);
   }
 
   // The loading state of `f`, which the runtime may pass as a CUkernel: then `f` becomes the
@@ -1033,6 +1156,9 @@ private:
   void write(const std::string& line) { records_.write(line); }
 
   static constexpr double turn_limit_s = 120;
+  // Steps a batch holds per measured launch it may hold (--replay-batch): the launches and
+  // memsets between measured ones that keep the batch open re-run in every pass.
+  static constexpr std::size_t batch_steps_per_launch = 4;
   static constexpr std::chrono::seconds gate_limit{10};
 
   std::recursive_mutex mutex_;
@@ -1062,6 +1188,8 @@ private:
   graph_kernels graphs_;
   std::set<std::string> kernels_with_output_;
   std::mutex heap_mutex_;
+  module_variables variables_;                   ///< writable variables of the loaded modules
+  std::atomic<std::uint64_t> modules_loaded_{0}; ///< module-loaded callbacks so far
   std::set<std::string> heap_kernels_; ///< mangled names of the loaded functions that use the heap
   launch_timer timer_;
   collective_timer collectives_{[this](const std::string& line) { write(line); }};

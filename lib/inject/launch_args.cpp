@@ -153,3 +153,62 @@ CUresult relaunch(const launch_args& a) {
 }
 
 } // namespace roofkit::inject
+
+namespace roofkit::inject {
+
+namespace {
+
+template <class P, class F> std::function<CUresult()> bound(const void* params, F call) {
+  const P p = *static_cast<const P*>(params);
+  return [p, call] { return call(p); };
+}
+
+// The asynchronous forms on their stream; the stream-ordered ones (ptsz, ptds) on the calling
+// thread's: a replay waits for each step, so the stream only orders the memset after the launches
+// before it, as it did for the application.
+std::function<CUresult()> async_memset(CUpti_CallbackId cbid, const void* params) {
+  switch (cbid) {
+  case CUPTI_DRIVER_TRACE_CBID_cuMemsetD8Async:
+  case CUPTI_DRIVER_TRACE_CBID_cuMemsetD8Async_ptsz:
+    return bound<cuMemsetD8Async_params>(params, [](const cuMemsetD8Async_params& p) {
+      return cuMemsetD8Async(p.dstDevice, p.uc, p.N, p.hStream);
+    });
+  case CUPTI_DRIVER_TRACE_CBID_cuMemsetD16Async:
+  case CUPTI_DRIVER_TRACE_CBID_cuMemsetD16Async_ptsz:
+    return bound<cuMemsetD16Async_params>(params, [](const cuMemsetD16Async_params& p) {
+      return cuMemsetD16Async(p.dstDevice, p.us, p.N, p.hStream);
+    });
+  case CUPTI_DRIVER_TRACE_CBID_cuMemsetD32Async:
+  case CUPTI_DRIVER_TRACE_CBID_cuMemsetD32Async_ptsz:
+    return bound<cuMemsetD32Async_params>(params, [](const cuMemsetD32Async_params& p) {
+      return cuMemsetD32Async(p.dstDevice, p.ui, p.N, p.hStream);
+    });
+  default:
+    return {};
+  }
+}
+
+} // namespace
+
+std::function<CUresult()> memset_step(CUpti_CallbackId cbid, const void* params) {
+  if (!params)
+    return {};
+  switch (cbid) {
+  case CUPTI_DRIVER_TRACE_CBID_cuMemsetD8_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuMemsetD8_v2_ptds:
+    return bound<cuMemsetD8_v2_params>(
+        params, [](const cuMemsetD8_v2_params& p) { return cuMemsetD8(p.dstDevice, p.uc, p.N); });
+  case CUPTI_DRIVER_TRACE_CBID_cuMemsetD16_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuMemsetD16_v2_ptds:
+    return bound<cuMemsetD16_v2_params>(
+        params, [](const cuMemsetD16_v2_params& p) { return cuMemsetD16(p.dstDevice, p.us, p.N); });
+  case CUPTI_DRIVER_TRACE_CBID_cuMemsetD32_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuMemsetD32_v2_ptds:
+    return bound<cuMemsetD32_v2_params>(
+        params, [](const cuMemsetD32_v2_params& p) { return cuMemsetD32(p.dstDevice, p.ui, p.N); });
+  default:
+    return async_memset(cbid, params);
+  }
+}
+
+} // namespace roofkit::inject

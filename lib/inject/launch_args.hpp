@@ -1,11 +1,12 @@
 #pragma once
 // A kernel launch as seen in a CUPTI driver callback: decoded from the API's parameters, and
-// re-issued unchanged for a profiling pass.
+// re-issued unchanged for a profiling pass; and the memsets a batch of launches re-issues too.
 #include <cuda.h>
 #include <cupti.h>
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -53,5 +54,10 @@ private:
 launch_args decode_launch(CUpti_CallbackId cbid, const void* params);
 /// Launches the same function with the same configuration and parameters again.
 CUresult relaunch(const launch_args& a);
+
+/// For a one-dimensional memset (cuMemsetD8/D16/D32, synchronous or not, any stream form), the
+/// same memset again, to re-issue inside a batch's replays; empty for any other call. The
+/// parameters are copied.
+std::function<CUresult()> memset_step(CUpti_CallbackId cbid, const void* params);
 
 } // namespace roofkit::inject

@@ -2,6 +2,7 @@
 // tests/data/cubin/heap_kernels.cu, whose kernels use the device heap or not by construction.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 #include <string>
 
@@ -42,6 +43,22 @@ TEST(device_heap_users, anything_else_gives_nothing) {
   const std::string image = roofkit::read_text_file(ROOFKIT_TEST_HEAP_CUBIN);
   for (std::size_t size = 0; size < image.size(); size += 97)
     roofkit::kernels_using_device_heap(image.data(), size);
+}
+
+TEST(device_heap_users, writable_variables_are_the_global_ones_with_their_sizes) {
+  const std::map<std::string, std::size_t> expected = {
+      {"launches_seen", 4},
+      {"weights", 400},
+      {"_ZN8counters16shared_with_hostE", 4},
+      {"answer", 4}}; // const, but in writable memory; printf's "$str" and __constant__ are not
+  for (const char* path : {ROOFKIT_TEST_HEAP_CUBIN, ROOFKIT_TEST_HEAP_FATBIN}) {
+    const std::string image = roofkit::read_text_file(path);
+    EXPECT_EQ(roofkit::writable_device_variables(image.data(), image.size()), expected) << path;
+  }
+  const std::string image = roofkit::read_text_file(ROOFKIT_TEST_HEAP_CUBIN);
+  for (std::size_t size = 0; size < image.size(); size += 97)
+    roofkit::writable_device_variables(image.data(), size);
+  EXPECT_TRUE(roofkit::writable_device_variables(nullptr, 0).empty());
 }
 
 } // namespace

@@ -8,7 +8,8 @@
 // tests/apps/two_processes.cu: two CUDA processes at once, which take turns with the profiler. On
 // tests/apps/managed_memory.cu: in-place kernels on managed and mapped host memory. On
 // tests/apps/device_side.cu: device printf, the device heap, device-side launches and a
-// cudaProfilerStart/Stop region.
+// cudaProfilerStart/Stop region. On tests/apps/module_variables.cu: variables of a module loaded
+// while a batch is open.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -281,6 +282,19 @@ TEST(profile_app, device_printf_heap_and_device_launches) {
   EXPECT_EQ(launches_by_kernel(p.run), want) << p.err;
   EXPECT_TRUE(p.run["profile"]["not_profiled"].empty()) << p.run["profile"]["not_profiled"].dump();
   EXPECT_TRUE(p.run["profile"]["errors"].empty()) << p.run["profile"]["errors"].dump();
+}
+
+// Module variables: a CUPTI checkpoint restores those of the modules loaded before it, not of a
+// module loaded while the batch is open (its kernels counted every replay pass: 5 times the
+// launches). Every launch profiled in one batch, alone, and sampled, and each count right.
+TEST(profile_app, module_variables_are_put_back_after_each_pass) {
+  for (const char* options : {"--sample all", "--sample all --replay-batch 1", "--sample 1"}) {
+    const auto p = profile("module-variables", options, "", ROOFKIT_APP_MODULE_VARIABLES);
+    ASSERT_EQ(p.exit_code, 0) << options << "\n" << p.err << p.out;
+    EXPECT_NE(p.out.find("all results correct"), std::string::npos) << options << "\n" << p.out;
+    EXPECT_TRUE(p.run["profile"]["errors"].empty()) << p.run["profile"]["errors"].dump();
+    EXPECT_GE(p.run["profile"]["profiled_launches"].get<int>(), 2) << options;
+  }
 }
 
 // --profile-from-start off: only the launch between cudaProfilerStart and cudaProfilerStop.

@@ -202,6 +202,9 @@ PY
 fi
 if [[ " $stages " == *" sampling "* ]]; then
   ts=validation/apps/train_step.py
+  # Untimed: the first Python process of a fresh machine reads PyTorch from disk (15.0 s against
+  # 9.2 s for the next, H200), which would flatter the ratio to the profiled run.
+  python3 "$ts" --steps 1 >/dev/null 2>&1
   check train_alone 0 python3 "$ts" --steps 50
   check train_profiled_default 0 "$RC" profile -q -o "$W/s-default.json" -- python3 "$ts" --steps 50
   check train5_alone 0 python3 "$ts" --steps 5

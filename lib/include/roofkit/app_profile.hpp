@@ -570,6 +570,12 @@ std::vector<ceiling> load_ceilings_file(const std::filesystem::path& path);
 /// that names a heap function but has no call graph is listed. Empty for anything else.
 std::set<std::string> kernels_using_device_heap(const void* image, std::size_t size);
 
+/// The variables of a GPU module image that kernels can write (`__device__` and `__managed__`
+/// variables: data objects of the .nv.global and .nv.global.init sections), by symbol name (as
+/// cuModuleGetGlobal takes it), with their sizes in bytes, over every cubin in `image`. Constant
+/// memory is not listed. Empty for anything that is not such an image.
+std::map<std::string, std::size_t> writable_device_variables(const void* image, std::size_t size);
+
 /// Makes sure the device heap of the current context is set up: one thread of a kernel of
 /// roofkit's takes and frees a few bytes. Setting up the heap is part of the first heap call of
 /// a context and a replay would undo it (docs/profile.md), so the injected library calls this

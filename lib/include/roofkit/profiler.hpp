@@ -226,9 +226,10 @@ struct profiler_options {
   /// Kernel launches one profile() call is sized for; one more is kept, and a call that fills
   /// that too is warned about (launches beyond it are not profiled).
   std::size_t max_ranges = 64;
-  /// Launches one profile_launch_sequence() call takes at most. The range profiler that
-  /// profile_launch() keeps enabled is configured for this many launches, each with its cache
-  /// control, on every call (CUPTI keeps the first configuration of an enabled profiler).
+  /// Launches one profile_launch_sequence() call (steps one profile_steps() call) takes at most.
+  /// The range profiler that profile_launch() keeps enabled is first configured for this many
+  /// launches, each with its cache control (CUPTI keeps the first configuration of an enabled
+  /// profiler); each call then sizes its counter image for its own launches.
   std::size_t max_launch_sequence = 1;
   /// Receives warnings (dropped metrics, dropped ranges); default: stderr, "roofkit: warning: ".
   std::function<void(const std::string&)> warn;
@@ -256,6 +257,9 @@ struct profiler_stats {
   double body_s = 0;   ///< cache control and the work, up to its synchronisation
   double flush_s = 0;  ///< synchronised cache control (inside body_s for the user-replay modes)
   double stop_s = 0;   ///< ending a pass (cuptiRangeProfilerStop)
+  double image_s = 0;  ///< making the counter-data images (inside setup_s)
+  double config_s = 0; ///< configuring the profiler for a call (inside setup_s)
+  double first_start_s = 0; ///< starting the first pass of a call (inside start_s)
 };
 
 /// A counter session on one device for one metric set. Usage (bench runner):
@@ -336,6 +340,18 @@ public:
   /// profiler_options::max_launch_sequence works (usage_error beyond).
   std::vector<range_values> profile_launch_sequence(const std::vector<std::function<void()>>& works,
                                                     const std::function<void()>& before_pass = {});
+  /// One step of profile_steps(): a kernel launch (`kernel`) or other device work such as a
+  /// memset, measured or only re-issued to keep device memory as the application's run left it.
+  struct sequence_step {
+    std::function<void()> work;
+    bool measured = true; ///< a kernel launch whose counters are wanted, after cache control
+    bool kernel = true;   ///< launches exactly one kernel (a range of its own)
+  };
+  /// profile_launch_sequence() with steps that are not measured in between: each pass runs every
+  /// step in order and waits for it, with cache control before the measured ones only. Returns
+  /// one entry per measured step, in order. Takes at most max_launch_sequence steps.
+  std::vector<range_values> profile_steps(const std::vector<sequence_step>& steps,
+                                          const std::function<void()>& before_pass = {});
   /// Enables the range profiler that profile_range() and profile_launch() keep, ahead of the
   /// first call: a missing counter permission or another profiler attached to the context
   /// throws here (roofkit::error with its exit code), as check_profiler() reports it. With cache

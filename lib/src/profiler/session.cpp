@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -290,6 +291,7 @@ struct profiler_session::impl {
   void release_range_profiler() {
     range_profiler.reset();
     range_mode.reset();
+    blank_images.clear();
   }
 
   // Passes of `pass_body` under the kept profiler, configured for `mode` and `ranges` ranges a
@@ -321,7 +323,25 @@ struct profiler_session::impl {
   // Ranges the kept auto-range profiler is configured for: every launch of the longest sequence,
   // each after its flush, and one more to see a work that launched a second kernel.
   std::size_t sequence_ranges() const {
-    return std::max<std::size_t>(options.max_launch_sequence, 1) * (flush_ranges() + 1) + 1;
+    return image_ranges(std::max<std::size_t>(options.max_launch_sequence, 1) *
+                        (flush_ranges() + 1));
+  }
+  // The ranges a counter image is made for, to hold `ranges` and one more (a work that launched a
+  // second kernel): a power of two, so that few blank images are kept (blank_image).
+  static std::size_t image_ranges(std::size_t ranges) {
+    std::size_t size = 2;
+    while (size < ranges + 1)
+      size *= 2;
+    return size;
+  }
+  // Blank counter-data images of the kept profiler by range count: making one took 11 ms for 33
+  // ranges and 77 ms for 129 on the H200 (validation/lab/replay-set.sh), copying it a fraction.
+  std::map<std::size_t, std::vector<std::uint8_t>> blank_images;
+  std::vector<std::uint8_t> blank_image(const enabled_profiler& rp, std::size_t ranges) {
+    auto it = blank_images.find(ranges);
+    if (it == blank_images.end())
+      it = blank_images.emplace(ranges, rp.counter_data(set.names(), ranges)).first;
+    return it->second;
   }
 
   template <class T> void add_pass_times(T p0, T p1, T p2, T p3, T p4) {
@@ -618,6 +638,8 @@ void profiler_session::enable_range_profiler() {
   if (!s.flusher)
     ROOFKIT_CUDA_CHECK(cudaMalloc(&elapsed, sizeof(long long)));
   const std::unique_ptr<void, decltype(&cudaFree)> elapsed_owner(elapsed, &cudaFree);
+  // CUPTI keeps this first configuration: a warm-up configured for fewer ranges than a later call
+  // made that call's launches fail (validation/lab/replay-set.sh).
   s.kept_passes(CUPTI_AutoRange, s.sequence_ranges(), "the warm-up",
                 [&] {
                   if (s.flusher) {
@@ -659,10 +681,14 @@ profiler_session::impl::kept_passes(CUpti_ProfilerRange mode, std::size_t ranges
   if (!range_profiler)
     range_profiler = std::make_unique<enabled_profiler>(ctx);
   const enabled_profiler& rp = *range_profiler;
-  auto data = rp.counter_data(set.names(), ranges);
+  const auto ti = std::chrono::steady_clock::now();
+  auto data = blank_image(rp, ranges);
+  const auto tc = std::chrono::steady_clock::now();
   rp.set_config(config, data, mode, CUPTI_UserReplay, ranges);
   range_mode = mode;
   const auto t1 = std::chrono::steady_clock::now();
+  stats.image_s += std::chrono::duration<double>(tc - ti).count();
+  stats.config_s += std::chrono::duration<double>(t1 - tc).count();
   bool done = false;
   bool started = false;
   int pass = 0;
@@ -678,6 +704,8 @@ profiler_session::impl::kept_passes(CUpti_ProfilerRange mode, std::size_t ranges
       rp.start();
       started = true;
       const auto p2 = std::chrono::steady_clock::now();
+      if (pass == 0)
+        stats.first_start_s += std::chrono::duration<double>(p2 - p1).count();
       pass_body();
       const auto p3 = std::chrono::steady_clock::now();
       started = false;
@@ -743,8 +771,18 @@ range_values profiler_session::profile_launch(const std::function<void()>& work,
 std::vector<range_values>
 profiler_session::profile_launch_sequence(const std::vector<std::function<void()>>& works,
                                           const std::function<void()>& before_pass) {
+  std::vector<sequence_step> steps;
+  steps.reserve(works.size());
+  for (const auto& w : works)
+    steps.push_back({w, true, true});
+  return profile_steps(steps, before_pass);
+}
+
+std::vector<range_values>
+profiler_session::profile_steps(const std::vector<sequence_step>& steps,
+                                const std::function<void()>& before_pass) {
   auto& s = *impl_;
-  const std::size_t n = works.size();
+  const std::size_t n = steps.size();
   if (n == 0)
     return {};
   if (n > s.options.max_launch_sequence)
@@ -753,38 +791,45 @@ profiler_session::profile_launch_sequence(const std::vector<std::function<void()
   return s.with_flush_fallback([&] {
     s.prepare_flusher();
     const std::size_t flush_ranges = s.flush_ranges();
+    // Where each measured step's range lies in a pass, and the ranges a pass has.
+    std::vector<std::size_t> measured_at;
+    std::size_t ranges = 0;
+    for (const auto& step : steps) {
+      if (step.measured) {
+        ranges += flush_ranges;
+        measured_at.push_back(ranges);
+      }
+      ranges += step.kernel ? 1 : 0;
+    }
     const auto data = s.kept_passes(
-        CUPTI_AutoRange, s.sequence_ranges(), n == 1 ? "the launch" : "the launches",
+        CUPTI_AutoRange, impl::image_ranges(ranges), n == 1 ? "the launch" : "the launches",
         [&] {
-          // The flush's kernel(s) are ranges of their own, dropped below; each is waited for, as
-          // the works may run on other streams.
-          for (const auto& work : works) {
-            if (s.cache_prepared)
+          // The flush's kernel(s) are ranges of their own, dropped below; each step is waited
+          // for, as the steps may run on other streams.
+          for (const auto& step : steps) {
+            if (step.measured && s.cache_prepared)
               s.flush_in_pass(true);
-            work();
+            step.work();
             ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
           }
         },
         before_pass);
     const auto t0 = std::chrono::steady_clock::now();
     const auto names = cupti_catalog::range_names(data);
-    const std::size_t per_work = flush_ranges + 1;
-    if (names.size() != n * per_work) {
+    if (names.size() != ranges) {
       if (n == 1) {
         const std::size_t kernels = names.size() < flush_ranges ? 0 : names.size() - flush_ranges;
         throw runtime_error(fmt::format("the profiled work launched {} kernels a pass, 1 expected",
                                         kernels > 1 ? "2 or more" : std::to_string(kernels)));
       }
-      throw runtime_error(fmt::format("the {} profiled works gave {} ranges a pass, {} expected "
-                                      "(one kernel per work)",
-                                      n, names.size(), n * per_work));
+      throw runtime_error(fmt::format("the {} profiled steps gave {} ranges a pass, {} expected "
+                                      "(one kernel per launch step)",
+                                      n, names.size(), ranges));
     }
     std::vector<range_values> out;
-    out.reserve(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::size_t range = i * per_work + flush_ranges;
+    out.reserve(measured_at.size());
+    for (const std::size_t range : measured_at)
       out.push_back(s.to_values(names[range], s.evaluate(data, range)));
-    }
     s.stats.decode_s +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return out;

@@ -1,0 +1,57 @@
+// A test application for `roofline-cuda profile`: kernels that count their launches in module
+// variables (__device__ and __managed__), one of them in a second module (module_variables_late.cu,
+// its own module without relocatable device code) whose first launch comes right after a launch
+// of this one, so that with lazy loading the module is loaded while a replay batch is open. A
+// replay that does not put the variables back counts each pass as well. Prints the counts and
+// "module_variables: all results correct" and exits 0 when every count and the buffer are right.
+#include <cstdio>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#define APP_NAME "module_variables"
+#include "app_check.cuh"
+
+void late_count(float* x, int n, int blocks);
+unsigned late_counted();
+
+__device__ unsigned int early_launches;
+
+__global__ void early_count(float* x, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (threadIdx.x == 0)
+    atomicAdd(&early_launches, 1u);
+  if (i < n)
+    x[i] = x[i] * 0.5f + 1.0f;
+}
+
+int main() {
+  const int n = 1 << 20;
+  const int blocks = n / 256;
+  float* x = nullptr;
+  CHECK(cudaMalloc(&x, n * sizeof(float)));
+  CHECK(cudaMemset(x, 0, n * sizeof(float)));
+  for (int k = 0; k < 2; ++k) {
+    early_count<<<blocks, 256>>>(x, n);
+    late_count(x, n, blocks);
+  }
+  CHECK(cudaGetLastError());
+  unsigned early = 0;
+  CHECK(cudaMemcpyFromSymbol(&early, early_launches, sizeof early));
+  const unsigned late = late_counted();
+  std::vector<float> out(n);
+  CHECK(cudaMemcpy(out.data(), x, n * sizeof(float), cudaMemcpyDeviceToHost));
+  CHECK(cudaFree(x));
+  const unsigned want = 2u * static_cast<unsigned>(blocks);
+  // x: 0 -> 1 -> 2 (late adds one) -> 2 -> 3.
+  int wrong = 0;
+  for (int i = 0; i < n; ++i)
+    wrong += out[i] != 3.0f;
+  std::printf(APP_NAME ": counted %u (this module), %u (the late module), expected %u each; %d "
+                       "wrong values\n",
+              early, late, want, wrong);
+  if (early != want || late != want || wrong != 0)
+    return 1;
+  std::printf(APP_NAME ": all results correct\n");
+  return 0;
+}
