@@ -145,8 +145,9 @@ batch_effect replay_batch_effect(CUpti_CallbackId cbid) {
     return batch_effect::keeps;
   switch (cbid) {
   // The runtime loads modules lazily inside its own calls, holding a lock of its own; replaying
-  // there left that lock broken (the PyTorch script hung at its next launch). A module load only
-  // adds memory the batch's launches do not use.
+  // there left that lock broken (the PyTorch script hung at its next launch). A module load adds
+  // memory the checkpoint does not hold: the injector saves the variables of a module loaded
+  // inside a batch at the first launch of its kernels (device_variables.hpp).
   case CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData:
   case CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadFromFile:
   case CUPTI_DRIVER_TRACE_CBID_cuLibraryGetManaged:

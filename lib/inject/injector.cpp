@@ -382,7 +382,7 @@ private:
       variables_.forget_modules(); // a module unload: its handle may come back for another
     if (enter && batch_) {         // entry callbacks run under mutex_ (callback())
       const batch_effect effect = replay_batch_effect(cbid);
-      if (effect == batch_effect::replays && ride_along(cbid, d))
+      if (effect == batch_effect::replays && (ride_along(cbid, d) || allocation_inside(cbid, d)))
         return;
       if (effect != batch_effect::keeps) {
         tool_scope scope;
@@ -1053,6 +1053,20 @@ private:
   // the batch's checkpoint (the checkpoint has the variables of the modules loaded before it).
   void save_variables(CUfunction f) {
     batch_->variables.save(variables_, f, modules_loaded_ != batch_->modules_at_open);
+  }
+
+  // A plain device allocation while the batch is open keeps it open: the checkpoint does not hold
+  // the new memory, and the application, which cannot read it before writing it with a launch or
+  // a memset (each re-issued in every pass), finds after the passes what its own launches left.
+  // Managed, host and pool allocations, which the host or another stream can fill without a call
+  // the batch sees, still end it.
+  bool allocation_inside(CUpti_CallbackId cbid, const CUpti_CallbackData* d) {
+    if ((cbid != CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2 &&
+         cbid != CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2) ||
+        d->context != batch_->ctx)
+      return false;
+    counts_["allocations_inside_batches"] += 1;
+    return true;
   }
 
   // Steps of one batch, measured or not: the session's sequence limit.

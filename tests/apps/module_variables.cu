@@ -2,8 +2,11 @@
 // variables (__device__ and __managed__), one of them in a second module (module_variables_late.cu,
 // its own module without relocatable device code) whose first launch comes right after a launch
 // of this one, so that with lazy loading the module is loaded while a replay batch is open. A
-// replay that does not put the variables back counts each pass as well. Prints the counts and
-// "module_variables: all results correct" and exits 0 when every count and the buffer are right.
+// replay that does not put the variables back counts each pass as well. Then, inside the same
+// batch, a buffer allocated, cleared with an asynchronous memset and accumulated into by a kernel:
+// the allocation and the memset keep the batch open and the replays must leave the sum as one
+// launch makes it. Prints the counts and "module_variables: all results correct" and exits 0 when
+// every count and both buffers are right.
 #include <cstdio>
 #include <vector>
 
@@ -16,6 +19,12 @@ void late_count(float* x, int n, int blocks);
 unsigned late_counted();
 
 __device__ unsigned int early_launches;
+
+__global__ void accumulate(float* y, const float* x, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    y[i] += x[i];
+}
 
 __global__ void early_count(float* x, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -35,18 +44,26 @@ int main() {
     early_count<<<blocks, 256>>>(x, n);
     late_count(x, n, blocks);
   }
+  float* y = nullptr;
+  CHECK(cudaMalloc(&y, n * sizeof(float)));
+  CHECK(cudaMemsetAsync(y, 0, n * sizeof(float)));
+  accumulate<<<blocks, 256>>>(y, x, n);
+  accumulate<<<blocks, 256>>>(y, x, n);
   CHECK(cudaGetLastError());
   unsigned early = 0;
   CHECK(cudaMemcpyFromSymbol(&early, early_launches, sizeof early));
   const unsigned late = late_counted();
   std::vector<float> out(n);
+  std::vector<float> sum(n);
   CHECK(cudaMemcpy(out.data(), x, n * sizeof(float), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(sum.data(), y, n * sizeof(float), cudaMemcpyDeviceToHost));
   CHECK(cudaFree(x));
+  CHECK(cudaFree(y));
   const unsigned want = 2u * static_cast<unsigned>(blocks);
   // x: 0 -> 1 -> 2 (late adds one) -> 2 -> 3.
   int wrong = 0;
   for (int i = 0; i < n; ++i)
-    wrong += out[i] != 3.0f;
+    wrong += (out[i] != 3.0f) + (sum[i] != 6.0f);
   std::printf(APP_NAME ": counted %u (this module), %u (the late module), expected %u each; %d "
                        "wrong values\n",
               early, late, want, wrong);

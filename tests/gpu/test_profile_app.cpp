@@ -9,7 +9,7 @@
 // tests/apps/managed_memory.cu: in-place kernels on managed and mapped host memory. On
 // tests/apps/device_side.cu: device printf, the device heap, device-side launches and a
 // cudaProfilerStart/Stop region. On tests/apps/module_variables.cu: variables of a module loaded
-// while a batch is open.
+// while a batch is open, and an allocation and a memset inside a batch.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -286,7 +286,8 @@ TEST(profile_app, device_printf_heap_and_device_launches) {
 
 // Module variables: a CUPTI checkpoint restores those of the modules loaded before it, not of a
 // module loaded while the batch is open (its kernels counted every replay pass: 5 times the
-// launches). Every launch profiled in one batch, alone, and sampled, and each count right.
+// launches). A buffer allocated and cleared inside the batch and accumulated into twice keeps its
+// sum. Every launch profiled in one batch, alone, and sampled, and each count right.
 TEST(profile_app, module_variables_are_put_back_after_each_pass) {
   for (const char* options : {"--sample all", "--sample all --replay-batch 1", "--sample 1"}) {
     const auto p = profile("module-variables", options, "", ROOFKIT_APP_MODULE_VARIABLES);
