@@ -289,7 +289,7 @@ const roofkit::cli::registration profile_registration{
                       "on, or off: only launches between the application's cudaProfilerStart "
                       "and cudaProfilerStop (default on)");
       cmd->add_option("--replay-batch", o->options.replay_batch,
-                      "Consecutive launches replayed together in one set of passes, after they "
+                      "Selected launches replayed together in one set of passes, after they "
                       "ran (1 to 256; 1: each launch alone, before it runs; default 32)");
       cmd->add_option("--ceilings", o->ceilings,
                       std::string(roofkit::cli::ceilings_option_help) + ", or a run file");
