@@ -22,6 +22,7 @@
 #include "driver_l2_flush.hpp"
 #include "internal/clock_probe.hpp"
 #include "l2_flush_guard.hpp"
+#include "step_layout.hpp"
 
 namespace roofkit {
 
@@ -323,19 +324,12 @@ struct profiler_session::impl {
   // Ranges the kept auto-range profiler is configured for: every launch of the longest sequence,
   // each after its flush, and one more to see a work that launched a second kernel.
   std::size_t sequence_ranges() const {
-    return image_ranges(std::max<std::size_t>(options.max_launch_sequence, 1) *
-                        (flush_ranges() + 1));
-  }
-  // The ranges a counter image is made for, to hold `ranges` and one more (a work that launched a
-  // second kernel): a power of two, so that few blank images are kept (blank_image).
-  static std::size_t image_ranges(std::size_t ranges) {
-    std::size_t size = 2;
-    while (size < ranges + 1)
-      size *= 2;
-    return size;
+    return detail::image_ranges(std::max<std::size_t>(options.max_launch_sequence, 1) *
+                                (flush_ranges() + 1));
   }
   // Blank counter-data images of the kept profiler by range count: making one took 11 ms for 33
-  // ranges and 77 ms for 129 on the H200 (validation/lab/replay-set.sh), copying it a fraction.
+  // ranges and 77 ms for 129 on the H200 (validation/data/replay-set-h200.json); a copy costs a
+  // fraction of that.
   std::map<std::size_t, std::vector<std::uint8_t>> blank_images;
   std::vector<std::uint8_t> blank_image(const enabled_profiler& rp, std::size_t ranges) {
     auto it = blank_images.find(ranges);
@@ -639,7 +633,7 @@ void profiler_session::enable_range_profiler() {
     ROOFKIT_CUDA_CHECK(cudaMalloc(&elapsed, sizeof(long long)));
   const std::unique_ptr<void, decltype(&cudaFree)> elapsed_owner(elapsed, &cudaFree);
   // CUPTI keeps this first configuration: a warm-up configured for fewer ranges than a later call
-  // made that call's launches fail (validation/lab/replay-set.sh).
+  // made that call's launches fail (validation/data/replay-set-h200.json).
   s.kept_passes(CUPTI_AutoRange, s.sequence_ranges(), "the warm-up",
                 [&] {
                   if (s.flusher) {
@@ -791,18 +785,13 @@ profiler_session::profile_steps(const std::vector<sequence_step>& steps,
   return s.with_flush_fallback([&] {
     s.prepare_flusher();
     const std::size_t flush_ranges = s.flush_ranges();
-    // Where each measured step's range lies in a pass, and the ranges a pass has.
-    std::vector<std::size_t> measured_at;
-    std::size_t ranges = 0;
-    for (const auto& step : steps) {
-      if (step.measured) {
-        ranges += flush_ranges;
-        measured_at.push_back(ranges);
-      }
-      ranges += step.kernel ? 1 : 0;
-    }
+    std::vector<detail::step_kind> kinds;
+    for (const auto& step : steps)
+      kinds.push_back({step.measured, step.kernel});
+    const detail::step_layout layout = detail::lay_out_steps(kinds, flush_ranges);
+    const std::size_t ranges = layout.ranges;
     const auto data = s.kept_passes(
-        CUPTI_AutoRange, impl::image_ranges(ranges), n == 1 ? "the launch" : "the launches",
+        CUPTI_AutoRange, detail::image_ranges(ranges), n == 1 ? "the launch" : "the launches",
         [&] {
           // The flush's kernel(s) are ranges of their own, dropped below; each step is waited
           // for, as the steps may run on other streams.
@@ -827,8 +816,8 @@ profiler_session::profile_steps(const std::vector<sequence_step>& steps,
                                       n, names.size(), ranges));
     }
     std::vector<range_values> out;
-    out.reserve(measured_at.size());
-    for (const std::size_t range : measured_at)
+    out.reserve(layout.measured_at.size());
+    for (const std::size_t range : layout.measured_at)
       out.push_back(s.to_values(names[range], s.evaluate(data, range)));
     s.stats.decode_s +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -1,0 +1,24 @@
+#include "step_layout.hpp"
+
+namespace roofkit::detail {
+
+step_layout lay_out_steps(const std::vector<step_kind>& steps, std::size_t flush_ranges) {
+  step_layout layout;
+  for (const auto& step : steps) {
+    if (step.measured) {
+      layout.ranges += flush_ranges;
+      layout.measured_at.push_back(layout.ranges);
+    }
+    layout.ranges += step.kernel ? 1 : 0;
+  }
+  return layout;
+}
+
+std::size_t image_ranges(std::size_t ranges) {
+  std::size_t size = 2;
+  while (size < ranges + 1)
+    size *= 2;
+  return size;
+}
+
+} // namespace roofkit::detail

@@ -1,0 +1,31 @@
+#pragma once
+// Where the counter ranges of one replay pass lie for a sequence of steps (profile_steps): each
+// measured step after its cache control's ranges, each kernel launch a range of its own, other
+// work (a memset) none. Pure bookkeeping, tested on the CPU.
+#include <cstddef>
+#include <vector>
+
+namespace roofkit::detail {
+
+/// One step as the layout sees it.
+struct step_kind {
+  bool measured = true; ///< preceded by cache control; its range's values are wanted
+  bool kernel = true;   ///< launches one kernel, which is a range of its own
+};
+
+/// The ranges of a pass, and the index of each measured step's range in order.
+struct step_layout {
+  std::size_t ranges = 0;
+  std::vector<std::size_t> measured_at;
+};
+
+/// The layout of `steps` when each measured one is preceded by `flush_ranges` ranges of cache
+/// control (0 for the driver's flush, which launches no kernel).
+step_layout lay_out_steps(const std::vector<step_kind>& steps, std::size_t flush_ranges);
+
+/// The ranges a counter image is made for to hold `ranges` and one more (a work that launched a
+/// second kernel shows as one range too many): the next power of two, at least 2, so that few
+/// sizes of blank image are kept.
+std::size_t image_ranges(std::size_t ranges);
+
+} // namespace roofkit::detail

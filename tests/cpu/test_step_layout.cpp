@@ -1,0 +1,51 @@
+// The layout of a replay pass's counter ranges over measured launches, launches that are only
+// re-issued, and memsets (lib/src/profiler/step_layout.cpp), and the counter image sizes.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "profiler/step_layout.hpp"
+
+namespace {
+
+using roofkit::detail::image_ranges;
+using roofkit::detail::lay_out_steps;
+using roofkit::detail::step_kind;
+
+const step_kind measured_launch{true, true};
+const step_kind riding_launch{false, true};
+const step_kind a_memset{false, false};
+
+TEST(step_layout, the_drivers_flush_adds_no_range_and_a_memset_none) {
+  const auto l =
+      lay_out_steps({measured_launch, riding_launch, a_memset, measured_launch, riding_launch}, 0);
+  EXPECT_EQ(l.ranges, 4u);
+  EXPECT_EQ(l.measured_at, (std::vector<std::size_t>{0, 2}));
+}
+
+TEST(step_layout, the_sweeps_ranges_come_before_each_measured_launch_only) {
+  // Two sweep kernels before each measured launch: flush, flush, launch | riding_launch | memset |
+  // flush, flush, launch.
+  const auto l = lay_out_steps({measured_launch, riding_launch, a_memset, measured_launch}, 2);
+  EXPECT_EQ(l.ranges, 7u);
+  EXPECT_EQ(l.measured_at, (std::vector<std::size_t>{2, 6}));
+}
+
+TEST(step_layout, only_launches_measured_is_one_range_per_launch_after_its_flush) {
+  const auto l = lay_out_steps(std::vector<step_kind>(3, measured_launch), 1);
+  EXPECT_EQ(l.ranges, 6u);
+  EXPECT_EQ(l.measured_at, (std::vector<std::size_t>{1, 3, 5}));
+  EXPECT_EQ(lay_out_steps({}, 1).ranges, 0u);
+}
+
+TEST(step_layout, images_hold_one_range_more_in_powers_of_two) {
+  EXPECT_EQ(image_ranges(0), 2u);
+  EXPECT_EQ(image_ranges(1), 2u);
+  EXPECT_EQ(image_ranges(2), 4u);
+  EXPECT_EQ(image_ranges(3), 4u);
+  EXPECT_EQ(image_ranges(32), 64u);
+  EXPECT_EQ(image_ranges(127), 128u);
+  EXPECT_EQ(image_ranges(128), 256u);
+}
+
+} // namespace
