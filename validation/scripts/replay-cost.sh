@@ -3,8 +3,9 @@
 # the application given with ROOFKIT_REPLAY_PHASES=1, which makes the injected library print, at
 # exit, each phase's total seconds and milliseconds per profiled launch (sync before the
 # checkpoint, checkpoint save, counter configuration, memory restore before each pass, pass
-# start, cache flush and work, pass stop, decoding), then the wall time of the profiled run and
-# of the application alone. Extra profile options go in PROFILE_OPTS (e.g. "--replay-batch 1").
+# start (and of it the first pass of each set), cache flush and work, pass stop, decoding) and how
+# many batches each kind of driver call ended, then the wall time of the profiled run and of the
+# application alone. Extra profile options go in PROFILE_OPTS (e.g. "--replay-batch 1").
 # Usage (GPU machine, after a build): validation/scripts/replay-cost.sh BUILD_DIR APP [ARGS...]
 set -uo pipefail
 ulimit -c 0
