@@ -378,21 +378,20 @@ private:
       }
       return;
     }
-    if (enter && replay_batch_effect(cbid) == batch_effect::drops)
+    // What the call does to a batch, decided at its entry (entry callbacks run under mutex_).
+    const batch_effect effect = enter ? replay_batch_effect(cbid) : batch_effect::keeps;
+    if (effect == batch_effect::drops)
       variables_.forget_modules(); // a module unload: its handle may come back for another
-    if (enter && batch_) {         // entry callbacks run under mutex_ (callback())
-      const batch_effect effect = replay_batch_effect(cbid);
+    if (batch_ && effect != batch_effect::keeps) {
       if (effect == batch_effect::replays && (ride_along(cbid, d) || allocation_inside(cbid, d)))
         return;
-      if (effect != batch_effect::keeps) {
-        tool_scope scope;
-        const char* call = nullptr;
-        cuptiGetCallbackName(CUPTI_CB_DOMAIN_DRIVER_API, cbid, &call);
-        if (effect == batch_effect::drops)
-          drop_batch(call ? call : "a module unload");
-        else
-          close_batch(call ? call : "a driver call");
-      }
+      tool_scope scope;
+      const char* call = nullptr;
+      cuptiGetCallbackName(CUPTI_CB_DOMAIN_DRIVER_API, cbid, &call);
+      if (effect == batch_effect::drops)
+        drop_batch(call ? call : "a module unload");
+      else
+        close_batch(call ? call : "a driver call");
     }
     switch (cbid) {
     case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture:

@@ -10,11 +10,11 @@ namespace {
 
 using roofkit::detail::image_ranges;
 using roofkit::detail::lay_out_steps;
-using roofkit::detail::step_kind;
+using step = roofkit::profiler_session::sequence_step;
 
-const step_kind measured_launch{true, true};
-const step_kind riding_launch{false, true};
-const step_kind a_memset{false, false};
+const step measured_launch{{}, true, true};
+const step riding_launch{{}, false, true};
+const step a_memset{{}, false, false};
 
 TEST(step_layout, the_drivers_flush_adds_no_range_and_a_memset_none) {
   const auto l =
@@ -32,7 +32,7 @@ TEST(step_layout, the_sweeps_ranges_come_before_each_measured_launch_only) {
 }
 
 TEST(step_layout, only_launches_measured_is_one_range_per_launch_after_its_flush) {
-  const auto l = lay_out_steps(std::vector<step_kind>(3, measured_launch), 1);
+  const auto l = lay_out_steps(std::vector<step>(3, measured_launch), 1);
   EXPECT_EQ(l.ranges, 6u);
   EXPECT_EQ(l.measured_at, (std::vector<std::size_t>{1, 3, 5}));
   EXPECT_EQ(lay_out_steps({}, 1).ranges, 0u);

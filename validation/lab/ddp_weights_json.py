@@ -9,6 +9,9 @@ import os
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+from app_lines import json_lines  # noqa: E402
+
 runs = sys.argv[1]
 ORDER = ["alone", "alone_again", "profile", "profile_again", "profile_batch1",
          "profile_no_recorder", "alone_blocking", "profile_blocking", "one_rank_alone",
@@ -16,19 +19,11 @@ ORDER = ["alone", "alone_again", "profile", "profile_again", "profile_batch1",
 
 
 def lines(name):
-    found = []
     try:
         text = open(os.path.join(runs, name + ".out"), errors="replace").read()
     except OSError:
-        return found
-    for line in text.splitlines():
-        line = line.strip()
-        if line.startswith("{") and '"param_sums"' in line:
-            try:
-                found.append(json.loads(line))
-            except ValueError:
-                pass
-    return sorted(found, key=lambda j: j["rank"])
+        return []
+    return json_lines(text, "param_sums")
 
 
 def differing(base, other):

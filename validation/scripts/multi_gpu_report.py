@@ -18,6 +18,7 @@ import sys
 import time
 
 import ncu_csv
+from app_lines import json_lines
 
 runs, out = sys.argv[1], sys.argv[2]
 here = os.path.dirname(os.path.abspath(__file__))
@@ -41,18 +42,6 @@ def load(name):
 def wall(name):
     s, rc = read(name + ".s"), read(name + ".rc")
     return {"wall_s": float(s) if s else None, "rc": int(rc) if rc else None}
-
-
-def json_lines(text):
-    found = []
-    for line in (text or "").splitlines():
-        line = line.strip()
-        if line.startswith("{") and '"rank"' in line:
-            try:
-                found.append(json.loads(line))
-            except ValueError:
-                pass
-    return sorted(found, key=lambda j: j["rank"])
 
 
 def stamp(claim, commands):

@@ -785,10 +785,7 @@ profiler_session::profile_steps(const std::vector<sequence_step>& steps,
   return s.with_flush_fallback([&] {
     s.prepare_flusher();
     const std::size_t flush_ranges = s.flush_ranges();
-    std::vector<detail::step_kind> kinds;
-    for (const auto& step : steps)
-      kinds.push_back({step.measured, step.kernel});
-    const detail::step_layout layout = detail::lay_out_steps(kinds, flush_ranges);
+    const detail::step_layout layout = detail::lay_out_steps(steps, flush_ranges);
     const std::size_t ranges = layout.ranges;
     const auto data = s.kept_passes(
         CUPTI_AutoRange, detail::image_ranges(ranges), n == 1 ? "the launch" : "the launches",

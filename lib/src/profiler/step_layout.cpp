@@ -2,7 +2,8 @@
 
 namespace roofkit::detail {
 
-step_layout lay_out_steps(const std::vector<step_kind>& steps, std::size_t flush_ranges) {
+step_layout lay_out_steps(const std::vector<profiler_session::sequence_step>& steps,
+                          std::size_t flush_ranges) {
   step_layout layout;
   for (const auto& step : steps) {
     if (step.measured) {

@@ -5,13 +5,9 @@
 #include <cstddef>
 #include <vector>
 
-namespace roofkit::detail {
+#include "roofkit/profiler.hpp"
 
-/// One step as the layout sees it.
-struct step_kind {
-  bool measured = true; ///< preceded by cache control; its range's values are wanted
-  bool kernel = true;   ///< launches one kernel, which is a range of its own
-};
+namespace roofkit::detail {
 
 /// The ranges of a pass, and the index of each measured step's range in order.
 struct step_layout {
@@ -21,7 +17,8 @@ struct step_layout {
 
 /// The layout of `steps` when each measured one is preceded by `flush_ranges` ranges of cache
 /// control (0 for the driver's flush, which launches no kernel).
-step_layout lay_out_steps(const std::vector<step_kind>& steps, std::size_t flush_ranges);
+step_layout lay_out_steps(const std::vector<profiler_session::sequence_step>& steps,
+                          std::size_t flush_ranges);
 
 /// The ranges a counter image is made for to hold `ranges` and one more (a work that launched a
 /// second kernel shows as one range too many): the next power of two, at least 2, so that few
