@@ -168,4 +168,8 @@ batch_effect replay_batch_effect(CUpti_CallbackId cbid) {
   }
 }
 
+bool needs_driver_callback(CUpti_CallbackId cbid) {
+  return is_kernel_launch(cbid) || replay_batch_effect(cbid) != batch_effect::keeps;
+}
+
 } // namespace roofkit::inject

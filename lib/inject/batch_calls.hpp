@@ -18,4 +18,10 @@ enum class batch_effect {
 /// The effect of the driver call `cbid` on an open batch.
 batch_effect replay_batch_effect(CUpti_CallbackId cbid);
 
+/// Whether the injector subscribes to the driver call `cbid`: launches and every call that does
+/// more than keep a batch. The queries (context, device, function, stream and event getters,
+/// event records) are left alone: a training step makes some fifteen of them per launch, and
+/// what they do can neither change what a replay restores nor be changed by it.
+bool needs_driver_callback(CUpti_CallbackId cbid);
+
 } // namespace roofkit::inject

@@ -6,9 +6,10 @@
 
 namespace roofkit::inject {
 
-/// A gate between the application's driver calls and the profiler's replays. Every driver call of
-/// the application passes enter() once its entry callback is done and exit() at its exit callback,
-/// so the gate knows which threads are inside a call's body. A replay holds the gate (hold_scope):
+/// A gate between the application's driver calls and the profiler's replays. Every driver call the
+/// injector subscribes to (launches, and the calls that end or drop a batch; queries run unseen)
+/// passes enter() once its entry callback is done and exit() at its exit callback, so the gate
+/// knows which threads are inside such a call's body. A replay holds the gate (hold_scope):
 /// it waits until no other thread is inside a driver call (at most a time limit), and calls that
 /// reach the gate meanwhile wait until the replay is over. One gate per process: the per-thread
 /// state is thread-local.

@@ -158,9 +158,11 @@ public:
         fail("cannot subscribe to CUDA callbacks: " + what, "", 3);
       return;
     }
-    // Every driver call is seen: batches end at the calls replay_batch_effect() does not keep,
-    // and the gate (gate_) needs every call's entry and exit.
-    cuptiEnableDomain(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API);
+    // Launches, and the calls that end or drop a batch (replay_batch_effect()); the gate (gate_)
+    // sees their entries and exits. Queries run unseen, at the application's own speed.
+    for (CUpti_CallbackId id = 1; id < CUPTI_DRIVER_TRACE_CBID_SIZE; ++id)
+      if (needs_driver_callback(id))
+        cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, id);
     cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE,
                         CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
     cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE,
@@ -300,6 +302,19 @@ private:
   static void CUPTIAPI callback(void* self, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                                 const void* data) {
     auto* me = static_cast<injector*>(self);
+    if (!me->phases_ || in_tool)
+      return dispatch(me, domain, cbid, data);
+    const auto t0 = std::chrono::steady_clock::now();
+    dispatch(me, domain, cbid, data);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (domain == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED)
+      me->phases_->add_module(s);
+    else
+      me->phases_->add_callback(s);
+  }
+
+  static void dispatch(injector* me, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                       const void* data) {
     // Also for the modules that our own calls load (load_function).
     if (domain == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED) {
       try {

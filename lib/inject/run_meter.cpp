@@ -33,6 +33,16 @@ bool replay_phases::enabled() {
   return v && *v && std::strcmp(v, "0") != 0;
 }
 
+void replay_phases::add_module(double seconds) {
+  ++modules_;
+  module_ns_ += static_cast<std::int64_t>(seconds * 1e9);
+}
+
+void replay_phases::add_callback(double seconds) {
+  ++callbacks_;
+  callback_ns_ += static_cast<std::int64_t>(seconds * 1e9);
+}
+
 std::string replay_phases::report(const profiler_stats& t, std::int64_t profiled,
                                   std::int64_t batches) const {
   const double n = profiled > 0 ? static_cast<double>(profiled) : 1.0;
@@ -55,6 +65,17 @@ std::string replay_phases::report(const profiler_stats& t, std::int64_t profiled
   for (const auto& [name, s] : phases)
     out += fmt::format("roofkit-inject:   {:<36} {:10.3f} s {:9.3f} ms/launch\n", name, s,
                        1e3 * s / n);
+  const auto now = std::chrono::system_clock::now();
+  const auto epoch_ns = [](std::chrono::system_clock::time_point when) {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(when.time_since_epoch()).count();
+  };
+  out += fmt::format("roofkit-inject: {} module loads read in {:.3f} s; {} callbacks took {:.3f} s "
+                     "(replays included)\n",
+                     modules_.load(), 1e-9 * module_ns_.load(), callbacks_.load(),
+                     1e-9 * callback_ns_.load());
+  out += fmt::format(
+      "roofkit-inject: injection started at {} ns, exit at {} ns (epoch): {:.3f} s\n",
+      epoch_ns(started_), epoch_ns(now), std::chrono::duration<double>(now - started_).count());
   return out;
 }
 

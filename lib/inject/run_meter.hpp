@@ -2,6 +2,7 @@
 // What the injected library says about its own run on stderr: progress over a long run (launches
 // seen, profiled, inferred) and, when asked with ROOFKIT_REPLAY_PHASES=1, where the replay time
 // of the profiled launches went.
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -34,6 +35,10 @@ public:
   static bool enabled();
   void add_save(double seconds) { save_s_ += seconds; }
   void add_sync(double seconds) { sync_s_ += seconds; }
+  /// A module-loaded callback that took `seconds` of ours (reading the module's image).
+  void add_module(double seconds);
+  /// A driver or resource callback that took `seconds` in all (replays inside it included).
+  void add_callback(double seconds);
   /// One line per phase: total seconds and ms per profiled launch, for `profiled` launches with
   /// the sessions' summed statistics `t`.
   std::string report(const profiler_stats& t, std::int64_t profiled, std::int64_t batches) const;
@@ -41,6 +46,11 @@ public:
 private:
   double save_s_ = 0;
   double sync_s_ = 0;
+  std::atomic<std::int64_t> modules_{0};
+  std::atomic<std::int64_t> module_ns_{0};
+  std::atomic<std::int64_t> callbacks_{0};
+  std::atomic<std::int64_t> callback_ns_{0};
+  std::chrono::system_clock::time_point started_ = std::chrono::system_clock::now();
 };
 
 } // namespace roofkit::inject

@@ -112,3 +112,33 @@ TEST(replay_batch_calls, launches_and_module_loads_keep_a_batch_unloads_drop_it)
 }
 
 } // namespace
+
+TEST(replay_batch_calls, the_injector_subscribes_to_launches_and_batch_enders_only) {
+  using roofkit::inject::needs_driver_callback;
+  int seen = 0;
+  int named = 0;
+  for (CUpti_CallbackId id = 1; id < CUPTI_DRIVER_TRACE_CBID_SIZE; ++id) {
+    if (driver_call(id).empty())
+      continue;
+    ++named;
+    seen += needs_driver_callback(id) ? 1 : 0;
+    if (replay_batch_effect(id) != batch_effect::keeps) {
+      EXPECT_TRUE(needs_driver_callback(id)) << driver_call(id);
+    }
+  }
+  // What the injector's own switch handles besides launches: capture, graphs, profiler start/stop.
+  for (CUpti_CallbackId id :
+       {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2, CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags,
+        CUPTI_DRIVER_TRACE_CBID_cuProfilerStart, CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2,
+        CUPTI_DRIVER_TRACE_CBID_cuEventQuery, CUPTI_DRIVER_TRACE_CBID_cuModuleUnload})
+    EXPECT_TRUE(needs_driver_callback(id)) << driver_call(id);
+  for (CUpti_CallbackId id :
+       {CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent, CUPTI_DRIVER_TRACE_CBID_cuEventRecord,
+        CUPTI_DRIVER_TRACE_CBID_cuStreamGetCaptureInfo_v2, CUPTI_DRIVER_TRACE_CBID_cuGetProcAddress,
+        CUPTI_DRIVER_TRACE_CBID_cuModuleGetFunction, CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData})
+    EXPECT_FALSE(needs_driver_callback(id)) << driver_call(id);
+  EXPECT_GT(seen, 0);
+  EXPECT_LT(seen, named);
+}

@@ -99,38 +99,6 @@ def split_ncu(csv_path, prefix="ddp-ncu"):
     return out_files
 
 
-def dram_agreement(first, second):
-    """Launches (matched in order within each kernel's base name) whose DRAM read and write bytes
-    in `second` are within 1% or 64 KiB of `first`'s: the rule profile-compare.py judges ours by."""
-    by_name = {}
-    for r in ncu_csv.rows(first):
-        by_name.setdefault(ncu_csv.base_name(r["Kernel Name"]), []).append(r)
-    seen, agree, matched = {}, 0, 0
-    for r in ncu_csv.rows(second):
-        key = ncu_csv.base_name(r["Kernel Name"])
-        i = seen.get(key, 0)
-        seen[key] = i + 1
-        if i >= len(by_name.get(key, [])):
-            continue
-        matched += 1
-        ok = True
-        for m in ("dram__bytes_read.sum", "dram__bytes_write.sum"):
-            a, b = ncu_csv.num(by_name[key][i][m]), ncu_csv.num(r[m])
-            ok &= abs(a - b) <= max(0.01 * max(abs(a), abs(b)), 65536)
-        agree += ok
-    return {"matched": matched, "agree": agree}
-
-
-def ours_dram_agreement(compare):
-    """Launches of a profile-compare.py result whose DRAM read and write bytes both pass."""
-    agree = 0
-    for l in compare.get("launches", []):
-        m = l.get("metrics", {})
-        dram = [m[k]["ok"] for k in ("dram__bytes_read.sum", "dram__bytes_write.sum") if k in m]
-        agree += bool(dram) and all(dram)
-    return {"matched": compare.get("launches_matched", 0), "agree": agree}
-
-
 def weights_account(plain, plain2, profiled):
     """Where the weights after the last step part between runs: per parameter, the difference of
     the sums, and the same over that step's update (lr x gradient sum): 1 would be an update
@@ -214,8 +182,8 @@ for rank, (path, which) in split_ncu("ddp-ncu.csv").items():
         compare = json.loads(res.stdout)
         if rank in dram1 and rank in dram2:  # ours and ncu's second run, against its first
             compare["dram_agreement"] = {
-                "ours_vs_ncu_one_pass": ours_dram_agreement(compare),
-                "ncu_second_vs_first": dram_agreement(dram1[rank][0], dram2[rank][0])}
+                "ours_vs_ncu_one_pass": ncu_csv.ours_dram_agreement(compare),
+                "ncu_second_vs_first": ncu_csv.dram_agreement(dram1[rank][0], dram2[rank][0])}
         json.dump(compare, open(target, "w"), indent=1)
     else:
         json.dump({"error": res.stderr[-2000:]}, open(target, "w"), indent=2)

@@ -60,3 +60,35 @@ def base_name(name):
             out += ch
         depth -= ch == ">" and depth > 0
     return out.split("::")[-1].split(" ")[-1].strip()
+
+
+def dram_agreement(first, second):
+    """Launches (matched in order within each kernel's base name) whose DRAM read and write bytes
+    in `second` are within 1% or 64 KiB of `first`'s: the rule profile-compare.py judges ours by."""
+    by_name = {}
+    for r in rows(first):
+        by_name.setdefault(base_name(r["Kernel Name"]), []).append(r)
+    seen, agree, matched = {}, 0, 0
+    for r in rows(second):
+        key = base_name(r["Kernel Name"])
+        i = seen.get(key, 0)
+        seen[key] = i + 1
+        if i >= len(by_name.get(key, [])):
+            continue
+        matched += 1
+        ok = True
+        for m in ("dram__bytes_read.sum", "dram__bytes_write.sum"):
+            a, b = num(by_name[key][i][m]), num(r[m])
+            ok &= abs(a - b) <= max(0.01 * max(abs(a), abs(b)), 65536)
+        agree += ok
+    return {"matched": matched, "agree": agree}
+
+
+def ours_dram_agreement(compare):
+    """Launches of a profile-compare.py result whose DRAM read and write bytes both pass."""
+    agree = 0
+    for l in compare.get("launches", []):
+        m = l.get("metrics", {})
+        dram = [m[k]["ok"] for k in ("dram__bytes_read.sum", "dram__bytes_write.sum") if k in m]
+        agree += bool(dram) and all(dram)
+    return {"matched": compare.get("launches_matched", 0), "agree": agree}

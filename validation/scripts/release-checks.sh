@@ -9,6 +9,8 @@
 #   sampling  a training step of our own (validation/apps/train_step.py, 50 steps) alone and under
 #             `profile` with the defaults (per-shape sampling), and 5 steps with --sample all:
 #             wall times, launches timed, shapes measured, time shares against the all run
+#   everyncu  one step of the training step with every launch profiled against ncu: counts equal,
+#             DRAM bytes against ncu's one-pass values and ncu's own second run, time per launch
 #   nvtx      --nvtx-scope process and thread on a two-thread program (tests/apps/nvtx_threads)
 #   longrun   validation/scripts/long-run.sh (100,000 launches: memory, overhead per launch)
 #   replay    validation/scripts/replay-cost.sh on torch_ops.py: where replay time goes
@@ -239,6 +241,26 @@ print(json.dumps({"check": "sampling_vs_all",
 PY
   record "sampling-train-step-$gpu.json" "Per-shape sampling on our MLP-Mixer training step: 50 steps under profile with the defaults against the application alone (wall), 5 steps with the defaults and with --sample all (wall, overhead), every launch timed, every shape measured, the largest per-kernel time-share difference between the default and the all run of the same 5 steps" \
     "OUT=... REV=... validation/scripts/release-checks.sh BUILD sampling"
+fi
+
+if [[ " $stages " == *" everyncu "* ]]; then
+  # One training step with every launch profiled (--sample all; warm-up steps outside
+  # cudaProfilerStart), then ncu on the same step with our counter names, and twice with the two
+  # DRAM metrics alone (its one-pass values, and their own run-to-run spread).
+  one=(python3 validation/apps/train_step.py --steps 1)
+  check every_profiled 0 "$RC" profile -q --sample all --profile-from-start off \
+    --records "$W/every.records.jsonl" -o "$W/every.json" -- "${one[@]}"
+  ncu_line=(ncu --profile-from-start off --cache-control all --clock-control none --csv --page raw
+    --print-units base)
+  check every_ncu 0 "${ncu_line[@]}" --metrics \
+    "$(python3 validation/scripts/every_launch_vs_ncu.py metrics "$W/every.records.jsonl")" "${one[@]}"
+  for i in 1 2; do
+    check "every_ncu_dram$i" 0 "${ncu_line[@]}" --metrics dram__bytes_read.sum,dram__bytes_write.sum \
+      "${one[@]}"
+  done
+  python3 validation/scripts/every_launch_vs_ncu.py judge "$W" >>"$W/results.jsonl"
+  record "every-launch-vs-ncu-$gpu.json" "One step of our MLP-Mixer training step with every launch profiled (--sample all): profiler time per launch, every count against ncu with our counter names, DRAM read and write bytes against ncu's one-pass DRAM values (within 1% or 64 KiB) beside ncu's second run against its first" \
+    "OUT=... REV=... validation/scripts/release-checks.sh BUILD everyncu"
 fi
 
 if [[ " $stages " == *" nvtx "* ]]; then

@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""The training step with every launch profiled, against Nsight Compute (issue 39), for
+release-checks.sh's `everyncu` stage.
+
+Usage: every_launch_vs_ncu.py metrics RECORDS   the counter names of the first profiled launch
+                                                 of a record log, comma-separated (for ncu)
+       every_launch_vs_ncu.py judge DIR          one JSON line: profiler time per launch, the
+                                                 launch-by-launch comparison's verdict on counts,
+                                                 and DRAM agreement with ncu's one-pass values
+                                                 against ncu's own second run
+
+DIR holds every.json (our run), every_ncu.out (ncu with our counter names), every_ncu_dram1.out
+and every_ncu_dram2.out (ncu with the two DRAM metrics alone, twice), as release-checks.sh's
+check() leaves them."""
+import json
+import os
+import subprocess
+import sys
+
+import ncu_csv
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def metrics(records):
+    for line in open(records, encoding="utf-8", errors="replace"):
+        try:
+            j = json.loads(line)
+        except ValueError:
+            continue
+        if j.get("type") == "launch" and j.get("counters"):
+            return ",".join(sorted(k for k in j["counters"] if not k.startswith("roofkit__")))
+    return ""
+
+
+def judge(d):
+    run = json.load(open(os.path.join(d, "every.json")))["profile"]
+    compare = json.loads(subprocess.run(
+        [sys.executable, os.path.join(HERE, "profile-compare.py"), os.path.join(d, "every.json"),
+         os.path.join(d, "every_ncu.out"), "--dram", os.path.join(d, "every_ncu_dram1.out")],
+        check=True, capture_output=True, text=True).stdout)
+    dram_misses = []
+    for launch in compare.get("launches", []):
+        m = launch.get("metrics", {})
+        for k in ("dram__bytes_read.sum", "dram__bytes_write.sum"):
+            if k in m and not m[k]["ok"]:
+                dram_misses.append({"name": launch["name"][:80], "metric": k,
+                                    "ours": m[k]["ours"], "ncu": m[k]["ncu"]})
+    return {
+        "check": "every_launch_vs_ncu",
+        "profiled_launches": run.get("profiled_launches"),
+        "inferred_launches": run.get("inferred_launches"),
+        "profile_overhead_s": run.get("profile_overhead_s"),
+        "profile_overhead_per_launch_ms": 1e3 * (run.get("profile_overhead_per_launch_s") or 0),
+        "launches_ours": compare["launches_ours"],
+        "launches_ncu": compare["launches_ncu"],
+        "launches_matched": compare["launches_matched"],
+        "counts_unequal": compare["counts_unequal"],
+        "counts_varying_under_ncu": compare["counts_varying_under_ncu"],
+        "bytes_over_1pct": compare["bytes_over_1pct"],
+        "verdict": compare["verdict"],
+        "dram_ours_vs_ncu_one_pass": ncu_csv.ours_dram_agreement(compare),
+        "dram_ncu_second_vs_first": ncu_csv.dram_agreement(
+            os.path.join(d, "every_ncu_dram1.out"), os.path.join(d, "every_ncu_dram2.out")),
+        "dram_misses_ours": dram_misses[:40],
+    }
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3 or sys.argv[1] not in ("metrics", "judge"):
+        sys.exit(__doc__)
+    if sys.argv[1] == "metrics":
+        print(metrics(sys.argv[2]))
+    else:
+        print(json.dumps(judge(sys.argv[2])))
