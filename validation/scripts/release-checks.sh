@@ -250,7 +250,7 @@ if [[ " $stages " == *" everyncu "* ]]; then
   one=(python3 validation/apps/train_step.py --steps 1)
   check every_profiled 0 "$RC" profile -q --sample all --profile-from-start off \
     --records "$W/every.records.jsonl" -o "$W/every.json" -- "${one[@]}"
-  ncu_line=(ncu --profile-from-start off --cache-control all --clock-control none --csv --page raw
+  ncu_line=(timeout 170 ncu --profile-from-start off --cache-control all --clock-control none --csv --page raw
     --print-units base)
   check every_ncu 0 "${ncu_line[@]}" --metrics \
     "$(python3 validation/scripts/every_launch_vs_ncu.py metrics "$W/every.records.jsonl")" "${one[@]}"
