@@ -1,0 +1,55 @@
+// The replay-phase report of the injection library (lib/inject/run_meter.cpp, printed under
+// ROOFKIT_REPLAY_PHASES=1): seconds and milliseconds per profiled launch for each phase, the
+// callbacks and module loads it took, and the injection's span with both ends in epoch
+// nanoseconds.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <regex>
+#include <string>
+
+#include "run_meter.hpp"
+
+namespace {
+
+TEST(run_meter, replay_phases_report_per_launch_callbacks_and_span) {
+  roofkit::inject::replay_phases phases;
+  phases.add_save(0.5);
+  phases.add_sync(0.1);
+  phases.add_module(0.002);
+  phases.add_module(0.003);
+  phases.add_callback(1.25);
+  phases.add_callback(0.75);
+  phases.add_callback(0.5);
+  roofkit::profiler_stats t;
+  t.passes = 8;
+  t.flush_s = 0.2;
+  const std::string out = phases.report(t, 4, 2);
+  EXPECT_NE(out.find("over 4 profiled launches in 2 sets of passes (8 passes)"), std::string::npos)
+      << out;
+  EXPECT_TRUE(std::regex_search(out, std::regex(R"(checkpoint save +0\.500 s +125\.000 ms/launch)")))
+      << out;
+  EXPECT_TRUE(std::regex_search(out, std::regex(R"(of which cache flush +0\.200 s +50\.000 ms)")))
+      << out;
+  EXPECT_NE(out.find("2 module loads read in 0.005 s; 3 callbacks took 2.500 s"), std::string::npos)
+      << out;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(out, m, std::regex(R"(started at (\d+) ns, exit at (\d+) ns)")))
+      << out;
+  const auto started = std::stoll(m[1].str());
+  const auto exited = std::stoll(m[2].str());
+  EXPECT_GT(started, 1'700'000'000'000'000'000LL); // after 2023, in nanoseconds
+  EXPECT_GE(exited, started);
+}
+
+TEST(run_meter, replay_phases_with_nothing_profiled_divides_by_one) {
+  roofkit::inject::replay_phases phases;
+  phases.add_save(0.25);
+  const std::string out = phases.report(roofkit::profiler_stats{}, 0, 0);
+  EXPECT_TRUE(std::regex_search(out, std::regex(R"(checkpoint save +0\.250 s +250\.000 ms/launch)")))
+      << out;
+  EXPECT_NE(out.find("0 module loads read in 0.000 s; 0 callbacks took 0.000 s"), std::string::npos)
+      << out;
+}
+
+} // namespace
