@@ -1,7 +1,7 @@
 #pragma once
 // What the injected library says about its own run on stderr: progress over a long run (launches
 // seen, profiled, inferred) and, when asked with ROOFKIT_REPLAY_PHASES=1, where the replay time
-// of the profiled launches went.
+// of the profiled launches went, the callbacks and module loads the injection took, and its span.
 #include <atomic>
 #include <chrono>
 #include <cstdint>

@@ -126,13 +126,18 @@ TEST(replay_batch_calls, the_injector_subscribes_to_launches_and_batch_enders_on
       EXPECT_TRUE(needs_driver_callback(id)) << driver_call(id);
     }
   }
-  // What the injector's own switch handles besides launches: capture, graphs, profiler start/stop.
+  // What the injector handles besides launches: capture, graphs, profiler start and stop, the
+  // memsets and allocations that ride along in a batch, and calls that end or drop one.
   for (CUpti_CallbackId id :
        {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
         CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2, CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture,
         CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags,
         CUPTI_DRIVER_TRACE_CBID_cuProfilerStart, CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2,
-        CUPTI_DRIVER_TRACE_CBID_cuEventQuery, CUPTI_DRIVER_TRACE_CBID_cuModuleUnload})
+        CUPTI_DRIVER_TRACE_CBID_cuEventQuery, CUPTI_DRIVER_TRACE_CBID_cuModuleUnload,
+        CUPTI_DRIVER_TRACE_CBID_cuMemsetD8Async, CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2,
+        CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2, CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate_v2,
+        CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph,
+        CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop})
     EXPECT_TRUE(needs_driver_callback(id)) << driver_call(id);
   for (CUpti_CallbackId id :
        {CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent, CUPTI_DRIVER_TRACE_CBID_cuEventRecord,

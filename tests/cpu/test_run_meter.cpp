@@ -27,7 +27,8 @@ TEST(run_meter, replay_phases_report_per_launch_callbacks_and_span) {
   const std::string out = phases.report(t, 4, 2);
   EXPECT_NE(out.find("over 4 profiled launches in 2 sets of passes (8 passes)"), std::string::npos)
       << out;
-  EXPECT_TRUE(std::regex_search(out, std::regex(R"(checkpoint save +0\.500 s +125\.000 ms/launch)")))
+  EXPECT_TRUE(
+      std::regex_search(out, std::regex(R"(checkpoint save +0\.500 s +125\.000 ms/launch)")))
       << out;
   EXPECT_TRUE(std::regex_search(out, std::regex(R"(of which cache flush +0\.200 s +50\.000 ms)")))
       << out;
@@ -46,7 +47,8 @@ TEST(run_meter, replay_phases_with_nothing_profiled_divides_by_one) {
   roofkit::inject::replay_phases phases;
   phases.add_save(0.25);
   const std::string out = phases.report(roofkit::profiler_stats{}, 0, 0);
-  EXPECT_TRUE(std::regex_search(out, std::regex(R"(checkpoint save +0\.250 s +250\.000 ms/launch)")))
+  EXPECT_TRUE(
+      std::regex_search(out, std::regex(R"(checkpoint save +0\.250 s +250\.000 ms/launch)")))
       << out;
   EXPECT_NE(out.find("0 module loads read in 0.000 s; 0 callbacks took 0.000 s"), std::string::npos)
       << out;
