@@ -9,8 +9,10 @@
 #   sampling  a training step of our own (validation/apps/train_step.py, 50 steps) alone and under
 #             `profile` with the defaults (per-shape sampling), and 5 steps with --sample all:
 #             wall times, launches timed, shapes measured, time shares against the all run
-#   everyncu  one step of the training step with every launch profiled against ncu: counts equal,
-#             DRAM bytes against ncu's one-pass values and ncu's own second run, time per launch
+#   everyncu  one step of the training step with every launch profiled against ncu, each ncu run
+#             bounded by NCU_LIMIT_S seconds (default 170; the launches it finished are compared):
+#             counts equal, DRAM bytes against ncu's one-pass values and ncu's own second run,
+#             time per launch
 #   nvtx      --nvtx-scope process and thread on a two-thread program (tests/apps/nvtx_threads)
 #   longrun   validation/scripts/long-run.sh (100,000 launches: memory, overhead per launch)
 #   replay    validation/scripts/replay-cost.sh on torch_ops.py: where replay time goes
@@ -250,7 +252,7 @@ if [[ " $stages " == *" everyncu "* ]]; then
   one=(python3 validation/apps/train_step.py --steps 1)
   check every_profiled 0 "$RC" profile -q --sample all --profile-from-start off \
     --records "$W/every.records.jsonl" -o "$W/every.json" -- "${one[@]}"
-  ncu_line=(timeout 170 ncu --profile-from-start off --cache-control all --clock-control none --csv --page raw
+  ncu_line=(timeout "${NCU_LIMIT_S:-170}" ncu --profile-from-start off --cache-control all --clock-control none --csv --page raw
     --print-units base)
   check every_ncu 0 "${ncu_line[@]}" --metrics \
     "$(python3 validation/scripts/every_launch_vs_ncu.py metrics "$W/every.records.jsonl")" "${one[@]}"
