@@ -2,12 +2,9 @@
 """The training step with every launch profiled, against Nsight Compute (issue 39), for
 release-checks.sh's `everyncu` stage.
 
-Usage: every_launch_vs_ncu.py metrics RECORDS   the counter names of the first profiled launch
-                                                 of a record log, comma-separated (for ncu)
-       every_launch_vs_ncu.py judge DIR          one JSON line: profiler time per launch, the
-                                                 launch-by-launch comparison's verdict on counts,
-                                                 and DRAM agreement with ncu's one-pass values
-                                                 against ncu's own second run
+Usage: every_launch_vs_ncu.py DIR   one JSON line: profiler time per launch, the launch-by-launch
+                                    comparison's verdict on counts, and DRAM agreement with ncu's
+                                    one-pass values against ncu's own second run
 
 DIR holds every.json (our run), every_ncu.out (ncu with our counter names), every_ncu_dram1.out
 and every_ncu_dram2.out (ncu with the two DRAM metrics alone, twice), as release-checks.sh's
@@ -20,17 +17,6 @@ import sys
 import ncu_csv
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def metrics(records):
-    for line in open(records, encoding="utf-8", errors="replace"):
-        try:
-            j = json.loads(line)
-        except ValueError:
-            continue
-        if j.get("type") == "launch" and j.get("counters"):
-            return ",".join(sorted(k for k in j["counters"] if not k.startswith("roofkit__")))
-    return ""
 
 
 def judge(d):
@@ -67,9 +53,6 @@ def judge(d):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[1] not in ("metrics", "judge"):
+    if len(sys.argv) != 2:
         sys.exit(__doc__)
-    if sys.argv[1] == "metrics":
-        print(metrics(sys.argv[2]))
-    else:
-        print(json.dumps(judge(sys.argv[2])))
+    print(json.dumps(judge(sys.argv[1])))

@@ -61,15 +61,7 @@ wall ddp_profile 240 "$RC" profile --sample all --profile-from-start off --recor
 "$RC" merge "$R"/ddp.rank*.json -o "$R/ddp-merged.json" --interconnect "$R/interconnect.json" \
   --collectives-plot "$R/ddp-collectives.svg" >"$R/ddp-merge.md" 2>"$R/ddp-merge.err"
 step "merge with the interconnect roof rc=$?"
-metrics=$(python3 - "$R/ddp.records.jsonl.rank0" <<'PY'
-import json, sys
-for line in open(sys.argv[1]):
-    j = json.loads(line)
-    if j.get("type") == "launch":
-        print(",".join(sorted(k for k in j["counters"] if not k.startswith("roofkit__"))))
-        break
-PY
-)
+metrics=$(python3 validation/scripts/ncu_csv.py metrics "$R/ddp.records.jsonl.rank0" 2>/dev/null)
 # 4. The MPI ring (before ncu, the step with the least predictable time): built here (mpicxx + nvcc), alone and under profile.
 MPI_RING="$(validation/scripts/build-mpi-ring.sh "$R/mpi" 2>"$R/mpi-build.err" | tail -1)"
 MPIRUN=(mpirun --allow-run-as-root --oversubscribe -np 2)

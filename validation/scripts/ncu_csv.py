@@ -1,9 +1,14 @@
 """Reading Nsight Compute's CSV exports (`ncu --csv`), for the comparison and lab scripts: the
 raw page (`--page raw`: one row per launch, a column per metric) and the details page (one row
-per launch and metric, "Metric Name" and "Metric Value"); and the kernel name by which a launch
-of ncu's export and one of roofkit's are matched (base_name)."""
+per launch and metric, "Metric Name" and "Metric Value"); the kernel name by which a launch
+of ncu's export and one of roofkit's are matched (base_name); and the counter names of a
+roofkit record log, to give ncu the same metrics.
+
+Usage as a command: ncu_csv.py metrics RECORDS   prints record_metric_names(RECORDS)"""
 import csv
 import io
+import json
+import sys
 
 
 def rows_of_text(text):
@@ -92,3 +97,22 @@ def ours_dram_agreement(compare):
         dram = [m[k]["ok"] for k in ("dram__bytes_read.sum", "dram__bytes_write.sum") if k in m]
         agree += bool(dram) and all(dram)
     return {"matched": compare.get("launches_matched", 0), "agree": agree}
+
+
+def record_metric_names(records):
+    """The CUPTI names of the counters of the first profiled launch in a roofkit record log,
+    comma-separated and sorted ("" when none): the --metrics list that makes ncu collect ours."""
+    for line in open(records, encoding="utf-8", errors="replace"):
+        try:
+            j = json.loads(line)
+        except ValueError:
+            continue
+        if j.get("type") == "launch" and j.get("counters"):
+            return ",".join(sorted(k for k in j["counters"] if not k.startswith("roofkit__")))
+    return ""
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3 or sys.argv[1] != "metrics":
+        sys.exit(__doc__)
+    print(record_metric_names(sys.argv[2]))

@@ -80,13 +80,7 @@ step "build rc=$rc in $(since "$t0") s"
 if [ $rc -ne 0 ]; then grep -B2 -A20 -m3 "error" "$R/build.log" | head -60; pack; exit 1; fi
 
 metric_names() { # the CUPTI names of the counters in a record log
-  python3 -c "
-import json, sys
-for line in open('$1'):
-    j = json.loads(line)
-    if j.get('type') == 'launch':
-        print(','.join(sorted(k for k in j['counters'] if not k.startswith('roofkit__'))))
-        break" 2>/dev/null
+  python3 validation/scripts/ncu_csv.py metrics "$1" 2>/dev/null
 }
 
 

@@ -255,12 +255,12 @@ if [[ " $stages " == *" everyncu "* ]]; then
   ncu_line=(timeout "${NCU_LIMIT_S:-170}" ncu --profile-from-start off --cache-control all --clock-control none --csv --page raw
     --print-units base)
   check every_ncu 0 "${ncu_line[@]}" --metrics \
-    "$(python3 validation/scripts/every_launch_vs_ncu.py metrics "$W/every.records.jsonl")" "${one[@]}"
+    "$(python3 validation/scripts/ncu_csv.py metrics "$W/every.records.jsonl")" "${one[@]}"
   for i in 1 2; do
     check "every_ncu_dram$i" 0 "${ncu_line[@]}" --metrics dram__bytes_read.sum,dram__bytes_write.sum \
       "${one[@]}"
   done
-  python3 validation/scripts/every_launch_vs_ncu.py judge "$W" >>"$W/results.jsonl"
+  python3 validation/scripts/every_launch_vs_ncu.py "$W" >>"$W/results.jsonl"
   record "every-launch-vs-ncu-$gpu.json" "One step of our MLP-Mixer training step with every launch profiled (--sample all): profiler time per launch, every count against ncu with our counter names, DRAM read and write bytes against ncu's one-pass DRAM values (within 1% or 64 KiB) beside ncu's second run against its first" \
     "OUT=... REV=... validation/scripts/release-checks.sh BUILD everyncu"
 fi
