@@ -196,22 +196,8 @@ public:
   profiler_stats summed_stats() {
     profiler_stats all;
     for (auto& [ordinal, d] : devices_)
-      if (d.session) {
-        const profiler_stats t = d.session->stats();
-        all.calls += t.calls;
-        all.passes += t.passes;
-        all.setup_s += t.setup_s;
-        all.passes_s += t.passes_s;
-        all.decode_s += t.decode_s;
-        all.before_s += t.before_s;
-        all.start_s += t.start_s;
-        all.body_s += t.body_s;
-        all.flush_s += t.flush_s;
-        all.stop_s += t.stop_s;
-        all.image_s += t.image_s;
-        all.config_s += t.config_s;
-        all.first_start_s += t.first_start_s;
-      }
+      if (d.session)
+        all += d.session->stats();
     return all;
   }
 

@@ -60,6 +60,8 @@ std::string replay_phases::report(const profiler_stats& t, std::int64_t profiled
       {"  of which first passes", t.first_start_s},
       {"cache flush + work (body)", t.body_s},
       {"  of which cache flush", t.flush_s},
+      {"  of which launch calls", t.issue_s},
+      {"  of which waits for the launches", t.wait_s},
       {"pass stop", t.stop_s},
       {"decode counters", t.decode_s}};
   for (const auto& [name, s] : phases)
@@ -69,6 +71,8 @@ std::string replay_phases::report(const profiler_stats& t, std::int64_t profiled
   const auto epoch_ns = [](std::chrono::system_clock::time_point when) {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(when.time_since_epoch()).count();
   };
+  out += fmt::format("roofkit-inject: largest counter image {:.1f} MiB\n",
+                     static_cast<double>(t.image_bytes) / (1 << 20));
   out += fmt::format("roofkit-inject: {} module loads read in {:.3f} s; {} callbacks took {:.3f} s "
                      "(replays included)\n",
                      modules_.load(), 1e-9 * module_ns_.load(), callbacks_.load(),

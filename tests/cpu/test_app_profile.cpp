@@ -93,7 +93,7 @@ TEST(app_profile_options, survive_the_environment_round_trip) {
   EXPECT_EQ(defaults.cache, roofkit::cache_control::all);
   EXPECT_EQ(defaults.clock, roofkit::clock_control::none);
   EXPECT_EQ(defaults.from_start, roofkit::profile_start::on);
-  EXPECT_EQ(defaults.replay_batch, 32);
+  EXPECT_EQ(defaults.replay_batch, 128);
   fake_env["ROOFKIT_PROFILE_REPLAY_BATCH"] = "300";
   EXPECT_THROW(roofkit::options_from_environment(fake_lookup), roofkit::error);
   fake_env.clear();

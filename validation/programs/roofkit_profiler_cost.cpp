@@ -4,15 +4,18 @@
 // launch, auto range with user replay over many launches, auto range with CUPTI's kernel
 // replay). One JSON object per line on stdout.
 //   roofkit-profiler-cost [LAUNCHES] [each [NAME...] | without NAME,... ... | order NAME,... ...
-//                                    | launch [NAME...]]
+//                                    | launch [NAME...] | sequence [NAME...]]
 // each: every counter alone (those named, else the bench's); without: the bench's set less each
 // group of counters; order: the bench's counters in other orders; launch: the bench's set (or
-// each named counter alone) one auto range per launch, as roofline-cuda profile does.
+// each named counter alone) one auto range per launch, as roofline-cuda profile does; sequence:
+// LAUNCHES launches in one set of passes, as a replayed batch (the bench's set with and without
+// cache control, then each counter alone without it).
 // ROOFKIT_LAB_SCHED=spin|yield|blocking sets the device's scheduling flag before its context is
 // made: does the way the host waits for the GPU change what a pass costs?
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <functional>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -132,6 +135,45 @@ void measure(const std::string& label, const roofkit::metric_set_def& def, int l
   }
 }
 
+// One set of passes over `launches` launches, each a step of its own as roofline-cuda profile
+// replays a batch (profile_steps), with or without cache control: what a range costs in a pass.
+void measure_sequence(const std::string& label, const roofkit::metric_set_def& def, int launches,
+                      roofkit::cache_control cache) {
+  const arrays a;
+  roofkit::profiler_options o;
+  o.cache = cache;
+  o.max_launch_sequence = static_cast<std::size_t>(launches);
+  try {
+    roofkit::profiler_session s(0, def, o);
+    const std::vector<std::function<void()>> works(static_cast<std::size_t>(launches),
+                                                   [&] { a.launch(); });
+    s.profile_launch_sequence(works); // the first set pays the profiler's enabling
+    const roofkit::profiler_stats before = s.stats();
+    const auto t0 = std::chrono::steady_clock::now();
+    s.profile_launch_sequence(works);
+    const double wall = seconds_since(t0);
+    roofkit::profiler_stats t = s.stats();
+    const double n = launches;
+    std::cout << nlohmann::json{{"set", label},
+                                {"mode", "sequence"},
+                                {"cache", cache == roofkit::cache_control::all ? "all" : "none"},
+                                {"passes", s.passes()},
+                                {"launches", launches},
+                                {"ms_per_launch", 1e3 * wall / n},
+                                {"body_ms_per_launch", 1e3 * (t.body_s - before.body_s) / n},
+                                {"flush_ms_per_launch", 1e3 * (t.flush_s - before.flush_s) / n},
+                                {"wait_ms_per_launch", 1e3 * (t.wait_s - before.wait_s) / n},
+                                {"start_ms_per_set", 1e3 * (t.start_s - before.start_s)},
+                                {"stop_ms_per_set", 1e3 * (t.stop_s - before.stop_s)},
+                                {"setup_ms_per_set", 1e3 * (t.setup_s - before.setup_s)}}
+                     .dump()
+              << std::endl;
+  } catch (const std::exception& e) {
+    std::cout << nlohmann::json{{"set", label}, {"mode", "sequence"}, {"error", e.what()}}.dump()
+              << std::endl;
+  }
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -151,6 +193,20 @@ int main(int argc, char** argv) {
         measure("bench", roofkit::bench_metric_set(), launches, {all_modes.back()});
       for (int i = 3; i < argc; ++i)
         measure(argv[i], roofkit::custom_metric_set({argv[i]}), launches, {all_modes.back()});
+      return 0;
+    }
+    if (argc > 2 && std::string(argv[2]) == "sequence") {
+      // The bench's set, then each counter alone (those named, else the bench's), LAUNCHES
+      // launches in one set of passes without cache control; the bench's set with it too.
+      const auto bench = roofkit::bench_metric_set();
+      measure_sequence("bench", bench, launches, roofkit::cache_control::all);
+      measure_sequence("bench", bench, launches, roofkit::cache_control::none);
+      std::vector<std::string> names(argv + 3, argv + argc);
+      if (names.empty())
+        names = roofkit::profiler_session(0, bench).metrics().names();
+      for (const auto& name : names)
+        measure_sequence(name, roofkit::custom_metric_set({name}), launches,
+                         roofkit::cache_control::none);
       return 0;
     }
     if (argc > 2 && std::string(argv[2]) == "without") {

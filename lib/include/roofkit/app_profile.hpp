@@ -85,7 +85,7 @@ struct app_profile_options {
   /// Consecutive selected launches replayed together, in one set of passes, after the
   /// application's own launches ran (1: each launch replayed alone in its callback, before the
   /// application's launch runs). See docs/profile.md.
-  std::int64_t replay_batch = 32;
+  std::int64_t replay_batch = 128;
   sample_limit sample; ///< launches of each shape profiled; see docs/profile.md
   nvtx_scope nvtx_rule = nvtx_scope::process; ///< which threads a range of nvtx_range selects
   bool progress = false; ///< the injected library prints launches seen/profiled/inferred on stderr

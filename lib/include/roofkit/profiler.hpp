@@ -256,10 +256,17 @@ struct profiler_stats {
   double start_s = 0;  ///< starting a pass (cuptiRangeProfilerStart)
   double body_s = 0;   ///< cache control and the work, up to its synchronisation
   double flush_s = 0;  ///< synchronised cache control (inside body_s for the user-replay modes)
+  double issue_s = 0;  ///< issuing the launch steps' work on the host (inside body_s)
+  double wait_s = 0;   ///< waiting for each launch step to finish (inside body_s)
   double stop_s = 0;   ///< ending a pass (cuptiRangeProfilerStop)
   double image_s = 0;  ///< making the counter-data images (inside setup_s)
   double config_s = 0; ///< configuring the profiler for a call (inside setup_s)
-  double first_start_s = 0; ///< starting the first pass of a call (inside start_s)
+  double first_start_s = 0;    ///< starting the first pass of a call (inside start_s)
+  std::size_t image_bytes = 0; ///< the largest counter-data image made
+
+  /// Adds every count and time of `other` (e.g. the sessions of several devices); keeps the
+  /// larger image_bytes.
+  profiler_stats& operator+=(const profiler_stats& other);
 };
 
 /// A counter session on one device for one metric set. Usage (bench runner):

@@ -292,15 +292,16 @@ struct profiler_session::impl {
   void release_range_profiler() {
     range_profiler.reset();
     range_mode.reset();
-    blank_images.clear();
+    images.clear();
   }
 
   // Passes of `pass_body` under the kept profiler, configured for `mode` and `ranges` ranges a
-  // pass, until CUPTI has every pass; returns the decoded counter-data image.
-  std::vector<std::uint8_t> kept_passes(CUpti_ProfilerRange mode, std::size_t ranges,
-                                        const std::string& what,
-                                        const std::function<void()>& pass_body,
-                                        const std::function<void()>& before_pass);
+  // pass, until CUPTI has every pass; returns the decoded counter-data image (valid until the
+  // next call).
+  const std::vector<std::uint8_t>& kept_passes(CUpti_ProfilerRange mode, std::size_t ranges,
+                                               const std::string& what,
+                                               const std::function<void()>& pass_body,
+                                               const std::function<void()>& before_pass);
 
   std::vector<range_values> user_replay(const std::function<void()>& body,
                                         const std::function<void()>& before, std::size_t capacity);
@@ -327,15 +328,26 @@ struct profiler_session::impl {
     return detail::image_ranges(std::max<std::size_t>(options.max_launch_sequence, 1) *
                                 (flush_ranges() + 1));
   }
-  // Blank counter-data images of the kept profiler by range count: making one took 11 ms for 33
-  // ranges and 77 ms for 129 on the H200 (validation/data/replay-set-h200.json); a copy costs a
-  // fraction of that.
-  std::map<std::size_t, std::vector<std::uint8_t>> blank_images;
-  std::vector<std::uint8_t> blank_image(const enabled_profiler& rp, std::size_t ranges) {
-    auto it = blank_images.find(ranges);
-    if (it == blank_images.end())
-      it = blank_images.emplace(ranges, rp.counter_data(set.names(), ranges)).first;
-    return it->second;
+  // Counter-data images of the kept profiler by range count: the blank one, made once (11 ms for
+  // 33 ranges, 77 ms for 129 on the H200: validation/data/replay-set-h200.json), and the one a
+  // call fills. Copying the blank one into a new vector for every call cost about as much as
+  // making it (fresh pages); into the kept one it costs a plain copy.
+  struct image_pair {
+    std::vector<std::uint8_t> blank;
+    std::vector<std::uint8_t> work;
+  };
+  std::map<std::size_t, image_pair> images;
+  std::vector<std::uint8_t>& fresh_image(const enabled_profiler& rp, std::size_t ranges) {
+    auto [it, made] = images.try_emplace(ranges);
+    image_pair& p = it->second;
+    if (made) {
+      p.blank = rp.counter_data(set.names(), ranges);
+      p.work = p.blank;
+      stats.image_bytes = std::max(stats.image_bytes, p.blank.size());
+    } else {
+      std::copy(p.blank.begin(), p.blank.end(), p.work.begin());
+    }
+    return p.work;
   }
 
   template <class T> void add_pass_times(T p0, T p1, T p2, T p3, T p4) {
@@ -599,6 +611,27 @@ profiler_session::profile_batch(const std::vector<batch_work>& works,
   });
 }
 
+profiler_stats& profiler_stats::operator+=(const profiler_stats& o) {
+  calls += o.calls;
+  passes += o.passes;
+  for (auto [mine, theirs] : {std::pair{&setup_s, o.setup_s},
+                              {&passes_s, o.passes_s},
+                              {&decode_s, o.decode_s},
+                              {&before_s, o.before_s},
+                              {&start_s, o.start_s},
+                              {&body_s, o.body_s},
+                              {&flush_s, o.flush_s},
+                              {&issue_s, o.issue_s},
+                              {&wait_s, o.wait_s},
+                              {&stop_s, o.stop_s},
+                              {&image_s, o.image_s},
+                              {&config_s, o.config_s},
+                              {&first_start_s, o.first_start_s}})
+    *mine += theirs;
+  image_bytes = std::max(image_bytes, o.image_bytes);
+  return *this;
+}
+
 const profiler_stats& profiler_session::stats() const { return impl_->stats; }
 
 std::string profiler_session::cache_control_method() const {
@@ -659,7 +692,7 @@ void profiler_session::release_range_profiler() {
   impl_->release_range_profiler();
 }
 
-std::vector<std::uint8_t>
+const std::vector<std::uint8_t>&
 profiler_session::impl::kept_passes(CUpti_ProfilerRange mode, std::size_t ranges,
                                     const std::string& what, const std::function<void()>& pass_body,
                                     const std::function<void()>& before_pass) {
@@ -676,7 +709,7 @@ profiler_session::impl::kept_passes(CUpti_ProfilerRange mode, std::size_t ranges
     range_profiler = std::make_unique<enabled_profiler>(ctx);
   const enabled_profiler& rp = *range_profiler;
   const auto ti = std::chrono::steady_clock::now();
-  auto data = blank_image(rp, ranges);
+  std::vector<std::uint8_t>& data = fresh_image(rp, ranges);
   const auto tc = std::chrono::steady_clock::now();
   rp.set_config(config, data, mode, CUPTI_UserReplay, ranges);
   range_mode = mode;
@@ -734,7 +767,7 @@ range_values profiler_session::profile_range(const std::string& name,
   auto& s = *impl_;
   return s.with_flush_fallback([&] {
     s.prepare_flusher();
-    const auto data = s.kept_passes(
+    const auto& data = s.kept_passes(
         CUPTI_UserRange, 1, fmt::format("range '{}'", name),
         [&] {
           // Cache control after the profiler's own set-up, outside the range: not counted.
@@ -787,7 +820,7 @@ profiler_session::profile_steps(const std::vector<sequence_step>& steps,
     const std::size_t flush_ranges = s.flush_ranges();
     const detail::step_layout layout = detail::lay_out_steps(steps, flush_ranges);
     const std::size_t ranges = layout.ranges;
-    const auto data = s.kept_passes(
+    const auto& data = s.kept_passes(
         CUPTI_AutoRange, detail::image_ranges(ranges), n == 1 ? "the launch" : "the launches",
         [&] {
           // The flush's kernel(s) are ranges of their own, dropped below; each step is waited
@@ -795,8 +828,13 @@ profiler_session::profile_steps(const std::vector<sequence_step>& steps,
           for (const auto& step : steps) {
             if (step.measured && s.cache_prepared)
               s.flush_in_pass(true);
+            const auto issued = std::chrono::steady_clock::now();
             step.work();
+            const auto waited = std::chrono::steady_clock::now();
             ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+            s.stats.issue_s += std::chrono::duration<double>(waited - issued).count();
+            s.stats.wait_s +=
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - waited).count();
           }
         },
         before_pass);
