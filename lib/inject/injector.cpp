@@ -1072,7 +1072,7 @@ private:
   // Steps of one batch, measured or not: the session's sequence limit.
   std::size_t max_batch_steps() const {
     const auto launches = static_cast<std::size_t>(options_.replay_batch);
-    return std::max(launches, std::min(batch_steps_per_launch * launches, max_steps_not_measured));
+    return std::max(launches, std::min(batch_steps_per_launch * launches, max_batch_steps_in_all));
   }
 
   // The open batch, if any, which is then no longer open (the caller holds the mutex).
@@ -1171,12 +1171,12 @@ private:
   void write(const std::string& line) { records_.write(line); }
 
   static constexpr double turn_limit_s = 120;
-  // Steps a batch holds per measured launch it may hold (--replay-batch), up to a limit: the
-  // launches and memsets between measured ones, which keep the batch open, re-run in every pass,
-  // and CUPTI's counter image for the longest batch is made once at start (77 ms for 129 ranges on
-  // the H200, more for more).
+  // Steps a batch holds per measured launch it may hold (--replay-batch), up to a limit of steps
+  // in all (or --replay-batch where that is more): the launches and memsets between measured
+  // ones, which keep the batch open, re-run in every pass, and CUPTI's counter image for the
+  // longest batch is made once at start (77 ms for 129 ranges on the H200, 0.5 MiB a range).
   static constexpr std::size_t batch_steps_per_launch = 4;
-  static constexpr std::size_t max_steps_not_measured = 128;
+  static constexpr std::size_t max_batch_steps_in_all = 128;
   static constexpr std::chrono::seconds gate_limit{10};
 
   std::recursive_mutex mutex_;

@@ -1,12 +1,15 @@
 // `profile` without a GPU: options and their environment, launch selection, the record log (of
 // one process or several), the profiler's turn-taking between processes, the per-kernel summary
 // and the run built from a recorded log.
+#include <cxxabi.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <thread>
 
@@ -16,6 +19,7 @@
 #include "roofkit/core.hpp"
 #include "roofkit/occupancy.hpp"
 #include "roofkit/results.hpp"
+#include "roofkit/run.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -210,6 +214,35 @@ TEST(launch_selector, profile_from_start_off_selects_only_between_start_and_stop
 TEST(demangle, gives_readable_names_and_leaves_c_names_alone) {
   EXPECT_EQ(roofkit::demangle("_Z7add_onePfi"), "add_one(float*, int)");
   EXPECT_EQ(roofkit::demangle("plain_c_kernel"), "plain_c_kernel");
+}
+
+TEST(demangle, outlines_a_name_the_runtime_refuses) {
+  std::ifstream in(ROOFKIT_TEST_SOURCE_DIR "/tests/data/profile/cutlass-wgrad-mangled.txt");
+  const std::string mangled((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_EQ(mangled.size(), 1675u);
+  int status = 0;
+  std::free(abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status));
+  EXPECT_NE(status, 0) << "the runtime reads it now: the outline is no longer needed for it";
+  const std::string outline = "cutlass__5x_cudnn::Kernel<cutlass__5x_cudnn::conv::kernel::"
+                              "ImplicitGemmConvolution<…>, …>";
+  EXPECT_EQ(roofkit::demangle(mangled), outline);
+  // Labelled by its first argument, as the kernels the runtime demangles.
+  EXPECT_EQ(roofkit::display_kernel_name(outline), "CUTLASS ImplicitGemmConvolution");
+}
+
+TEST(demangle, outline_resolves_substitutions_and_anonymous_namespaces) {
+  using roofkit::mangled_outline;
+  EXPECT_EQ(mangled_outline("_ZN2at6native12_GLOBAL__N_16kernelEv"),
+            "at::native::(anonymous namespace)::kernel");
+  // S_ is the first prefix (ns), S0_ the second (ns::K).
+  EXPECT_EQ(mangled_outline("_ZN2ns1KINS_5inner4ImplIiEEEEvT_"), "ns::K<ns::inner::Impl<…>, …>");
+  EXPECT_EQ(mangled_outline("_ZN2ns1KINS0_4StepEEEvv"), "ns::K<ns::K::Step, …>");
+  EXPECT_EQ(mangled_outline("_ZN2ns1KIiEEvv"), "ns::K<…, …>");
+  EXPECT_EQ(mangled_outline("_ZN2ns1KINS1_4StepEEEvv"), "ns::K<…, …>") << "S1_ is not yet known";
+  EXPECT_EQ(mangled_outline("_Z7add_onePfi"), "") << "not a nested name";
+  EXPECT_EQ(mangled_outline("_ZN9truncated"), "");
+  EXPECT_EQ(mangled_outline("_ZN99tooshortE"), "");
+  EXPECT_EQ(mangled_outline("kernel"), "");
 }
 
 TEST(profile_log, round_trips_a_launch_record) {

@@ -7,7 +7,9 @@ Usage: validation/scripts/profile-compare.py RUN.json NCU.csv [--dram NCU_DRAM.c
 RUN.json is a run written by `roofline-cuda profile -o`; NCU.csv an export of the same
 application made with `ncu --metrics <the run's counter names> --print-units base --csv --page
 raw` and the same cache and clock control. Launches are matched in order within each kernel's
-base name (its identifier without scope, template arguments and parameters). SASS-level
+base name (its identifier without scope, template arguments and parameters), grid and block:
+two kernels of one base name (cuDNN's CUTLASS `Kernel<...>` of a convolution and of its split-K
+reduction) are not matched with each other when one of them is missing on a side. SASS-level
 counts (instructions, sectors, branch targets) must be equal; bytes within 1%; hardware event
 counters (cycles, wavefronts, bank conflicts), times and clocks are reported, not judged. A count
 that ncu itself gives differently for two launches of one kernel with the same grid and block
@@ -64,6 +66,15 @@ def shape(row):
     return (base_name(row["Kernel Name"]), row.get("Grid Size", ""), row.get("Block Size", ""))
 
 
+def launch_shape(launch):
+    """Our launch's key in shape()'s form: base name, grid and block as ncu prints them."""
+    facts = launch.get("launch") or {}
+
+    def dims(v):
+        return "(" + ", ".join(str(x) for x in v) + ")" if v else ""
+    return (base_name(launch["name"]), dims(facts.get("grid")), dims(facts.get("block")))
+
+
 def ncu_range(rows, metric):
     """The smallest and largest value ncu gave `metric` over `rows`."""
     values = [v for v in (number(r.get(metric, "")) for r in rows) if v is not None]
@@ -89,14 +100,12 @@ def main():
     run = json.load(open(args[0]))
     ncu = ncu_rows(args[1])
     ours = run["profile"]["launches"]
-    by_name = {}
-    by_shape = {}  # (base name, grid, block) -> ncu's launches of that shape
+    by_shape = {}  # (base name, grid, block) -> ncu's launches of that shape, in order
     for r in ncu:
-        by_name.setdefault(base_name(r["Kernel Name"]), []).append(r)
         by_shape.setdefault(shape(r), []).append(r)
-    dram_by_name = {}
+    dram_by_shape = {}
     for r in ncu_rows(dram_path) if dram_path else []:
-        dram_by_name.setdefault(base_name(r["Kernel Name"]), []).append(r)
+        dram_by_shape.setdefault(shape(r), []).append(r)
     seen = {}
     launches = []
     worst = {"count": 0.0, "bytes": 0.0}
@@ -106,18 +115,18 @@ def main():
     for l in ours:
         name = l["name"]
         # ncu demangles differently (const placement, scopes, template arguments): launches are
-        # matched in order within each kernel's base name.
-        key = base_name(name)
-        if key not in by_name:
+        # matched in order within each kernel's base name and shape.
+        key = launch_shape(l)
+        if key not in by_shape:
             launches.append({"name": name, "matched": False})
             continue
         i = seen.get(key, 0)
         seen[key] = i + 1
-        if i >= len(by_name[key]):
+        if i >= len(by_shape[key]):
             launches.append({"name": name, "matched": False})
             continue
-        row = by_name[key][i]
-        dram_rows = dram_by_name.get(key, [])
+        row = by_shape[key][i]
+        dram_rows = dram_by_shape.get(key, [])
         dram_row = dram_rows[i] if i < len(dram_rows) else None
         diffs = {}
         for metric, ours_v in l["counters"].items():
@@ -159,8 +168,8 @@ def main():
     # Launches only ncu profiled (a primer: see tests/apps/torch_ops.py), with their DRAM bytes:
     # reported, not judged.
     ncu_only = []
-    for key, rows in by_name.items():
-        dram_rows = dram_by_name.get(key, [])
+    for key, rows in by_shape.items():
+        dram_rows = dram_by_shape.get(key, [])
         for i, row in enumerate(rows[seen.get(key, 0):], start=seen.get(key, 0)):
             entry = {"name": row["Kernel Name"], "ncu_id": row["ID"]}
             for metric in ("dram__bytes_read.sum", "dram__bytes_write.sum"):

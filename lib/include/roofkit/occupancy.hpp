@@ -249,8 +249,17 @@ struct ptxas_kernel {
 /// "Compiling entry function" line) are skipped. Returns an empty list when none is found.
 std::vector<ptxas_kernel> parse_ptxas_log(std::string_view log);
 
-/// The demangled form of an Itanium C++ name, or the name itself.
+/// The demangled form of an Itanium C++ name, or the name itself. Where the C++ runtime's
+/// demangler gives up (libstdc++ refuses names over 1,024 characters, as long CUTLASS and cuDNN
+/// kernels have), the mangled_outline() of the name.
 std::string demangle(const std::string& mangled);
+
+/// The outline of a mangled function name in a namespace or class ("_ZN..."): its scope and name
+/// and, where it has template arguments, the scope and name of the first one when that is a class
+/// (its own arguments "<…>"), then ", …" for what was not read:
+/// "cutlass::Kernel<cutlass::conv::kernel::ImplicitGemmConvolution<…>, …>". Empty for any other
+/// name, or one it cannot read.
+std::string mangled_outline(std::string_view mangled);
 
 } // namespace roofkit
 

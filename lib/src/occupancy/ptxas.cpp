@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <memory>
 
-#include <cxxabi.h>
 #include <fmt/format.h>
 
 #include "roofkit/core.hpp"
@@ -52,15 +51,6 @@ std::string_view entry_name(std::string_view line, std::size_t at) {
 }
 
 } // namespace
-
-std::string demangle(const std::string& mangled) {
-  if (mangled.rfind("_Z", 0) != 0)
-    return mangled;
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> out(
-      abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), std::free);
-  return status == 0 && out ? std::string(out.get()) : mangled;
-}
 
 std::vector<ptxas_kernel> parse_ptxas_log(std::string_view log) {
   std::vector<ptxas_kernel> kernels;

@@ -328,10 +328,11 @@ struct profiler_session::impl {
     return detail::image_ranges(std::max<std::size_t>(options.max_launch_sequence, 1) *
                                 (flush_ranges() + 1));
   }
-  // Counter-data images of the kept profiler by range count: the blank one, made once (11 ms for
-  // 33 ranges, 77 ms for 129 on the H200: validation/data/replay-set-h200.json), and the one a
-  // call fills. Copying the blank one into a new vector for every call cost about as much as
-  // making it (fresh pages); into the kept one it costs a plain copy.
+  // Counter-data images of the kept profiler by range count (0.5 MiB a range on the H200): the
+  // blank one, made once (11 ms for 33 ranges, 77 ms for 129:
+  // validation/data/replay-set-h200.json), and the one a call fills, into which the blank one is
+  // copied (a new vector for every call cost 1.1 ms per launch at 32 launches a call, the kept one
+  // 0.56: validation/data/replay-launch-cost-h200.json).
   struct image_pair {
     std::vector<std::uint8_t> blank;
     std::vector<std::uint8_t> work;
