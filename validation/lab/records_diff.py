@@ -5,7 +5,11 @@ launches only): instruction counts (every `sass` counter) must be equal, DRAM by
 
 Usage: records_diff.py A.jsonl B.jsonl   one JSON object on stdout"""
 import json
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+from ncu_csv import dram_close  # noqa: E402
 
 
 def profiled(path):
@@ -31,7 +35,7 @@ def main(a_path, b_path):
             if "sass" in k:
                 unequal_sass += va != vb
             elif k.startswith("dram__bytes"):
-                dram_miss += abs(va - vb) > max(0.01 * max(abs(va), abs(vb)), 65536)
+                dram_miss += not dram_close(va, vb)
             else:
                 rel = abs(va - vb) / max(abs(va), abs(vb), 1e-30)
                 worst[k] = max(worst.get(k, 0.0), rel)

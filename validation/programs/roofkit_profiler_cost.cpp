@@ -152,7 +152,7 @@ void measure_sequence(const std::string& label, const roofkit::metric_set_def& d
     const auto t0 = std::chrono::steady_clock::now();
     s.profile_launch_sequence(works);
     const double wall = seconds_since(t0);
-    roofkit::profiler_stats t = s.stats();
+    const roofkit::profiler_stats t = s.stats();
     const double n = launches;
     std::cout << nlohmann::json{{"set", label},
                                 {"mode", "sequence"},

@@ -67,25 +67,34 @@ def base_name(name):
     return out.split("::")[-1].split(" ")[-1].strip()
 
 
+def shape(row):
+    """The key by which launches of an export are matched, in order, with another's: base name,
+    grid and block as ncu prints them ("(2, 64, 1)"), so that two kernels of one base name (cuDNN's
+    CUTLASS Kernel<...> of a convolution and of its split-K reduction) are never paired."""
+    return (base_name(row["Kernel Name"]), row.get("Grid Size", ""), row.get("Block Size", ""))
+
+
+def dram_close(a, b):
+    """The comparisons' rule for DRAM bytes: within 1% or 64 KiB, whichever is larger."""
+    return abs(a - b) <= max(0.01 * max(abs(a), abs(b)), 65536)
+
+
 def dram_agreement(first, second):
-    """Launches (matched in order within each kernel's base name) whose DRAM read and write bytes
-    in `second` are within 1% or 64 KiB of `first`'s: the rule profile-compare.py judges ours by."""
-    by_name = {}
+    """Launches (matched in order within each shape()) whose DRAM read and write bytes in `second`
+    are dram_close() to `first`'s: how far ncu agrees with itself."""
+    by_shape = {}
     for r in rows(first):
-        by_name.setdefault(base_name(r["Kernel Name"]), []).append(r)
+        by_shape.setdefault(shape(r), []).append(r)
     seen, agree, matched = {}, 0, 0
     for r in rows(second):
-        key = base_name(r["Kernel Name"])
+        key = shape(r)
         i = seen.get(key, 0)
         seen[key] = i + 1
-        if i >= len(by_name.get(key, [])):
+        if i >= len(by_shape.get(key, [])):
             continue
         matched += 1
-        ok = True
-        for m in ("dram__bytes_read.sum", "dram__bytes_write.sum"):
-            a, b = num(by_name[key][i][m]), num(r[m])
-            ok &= abs(a - b) <= max(0.01 * max(abs(a), abs(b)), 65536)
-        agree += ok
+        agree += all(dram_close(num(by_shape[key][i][m]), num(r[m]))
+                     for m in ("dram__bytes_read.sum", "dram__bytes_write.sum"))
     return {"matched": matched, "agree": agree}
 
 

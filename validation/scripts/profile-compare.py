@@ -24,7 +24,7 @@ kept beside it. DRAM bytes pass within 1% or 64 KiB, whichever is larger."""
 import json
 import sys
 
-from ncu_csv import base_name, rows_of_text
+from ncu_csv import base_name, rows_of_text, shape
 
 
 def ncu_rows(path):
@@ -60,10 +60,6 @@ def kind(metric):
     if any(p in metric for p in HARDWARE_PARTS):
         return "hardware_event"
     return "rate"
-
-
-def shape(row):
-    return (base_name(row["Kernel Name"]), row.get("Grid Size", ""), row.get("Block Size", ""))
 
 
 def launch_shape(launch):
