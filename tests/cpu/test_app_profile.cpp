@@ -242,6 +242,17 @@ TEST(demangle, outline_resolves_substitutions_and_anonymous_namespaces) {
   EXPECT_EQ(mangled_outline("_Z7add_onePfi"), "") << "not a nested name";
   EXPECT_EQ(mangled_outline("_ZN9truncated"), "");
   EXPECT_EQ(mangled_outline("_ZN99tooshortE"), "");
+  EXPECT_EQ(mangled_outline("_ZN18446744073709551615xE"), "") << "a length that wraps around";
+  EXPECT_EQ(mangled_outline("_ZN18446744073709551617xE"), "") << "a length that wraps to 1";
+  // Found by fuzz.ptxas_log: lengths that wrapped around sent the parser back and it never ended.
+  EXPECT_EQ(mangled_outline("_ZN17cmbinatpi" + std::string(110, '9') + "17cmbinatpi" +
+                            std::string(113, '9') + "_E"),
+            "");
+  EXPECT_EQ(mangled_outline("_ZN2ns1KINSZZZZZZZZZZZZZZZZZZZ_4StepEEEvv"), "ns::K<…, …>");
+  std::string deep = "_ZN";
+  for (int i = 0; i < 400; ++i)
+    deep += "4step";
+  EXPECT_EQ(mangled_outline(deep + "Ev"), "") << "a scope of 400 parts is not a real name";
   EXPECT_EQ(mangled_outline("kernel"), "");
 }
 

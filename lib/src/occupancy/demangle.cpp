@@ -14,13 +14,18 @@ namespace roofkit {
 
 namespace {
 
+constexpr std::size_t max_outline_name = 1024;
+
 // A <source-name> (length, identifier) at `pos`, moved past; false if there is none.
 bool source_name(std::string_view m, std::size_t& pos, std::string& out) {
   std::size_t n = 0;
   std::size_t p = pos;
-  while (p < m.size() && std::isdigit(static_cast<unsigned char>(m[p])) != 0)
+  while (p < m.size() && std::isdigit(static_cast<unsigned char>(m[p])) != 0) {
     n = n * 10 + static_cast<std::size_t>(m[p++] - '0');
-  if (p == pos || n == 0 || p + n > m.size())
+    if (n > m.size())
+      return false; // also keeps n from wrapping around
+  }
+  if (p == pos || n == 0 || n > m.size() - p)
     return false;
   out = std::string(m.substr(p, n));
   if (out.rfind("_GLOBAL__N", 0) == 0)
@@ -50,6 +55,8 @@ bool substitution(std::string_view m, std::size_t& pos, const std::vector<std::s
       if (!digit && !(c >= 'A' && c <= 'Z'))
         return false;
       seq = seq * 36 + static_cast<std::size_t>(digit ? c - '0' : c - 'A' + 10);
+      if (seq >= subs.size())
+        return false;
     }
     index = seq + 1;
   }
@@ -71,6 +78,8 @@ bool nested_components(std::string_view m, std::size_t& pos, std::vector<std::st
     if (sub ? !substitution(m, pos, subs, part) : !source_name(m, pos, part))
       return false;
     name = name.empty() ? part : name + "::" + part;
+    if (name.size() > max_outline_name)
+      return false; // no real scope is this long; bounds the work on crafted names
     if (record && !sub)
       subs.push_back(name);
   }
