@@ -1,6 +1,7 @@
 // The diagnosis on the recorded bundled run (data/runs/h100-sxm.json): each seed claim's kernel
 // gets the limiter its article gives, from its counters, launch and placement (issue 37).
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <string>
 
@@ -230,6 +231,59 @@ TEST(Diagnosis, UncoalescedLoadsAreFoundBesideCoalescedStores) {
   EXPECT_NEAR(f->gain, 16.0 / 36.0, 1e-9);
   EXPECT_NEAR(f->evidence.at("sectors_per_request_ld"), 32, 1e-9);
   EXPECT_NEAR(f->evidence.at("sectors_per_request_st"), 4, 1e-9);
+}
+
+// The counters of one kernel's global accesses, per request: sectors and the bytes asked for.
+std::map<std::string, double> global_access(double ld_sectors, double ld_bytes, double st_sectors,
+                                            double st_bytes) {
+  const double req = 1e6;
+  return {{"smsp__sass_inst_executed_op_global_ld.sum", req},
+          {"smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum", ld_sectors * req},
+          {"smsp__sass_data_bytes_mem_global_op_ld.sum", ld_bytes * req},
+          {"smsp__sass_inst_executed_op_global_st.sum", req},
+          {"smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_st.sum", st_sectors * req},
+          {"smsp__sass_data_bytes_mem_global_op_st.sum", st_bytes * req}};
+}
+
+TEST(Diagnosis, UncoalescedBelowSixteenSectorsIsFoundFromTheBytesAsked) {
+  // 4-byte loads at 10 sectors per request and 4-byte stores at 8 (a convolution's gather): 4
+  // would do for each, so 10 of the 18 sectors are excess. Sectors per request alone (no minimal
+  // bytes) cannot tell this from 16-byte accesses.
+  const auto d = rediagnosed("global/coalesced", global_access(10, 128, 8, 128), true);
+  const auto* f = finding(d, "uncoalesced_access");
+  ASSERT_NE(f, nullptr) << d.verdict;
+  EXPECT_NEAR(f->gain, 10.0 / 18.0, 1e-9);
+  EXPECT_NEAR(f->evidence.at("ideal_sectors_per_request"), 4, 1e-9);
+  EXPECT_NEAR(f->evidence.at("bytes_used_per_sector"), 256.0 / 18.0, 1e-9);
+  EXPECT_EQ(f->evidence_text.at("ideal_from"), "bytes_asked");
+  EXPECT_NE(f->text.find("where 4.0 would do for the bytes its threads ask for"), std::string::npos)
+      << f->text;
+  auto without_bytes = global_access(10, 128, 8, 128);
+  without_bytes["smsp__sass_data_bytes_mem_global_op_ld.sum"] =
+      std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(finding(rediagnosed("global/coalesced", without_bytes, true), "uncoalesced_access"),
+            nullptr)
+      << "without the bytes asked, 10 sectors per request may be 16-byte accesses";
+}
+
+TEST(Diagnosis, WideAndPartialAccessesAreNotUncoalesced) {
+  // 16-byte accesses at 16 sectors per request are coalesced; 8-byte ones at 10 waste 20%,
+  // under the 23% threshold.
+  EXPECT_EQ(finding(rediagnosed("global/coalesced", global_access(16, 512, 16, 512), true),
+                    "uncoalesced_access"),
+            nullptr);
+  EXPECT_EQ(finding(rediagnosed("global/coalesced", global_access(10, 256, 8, 256), true),
+                    "uncoalesced_access"),
+            nullptr);
+  // One active thread per request reading 4 bytes needs one sector, not an eighth of one.
+  EXPECT_EQ(finding(rediagnosed("global/coalesced", global_access(1, 4, 1, 4), true),
+                    "uncoalesced_access"),
+            nullptr);
+  // The same thread touching 32 sectors per load: 31 of the 33 sectors are excess.
+  const auto* f = finding(rediagnosed("global/coalesced", global_access(32, 4, 1, 4), true),
+                          "uncoalesced_access");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NEAR(f->gain, 31.0 / 33.0, 1e-9);
 }
 
 TEST(Diagnosis, BankConflictsFromOneReplayInTen) {

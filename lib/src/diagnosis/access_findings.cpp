@@ -12,8 +12,10 @@ namespace roofkit::diag {
 
 namespace {
 
+using bench_counters::ld_bytes;
 using bench_counters::ld_requests;
 using bench_counters::ld_sectors;
+using bench_counters::st_bytes;
 using bench_counters::st_requests;
 using bench_counters::st_sectors;
 
@@ -43,26 +45,57 @@ std::string roof_kind(const kernel_placement& pl) {
 
 namespace {
 
+// What a coalesced access would need, best known first: the bytes the threads asked for,
+// counted per instruction (SASS counters: one sector per 32 bytes, at least one per request,
+// whatever the access width); else the algorithm's minimal bytes (4 to 16 sectors per request);
+// else 16 sectors per request (16-byte accesses, the widest) once a request moves more than 16,
+// which no access width does when coalesced.
+enum class ideal_basis { bytes_asked, minimal_bytes, widest_access };
+
+const char* basis_name(ideal_basis b) {
+  switch (b) {
+  case ideal_basis::bytes_asked:
+    return "bytes_asked";
+  case ideal_basis::minimal_bytes:
+    return "minimal_bytes";
+  default:
+    return "widest_access";
+  }
+}
+
 // One direction (loads or stores) of global accesses: sectors per request against the ideal.
-// The ideal is one sector per 32 bytes a warp asks for: from the algorithm's minimal bytes when
-// known (4 to 16 bytes per thread), else 16 (16-byte accesses, the widest) once a request moves
-// more than 16 sectors, which no access width does when coalesced.
 struct access_side {
-  double sectors = 0, requests = 0, ideal = 0;
+  double sectors = 0, requests = 0, bytes = 0, ideal = 0;
   double per_request() const { return requests > 0 ? sectors / requests : 0; }
   double excess() const { return ideal > 0 ? std::max(0.0, sectors - ideal * requests) : 0; }
 };
 
 access_side side_of(const kernel_result& k, const char* sectors, const char* requests,
-                    std::optional<double> ideal_from_minimal) {
-  access_side a{counter(k, sectors).value_or(0), counter(k, requests).value_or(0), 0};
+                    const char* bytes, ideal_basis basis, double from_minimal) {
+  access_side a{counter(k, sectors).value_or(0), counter(k, requests).value_or(0),
+                counter(k, bytes).value_or(0), 0};
   if (a.requests <= 0 || a.sectors <= 0)
     return a;
-  if (ideal_from_minimal)
-    a.ideal = *ideal_from_minimal;
+  if (basis == ideal_basis::bytes_asked)
+    a.ideal = std::max(1.0, a.bytes / 32 / a.requests);
+  else if (basis == ideal_basis::minimal_bytes)
+    a.ideal = from_minimal;
   else if (a.per_request() > 16)
     a.ideal = 16;
   return a;
+}
+
+ideal_basis basis_of(const kernel_result& k) {
+  if (counter(k, ld_bytes) && counter(k, st_bytes))
+    return ideal_basis::bytes_asked;
+  return k.minimal_bytes && *k.minimal_bytes > 0 ? ideal_basis::minimal_bytes
+                                                 : ideal_basis::widest_access;
+}
+
+std::string ideal_words(ideal_basis b) {
+  if (b == ideal_basis::bytes_asked)
+    return " for the bytes its threads ask for";
+  return b == ideal_basis::widest_access ? " at best (16-byte accesses)" : "";
 }
 
 } // namespace
@@ -70,11 +103,12 @@ access_side side_of(const kernel_result& k, const char* sectors, const char* req
 std::optional<diagnosis_finding> uncoalesced_finding(const kernel_result& k,
                                                      const kernel_placement& pl) {
   const double lr = counter(k, ld_requests).value_or(0), sr = counter(k, st_requests).value_or(0);
-  std::optional<double> from_minimal;
-  if (k.minimal_bytes && *k.minimal_bytes > 0 && lr + sr > 0)
-    from_minimal = std::clamp(*k.minimal_bytes / ((lr + sr) * 32.0), 4.0, 16.0);
-  const access_side ld = side_of(k, ld_sectors, ld_requests, from_minimal);
-  const access_side st = side_of(k, st_sectors, st_requests, from_minimal);
+  const ideal_basis basis = basis_of(k);
+  const double from_minimal = basis == ideal_basis::minimal_bytes && lr + sr > 0
+                                  ? std::clamp(*k.minimal_bytes / ((lr + sr) * 32.0), 4.0, 16.0)
+                                  : 0;
+  const access_side ld = side_of(k, ld_sectors, ld_requests, ld_bytes, basis, from_minimal);
+  const access_side st = side_of(k, st_sectors, st_requests, st_bytes, basis, from_minimal);
   const double sectors = ld.sectors + st.sectors, excess = ld.excess() + st.excess();
   if (sectors <= 0 || excess / sectors < 1 - 1 / 1.3)
     return std::nullopt;
@@ -83,15 +117,18 @@ std::optional<diagnosis_finding> uncoalesced_finding(const kernel_result& k,
   f.gain = excess / sectors; // the share of the sectors no thread asked for
   const double spr = sectors / (ld.requests + st.requests);
   const double ideal = (sectors - excess) / (ld.requests + st.requests);
-  f.text = fmt::format("global accesses move {:.1f} sectors per request (loads {:.1f}, stores "
-                       "{:.1f}) where {:.1f} would do{}: {:.0f}% of the sectors are not used",
-                       spr, ld.per_request(), st.per_request(), ideal,
-                       from_minimal ? "" : " at best (16-byte accesses)", 100 * f.gain);
+  f.text =
+      fmt::format("global accesses move {:.1f} sectors per request (loads {:.1f}, stores "
+                  "{:.1f}) where {:.1f} would do{}: {:.0f}% of the sectors are not used",
+                  spr, ld.per_request(), st.per_request(), ideal, ideal_words(basis), 100 * f.gain);
   f.evidence = {{"sectors_per_request", spr},
                 {"sectors_per_request_ld", ld.per_request()},
                 {"sectors_per_request_st", st.per_request()},
                 {"ideal_sectors_per_request", ideal},
                 {"excess_traffic", sectors / (sectors - excess)}};
+  f.evidence_text["ideal_from"] = basis_name(basis);
+  if (basis == ideal_basis::bytes_asked)
+    f.evidence["bytes_used_per_sector"] = (ld.bytes + st.bytes) / sectors;
   if (const auto* dram = find_level(pl, memory_level::dram); dram && k.minimal_bytes)
     f.evidence["dram_bytes_over_minimal"] = dram->bytes / *k.minimal_bytes;
   return f;

@@ -229,8 +229,8 @@ metric_set_def tensor_set() {
 metric_set_def coalescing_set() {
   metric_set_def s;
   s.name = "coalescing";
-  s.description = "global load/store requests and sectors, shared-memory wavefronts and bank "
-                  "conflicts (2 passes)";
+  s.description = "global load/store requests, sectors and bytes asked for, shared-memory "
+                  "wavefronts and bank conflicts (2 passes)";
   auto add = [&](std::string key, std::string name, std::string what) {
     s.metrics.push_back(
         plain(std::move(key), {std::move(name)}, metric_role::count, std::move(what)));
@@ -243,6 +243,10 @@ metric_set_def coalescing_set() {
       "global store requests (warp-level STG instructions)");
   add("global_st_sectors", "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_st.sum",
       "32-byte sectors requested by global stores");
+  add("global_ld_bytes", "smsp__sass_data_bytes_mem_global_op_ld.sum",
+      "bytes the active threads of global loads asked for");
+  add("global_st_bytes", "smsp__sass_data_bytes_mem_global_op_st.sum",
+      "bytes the active threads of global stores asked for");
   add("shared_ld_wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
       "shared-memory load wavefronts");
   add("shared_st_wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
