@@ -71,6 +71,13 @@ found = {"limiter": "launch_overhead",
 w = d.difference(kernel([2048, 1, 1], counters), found, "uncoalesced_access",
                  {"speedup": 66, "text": ""})
 check("found but ranked lower", (w["class"], w["right"]), ("uncoalesced_ranked_lower", "open"))
+# With the bytes asked, roofkit saw the widths and still found no excess worth a finding: open.
+asked = dict(counters, **{"smsp__sass_data_bytes_mem_global_op_ld.sum": 65536 * 256,
+                          "smsp__sass_data_bytes_mem_global_op_st.sum": 32768 * 128})
+w = d.difference(kernel([2048, 1, 1], asked), {"limiter": "latency_hiding", "findings": []},
+                 "uncoalesced_access", {"speedup": 63, "text": ""})
+check("width seen", (w["class"], w["right"]), ("uncoalesced_below_threshold", "open"))
+check("bytes used", "98% of the sector bytes are used" in w["text"], True)
 
 # More occupancy for a grid that does not fill one wave -> roofkit.
 small = {"limiter": "launch_overhead",

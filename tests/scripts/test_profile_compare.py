@@ -54,6 +54,15 @@ check("the reduction's count is equal", launches[1]["metrics"][SASS]["ok"], True
 check("add_one's unequal count is caught", launches[2]["metrics"][SASS]["ok"], False)
 check("one count unequal in all", out["counts_unequal"], 1)
 check("verdict", out["verdict"], "fail")
+# The bytes a kernel's threads asked for are SASS-counted, so equal like instruction counts;
+# DRAM bytes are judged within 1% or 64 KiB.
+sys.path.insert(0, os.path.dirname(COMPARE))
+import importlib.util  # noqa: E402
+spec = importlib.util.spec_from_file_location("profile_compare", COMPARE)
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+check("asked bytes are counts", module.kind("smsp__sass_data_bytes_mem_global_op_ld.sum"), "count")
+check("DRAM bytes are bytes", module.kind("dram__bytes_read.sum"), "bytes")
 if failures:
     print("\n".join(failures))
     sys.exit(1)

@@ -393,6 +393,9 @@ LD_ST = (("smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum",
           "smsp__sass_inst_executed_op_global_ld.sum"),
          ("smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_st.sum",
           "smsp__sass_inst_executed_op_global_st.sum"))
+# The bytes the threads of global loads and stores asked for (runs since roofkit collects them).
+LD_ST_BYTES = ("smsp__sass_data_bytes_mem_global_op_ld.sum",
+               "smsp__sass_data_bytes_mem_global_op_st.sum")
 
 
 def counter(k, name):
@@ -468,6 +471,14 @@ def uncoalesced_difference(k, diag, deciding):
         return why("uncoalesced_ranked_lower", "open",
                    f"roofkit finds it too ({100 * own['gain']:.0f}% of sectors unused) but "
                    f"ranks {diag.get('limiter')} first")
+    asked = [counter(k, b) for b in LD_ST_BYTES]
+    if all(b is not None for b in asked):
+        sectors = sum(counter(k, s) or 0 for s, _ in LD_ST)
+        used = sum(asked) / (32 * sectors) if sectors else 1.0
+        return why("uncoalesced_below_threshold", "open",
+                   f"roofkit judges each access by the bytes its threads asked for too: "
+                   f"{used:.0%} of the sector bytes are used, under its 1.3x-traffic threshold "
+                   f"for a finding; ncu estimates {deciding['speedup']:.0f}%")
     return why("uncoalesced_width", "ncu",
                f"ncu compares each access with its own width (SASS source counters); roofkit "
                f"has sectors per request only ({per_request[0]:.1f} loads, "

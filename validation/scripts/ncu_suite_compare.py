@@ -22,7 +22,7 @@ def write(doc, path):
 
 # SASS-level counts (instructions, requests, sectors) and tensor ops are deterministic: equal.
 EQUAL_PARTS = ("sass_thread_inst", "sass_inst_executed", "sass_l1tex_t_sectors", "ops_path_tensor",
-               "sass_branch_targets", "smsp__inst_executed")
+               "sass_branch_targets", "smsp__inst_executed", "sass_data_bytes")
 # Hardware event counters (active cycles of a data path, wavefronts, bank conflicts) vary from
 # run to run with timing and arbitration, for ncu too: judged against ncu's own spread.
 HARDWARE_PARTS = ("lsu_writeback_active", "lts2xbar_cycles_active", "wavefronts", "bank_conflicts")

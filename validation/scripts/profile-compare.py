@@ -46,17 +46,17 @@ def number(text):
 # is not); hardware event counters vary from run to run, for ncu too (reported, not judged:
 # there is no second ncu run here to measure its spread).
 EQUAL_PARTS = ("sass_thread_inst", "sass_inst_executed", "sass_l1tex_t_sectors", "ops_path_tensor",
-               "sass_branch_targets", "smsp__inst_executed")
+               "sass_branch_targets", "smsp__inst_executed", "sass_data_bytes")
 HARDWARE_PARTS = ("lsu_writeback_active", "lts2xbar_cycles_active", "wavefronts", "bank_conflicts")
 
 
 def kind(metric):
     if metric.startswith("lts__t_"):
         return "rate"  # every L2 tag lookup: not a level of ours, reported only
+    if any(p in metric for p in EQUAL_PARTS):
+        return "count"  # the bytes the threads asked for (sass_data_bytes) too: SASS-counted
     if "bytes" in metric:
         return "bytes"
-    if any(p in metric for p in EQUAL_PARTS):
-        return "count"
     if any(p in metric for p in HARDWARE_PARTS):
         return "hardware_event"
     return "rate"
