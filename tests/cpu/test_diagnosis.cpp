@@ -280,9 +280,9 @@ TEST(Diagnosis, WideAndPartialAccessesAreNotUncoalesced) {
                     "uncoalesced_access"),
             nullptr);
   // The same thread touching 32 sectors per load: 31 of the 33 sectors are excess.
-  const auto* f = finding(rediagnosed("global/coalesced", global_access(32, 4, 1, 4), true),
-                          "uncoalesced_access");
-  ASSERT_NE(f, nullptr);
+  const auto d = rediagnosed("global/coalesced", global_access(32, 4, 1, 4), true);
+  const auto* f = finding(d, "uncoalesced_access");
+  ASSERT_NE(f, nullptr) << d.verdict;
   EXPECT_NEAR(f->gain, 31.0 / 33.0, 1e-9);
 }
 
