@@ -255,6 +255,8 @@ TEST(Diagnosis, UncoalescedBelowSixteenSectorsIsFoundFromTheBytesAsked) {
   EXPECT_NEAR(f->gain, 10.0 / 18.0, 1e-9);
   EXPECT_NEAR(f->evidence.at("ideal_sectors_per_request"), 4, 1e-9);
   EXPECT_NEAR(f->evidence.at("bytes_used_per_sector"), 256.0 / 18.0, 1e-9);
+  EXPECT_NEAR(f->evidence.at("bytes_used_per_sector_ld"), 12.8, 1e-9);
+  EXPECT_NEAR(f->evidence.at("bytes_used_per_sector_st"), 16, 1e-9);
   EXPECT_EQ(f->evidence_text.at("ideal_from"), "bytes_asked");
   EXPECT_NE(f->text.find("where 4.0 would do for the bytes its threads ask for"), std::string::npos)
       << f->text;

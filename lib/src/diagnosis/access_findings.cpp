@@ -127,8 +127,13 @@ std::optional<diagnosis_finding> uncoalesced_finding(const kernel_result& k,
                 {"ideal_sectors_per_request", ideal},
                 {"excess_traffic", sectors / (sectors - excess)}};
   f.evidence_text["ideal_from"] = basis_name(basis);
-  if (basis == ideal_basis::bytes_asked)
+  if (basis == ideal_basis::bytes_asked) {
     f.evidence["bytes_used_per_sector"] = (ld.bytes + st.bytes) / sectors;
+    if (ld.sectors > 0)
+      f.evidence["bytes_used_per_sector_ld"] = ld.bytes / ld.sectors;
+    if (st.sectors > 0)
+      f.evidence["bytes_used_per_sector_st"] = st.bytes / st.sectors;
+  }
   if (const auto* dram = find_level(pl, memory_level::dram); dram && k.minimal_bytes)
     f.evidence["dram_bytes_over_minimal"] = dram->bytes / *k.minimal_bytes;
   return f;
