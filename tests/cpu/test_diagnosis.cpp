@@ -268,6 +268,26 @@ TEST(Diagnosis, UncoalescedBelowSixteenSectorsIsFoundFromTheBytesAsked) {
       << "without the bytes asked, 10 sectors per request may be 16-byte accesses";
 }
 
+TEST(Diagnosis, UncoalescedCpAsyncLoadsCountBesideLoadsAndStores) {
+  // Coalesced 4-byte loads and stores (4 sectors a request each) beside cp.async loads of 16
+  // bytes a thread that touch 64 sectors a request where 16 would do: 48 of the 72 sectors are
+  // excess.
+  auto c = global_access(4, 128, 4, 128);
+  c["smsp__sass_inst_executed_op_ldgsts.sum"] = 1e6;
+  c["smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum"] = 64e6;
+  c["smsp__sass_data_bytes_mem_global_op_ldgsts.sum"] = 512e6;
+  const auto d = rediagnosed("global/coalesced", c, true);
+  const auto* f = finding(d, "uncoalesced_access");
+  ASSERT_NE(f, nullptr) << d.verdict;
+  EXPECT_NEAR(f->gain, 48.0 / 72.0, 1e-9);
+  EXPECT_NEAR(f->evidence.at("sectors_per_request_ldgsts"), 64, 1e-9);
+  EXPECT_NEAR(f->evidence.at("bytes_used_per_sector_ldgsts"), 8, 1e-9);
+  EXPECT_NE(f->text.find("(loads 4.0, stores 4.0, cp.async 64.0)"), std::string::npos) << f->text;
+  // Without cp.async launches the text keeps to loads and stores.
+  const auto plain = rediagnosed("global/coalesced", global_access(10, 128, 8, 128), true);
+  EXPECT_EQ(finding(plain, "uncoalesced_access")->evidence.count("sectors_per_request_ldgsts"), 0u);
+}
+
 TEST(Diagnosis, WideAndPartialAccessesAreNotUncoalesced) {
   // 16-byte accesses at 16 sectors per request are coalesced; 8-byte ones at 10 waste 20%,
   // under the 23% threshold.

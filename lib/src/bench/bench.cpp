@@ -152,9 +152,15 @@ metric_set_def bench_metric_set() {
   for (const auto& m : s.metrics)
     for (const auto& n : m.names)
       have.insert(n);
+  std::set<std::string> optional; // counters of some chips only (cp.async): dropped quietly
+  for (const auto& m : find_metric_set("coalescing").metrics)
+    if (m.optional)
+      optional.insert(m.names.front());
   for (auto& m : custom_metric_set(bench_detail_metrics()).metrics)
-    if (!have.count(m.names.front()))
+    if (!have.count(m.names.front())) {
+      m.optional = optional.count(m.names.front()) > 0;
       s.metrics.push_back(std::move(m));
+    }
   // The detail counters are required: they go before the optional (budgeted) ones, so that the
   // budget only ever drops optional extras.
   std::stable_partition(s.metrics.begin(), s.metrics.end(),

@@ -2,6 +2,7 @@
 // memory (spills).
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -15,6 +16,9 @@ namespace {
 using bench_counters::ld_bytes;
 using bench_counters::ld_requests;
 using bench_counters::ld_sectors;
+using bench_counters::ldgsts_bytes;
+using bench_counters::ldgsts_requests;
+using bench_counters::ldgsts_sectors;
 using bench_counters::st_bytes;
 using bench_counters::st_requests;
 using bench_counters::st_sectors;
@@ -98,42 +102,70 @@ std::string ideal_words(ideal_basis b) {
   return b == ideal_basis::widest_access ? " at best (16-byte accesses)" : "";
 }
 
+struct named_side {
+  const char* key;  // evidence suffix
+  const char* what; // in the text
+  access_side side;
+};
+
+// Loads and stores; with the bytes asked, cp.async loads (LDGSTS) too where the kernel has them.
+std::vector<named_side> sides_of(const kernel_result& k, ideal_basis basis) {
+  const double lr = counter(k, ld_requests).value_or(0), sr = counter(k, st_requests).value_or(0);
+  const double from_minimal = basis == ideal_basis::minimal_bytes && lr + sr > 0
+                                  ? std::clamp(*k.minimal_bytes / ((lr + sr) * 32.0), 4.0, 16.0)
+                                  : 0;
+  std::vector<named_side> out{
+      {"ld", "loads", side_of(k, ld_sectors, ld_requests, ld_bytes, basis, from_minimal)},
+      {"st", "stores", side_of(k, st_sectors, st_requests, st_bytes, basis, from_minimal)}};
+  if (basis == ideal_basis::bytes_asked)
+    if (const auto a = side_of(k, ldgsts_sectors, ldgsts_requests, ldgsts_bytes, basis, 0);
+        a.requests > 0)
+      out.push_back({"ldgsts", "cp.async", a});
+  return out;
+}
+
+void add_bytes_per_sector(diagnosis_finding& f, const std::vector<named_side>& sides) {
+  double bytes = 0, sectors = 0;
+  for (const auto& s : sides) {
+    bytes += s.side.bytes;
+    sectors += s.side.sectors;
+    if (s.side.sectors > 0)
+      f.evidence[fmt::format("bytes_used_per_sector_{}", s.key)] = s.side.bytes / s.side.sectors;
+  }
+  f.evidence["bytes_used_per_sector"] = bytes / sectors;
+}
+
 } // namespace
 
 std::optional<diagnosis_finding> uncoalesced_finding(const kernel_result& k,
                                                      const kernel_placement& pl) {
-  const double lr = counter(k, ld_requests).value_or(0), sr = counter(k, st_requests).value_or(0);
   const ideal_basis basis = basis_of(k);
-  const double from_minimal = basis == ideal_basis::minimal_bytes && lr + sr > 0
-                                  ? std::clamp(*k.minimal_bytes / ((lr + sr) * 32.0), 4.0, 16.0)
-                                  : 0;
-  const access_side ld = side_of(k, ld_sectors, ld_requests, ld_bytes, basis, from_minimal);
-  const access_side st = side_of(k, st_sectors, st_requests, st_bytes, basis, from_minimal);
-  const double sectors = ld.sectors + st.sectors, excess = ld.excess() + st.excess();
+  const auto sides = sides_of(k, basis);
+  double sectors = 0, excess = 0, requests = 0;
+  std::vector<std::string> parts;
+  for (const auto& s : sides) {
+    sectors += s.side.sectors;
+    excess += s.side.excess();
+    requests += s.side.requests;
+    parts.push_back(fmt::format("{} {:.1f}", s.what, s.side.per_request()));
+  }
   if (sectors <= 0 || excess / sectors < 1 - 1 / 1.3)
     return std::nullopt;
   diagnosis_finding f;
   f.kind = "uncoalesced_access";
   f.gain = excess / sectors; // the share of the sectors no thread asked for
-  const double spr = sectors / (ld.requests + st.requests);
-  const double ideal = (sectors - excess) / (ld.requests + st.requests);
-  f.text =
-      fmt::format("global accesses move {:.1f} sectors per request (loads {:.1f}, stores "
-                  "{:.1f}) where {:.1f} would do{}: {:.0f}% of the sectors are not used",
-                  spr, ld.per_request(), st.per_request(), ideal, ideal_words(basis), 100 * f.gain);
+  const double spr = sectors / requests, ideal = (sectors - excess) / requests;
+  f.text = fmt::format("global accesses move {:.1f} sectors per request ({}) where {:.1f} would "
+                       "do{}: {:.0f}% of the sectors are not used",
+                       spr, fmt::join(parts, ", "), ideal, ideal_words(basis), 100 * f.gain);
   f.evidence = {{"sectors_per_request", spr},
-                {"sectors_per_request_ld", ld.per_request()},
-                {"sectors_per_request_st", st.per_request()},
                 {"ideal_sectors_per_request", ideal},
                 {"excess_traffic", sectors / (sectors - excess)}};
+  for (const auto& s : sides)
+    f.evidence[fmt::format("sectors_per_request_{}", s.key)] = s.side.per_request();
   f.evidence_text["ideal_from"] = basis_name(basis);
-  if (basis == ideal_basis::bytes_asked) {
-    f.evidence["bytes_used_per_sector"] = (ld.bytes + st.bytes) / sectors;
-    if (ld.sectors > 0)
-      f.evidence["bytes_used_per_sector_ld"] = ld.bytes / ld.sectors;
-    if (st.sectors > 0)
-      f.evidence["bytes_used_per_sector_st"] = st.bytes / st.sectors;
-  }
+  if (basis == ideal_basis::bytes_asked)
+    add_bytes_per_sector(f, sides);
   if (const auto* dram = find_level(pl, memory_level::dram); dram && k.minimal_bytes)
     f.evidence["dram_bytes_over_minimal"] = dram->bytes / *k.minimal_bytes;
   return f;

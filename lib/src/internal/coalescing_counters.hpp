@@ -14,5 +14,10 @@ inline constexpr const char* st_requests = "smsp__sass_inst_executed_op_global_s
 /// 32 of them fill a sector, so bytes / 32 is the fewest sectors the accesses could move.
 inline constexpr const char* ld_bytes = "smsp__sass_data_bytes_mem_global_op_ld.sum";
 inline constexpr const char* st_bytes = "smsp__sass_data_bytes_mem_global_op_st.sum";
+/// cp.async loads from global memory (LDGSTS), counted apart from LDG.
+inline constexpr const char* ldgsts_requests = "smsp__sass_inst_executed_op_ldgsts.sum";
+inline constexpr const char* ldgsts_sectors =
+    "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum";
+inline constexpr const char* ldgsts_bytes = "smsp__sass_data_bytes_mem_global_op_ldgsts.sum";
 
 } // namespace roofkit::bench_counters
