@@ -231,9 +231,10 @@ metric_set_def coalescing_set() {
   s.name = "coalescing";
   s.description = "global load/store and cp.async requests, sectors and bytes asked for, "
                   "shared-memory wavefronts and bank conflicts (2 passes)";
-  auto add = [&](std::string key, std::string name, std::string what) {
+  auto add = [&](std::string key, std::string name, std::string what, bool optional = false) {
     s.metrics.push_back(
         plain(std::move(key), {std::move(name)}, metric_role::count, std::move(what)));
+    s.metrics.back().optional = optional;
   };
   add("global_ld_requests", "smsp__sass_inst_executed_op_global_ld.sum",
       "global load requests (warp-level LDG instructions)");
@@ -249,13 +250,11 @@ metric_set_def coalescing_set() {
       "bytes the active threads of global stores asked for");
   // cp.async (CC 8.0 and later): optional, so that older chips drop them without a warning.
   add("ldgsts_requests", "smsp__sass_inst_executed_op_ldgsts.sum",
-      "cp.async loads from global memory (warp-level LDGSTS instructions)");
+      "cp.async loads from global memory (warp-level LDGSTS instructions)", true);
   add("ldgsts_sectors", "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum",
-      "32-byte sectors requested by cp.async loads");
+      "32-byte sectors requested by cp.async loads", true);
   add("ldgsts_bytes", "smsp__sass_data_bytes_mem_global_op_ldgsts.sum",
-      "bytes the active threads of cp.async loads asked for");
-  for (auto it = s.metrics.end() - 3; it != s.metrics.end(); ++it)
-    it->optional = true;
+      "bytes the active threads of cp.async loads asked for", true);
   add("shared_ld_wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
       "shared-memory load wavefronts");
   add("shared_st_wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
