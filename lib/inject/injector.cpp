@@ -614,6 +614,7 @@ private:
       dev["chip"] = chip;
     if (session) {
       dev["cache_control_method"] = session->cache_control_method();
+      dev["cache_control_passes"] = std::to_string(session->cache_controlled_passes());
       const std::string reason = session->cache_control_fallback_reason();
       if (!reason.empty())
         dev["cache_control_fallback_reason"] = reason;

@@ -1,6 +1,7 @@
 // Metric sets: resolution per chip through the real CUPTI host API (no GPU needed), the pass
 // budget with a fake catalog, and the derivation of roofline quantities.
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -225,6 +226,115 @@ TEST(metric_sets, budget_keeps_optional_metrics_in_order) {
   ASSERT_EQ(s.notes().size(), 1u);
   EXPECT_NE(s.notes()[0].find("left out v, z"), std::string::npos) << s.notes()[0];
   EXPECT_EQ(s.find("a")->nvidia_description, "about a");
+}
+
+TEST(cold_passes, only_counts_are_independent_of_the_cache_state) {
+  using roofkit::independent_of_cache_state;
+  for (const char* n :
+       {"smsp__sass_inst_executed_op_global_ld.sum",
+        "sm__sass_thread_inst_executed_op_ffma_pred_on.sum",
+        "sm__ops_path_tensor_op_hgmma_src_bf16_dst_fp32_sparsity_off.sum", "l1tex__t_bytes.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "smsp__inst_executed.sum",
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"})
+    EXPECT_TRUE(independent_of_cache_state(n)) << n;
+  for (const char* n :
+       {"dram__bytes_read.sum", "lts__t_sectors_srcunit_tex_op_read.sum", "gpu__time_duration.sum",
+        "sm__cycles_elapsed.avg", "sm__warps_active.avg.pct_of_peak_sustained_active",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", "l1tex__t_sector_hit_rate.pct",
+        "sm__inst_executed_pipe_tensor.avg.pct_of_peak_sustained_active",
+        "smsp__inst_executed.avg.per_cycle_active", "l1tex__lsu_writeback_active_mem_lgds.sum",
+        "lts__lts2xbar_cycles_active.sum", "l1tex__throughput.avg.pct_of_peak_sustained_active"})
+    EXPECT_FALSE(independent_of_cache_state(n)) << n;
+}
+
+// A set of names with a pass count given by a rule.
+class rule_catalog final : public roofkit::metric_catalog {
+public:
+  std::function<int(const std::vector<std::string>&)> rule;
+  std::string chip() const override { return "RULE"; }
+  bool has(const std::string&) const override { return true; }
+  std::string description(const std::string&) const override { return ""; }
+  int passes(const std::vector<std::string>& names) const override { return rule(names); }
+};
+
+roofkit::resolved_set set_of(const std::vector<std::string>& names, int passes) {
+  roofkit::resolved_set s;
+  for (const auto& n : names)
+    s.metrics.push_back({spec(n, {n}, false), n, ""});
+  s.passes = passes;
+  return s;
+}
+
+TEST(cold_passes, cache_dependent_counters_go_first_with_the_counts_that_fit_beside_them) {
+  fake_catalog cat; // one pass per group
+  cat.groups = {{"dram__bytes_read.sum", 1},
+                {"smsp__sass_inst_executed_op_global_ld.sum", 2},
+                {"sm__ops_path_tensor_src_fp64.sum", 1},
+                {"l1tex__t_bytes.sum", 3},
+                {"gpu__time_duration.sum", 1}};
+  std::vector<std::string> names;
+  for (const auto& [n, g] : cat.groups)
+    names.push_back(n);
+  auto s = set_of(names, 3);
+  roofkit::lay_out_cold_passes(s, cat);
+  EXPECT_EQ(s.cold_passes, 1);
+  EXPECT_EQ(std::set<std::string>(s.cold_names.begin(), s.cold_names.end()),
+            (std::set<std::string>{"dram__bytes_read.sum", "gpu__time_duration.sum",
+                                   "sm__ops_path_tensor_src_fp64.sum"}));
+  const auto groups = s.config_groups();
+  ASSERT_EQ(groups.size(), 2u);
+  EXPECT_EQ(groups[0], s.cold_names);
+  EXPECT_EQ(
+      std::set<std::string>(groups[1].begin(), groups[1].end()),
+      (std::set<std::string>{"l1tex__t_bytes.sum", "smsp__sass_inst_executed_op_global_ld.sum"}));
+  EXPECT_TRUE(s.needs_cold_l2(0));
+  EXPECT_FALSE(s.needs_cold_l2(1));
+  EXPECT_FALSE(s.needs_cold_l2(2));
+}
+
+TEST(cold_passes, one_group_when_two_would_need_more_passes_or_nothing_depends_on_the_cache) {
+  // CUPTI packs everything into one pass, but the cold counter takes a pass of its own once
+  // grouped apart: two groups would need 2 passes, so every pass stays flushed.
+  rule_catalog packed;
+  packed.rule = [](const std::vector<std::string>& n) {
+    const bool cold = std::any_of(n.begin(), n.end(), [](const std::string& x) {
+      return !roofkit::independent_of_cache_state(x);
+    });
+    return cold && n.size() > 1 ? 2 : 1;
+  };
+  auto s = set_of({"dram__bytes_read.sum", "l1tex__t_bytes.sum"}, 1);
+  roofkit::lay_out_cold_passes(s, packed);
+  EXPECT_EQ(s.cold_passes, -1);
+  EXPECT_TRUE(s.cold_names.empty());
+  EXPECT_EQ(s.config_groups().size(), 1u);
+  EXPECT_TRUE(s.needs_cold_l2(0));
+  EXPECT_TRUE(s.needs_cold_l2(5));
+  // Counts only: no pass needs the flush.
+  auto counts = set_of({"l1tex__t_bytes.sum", "smsp__sass_inst_executed_op_global_st.sum"}, 1);
+  roofkit::lay_out_cold_passes(counts, packed);
+  EXPECT_EQ(counts.cold_passes, 0);
+  EXPECT_FALSE(counts.needs_cold_l2(0));
+}
+
+// On the H100/H200 the profile set keeps its 4 passes, of which only the first starts from an
+// emptied L2: the DRAM, L2, time, cycle and occupancy counters, with the counts that fit there.
+TEST(cold_passes, profile_set_on_gh100_flushes_one_pass_of_four) {
+  cupti_catalog gh100("GH100");
+  auto s = resolve_metric_set(roofkit::bench_metric_set(), gh100);
+  roofkit::lay_out_cold_passes(s, gh100);
+  EXPECT_EQ(s.passes, 4);
+  EXPECT_EQ(s.cold_passes, 1);
+  for (const auto& n : s.names()) {
+    if (!roofkit::independent_of_cache_state(n)) {
+      EXPECT_NE(std::find(s.cold_names.begin(), s.cold_names.end(), n), s.cold_names.end()) << n;
+    }
+  }
+  const auto groups = s.config_groups();
+  ASSERT_EQ(groups.size(), 2u);
+  EXPECT_EQ(gh100.passes(groups[0]), 1);
+  EXPECT_EQ(cupti_catalog::image_passes(gh100.config_image(groups)), 4)
+      << "the groups' passes add up: CUPTI schedules them apart";
+  EXPECT_EQ(groups[0].size() + groups[1].size(), s.names().size());
 }
 
 TEST(roofline_counts, weights_levels_and_units) {

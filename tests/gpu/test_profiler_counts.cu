@@ -230,6 +230,51 @@ TEST_F(profiler_counts, cache_control_all_and_none) {
   cudaFree(dirty);
 }
 
+// With the driver's flush only the leading passes, those of the counters that depend on the cache
+// state (resolved_set::cold_passes), start from an emptied L2; the DRAM counters must be among
+// them: a pass that was not flushed sees the memset's dirty lines written back during the kernel.
+// The counts in the other passes are exact whatever the L2 holds.
+TEST_F(profiler_counts, only_the_cold_passes_are_flushed_and_they_hold_the_dram_counters) {
+  const std::size_t n = std::size_t(2) << 20; // 8 MiB of floats
+  const std::size_t dirty_bytes = std::size_t(256) << 20;
+  float *x = nullptr, *out = nullptr;
+  void* dirty = nullptr;
+  ASSERT_EQ(cudaMalloc(&x, n * sizeof(float)), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&out, 1024 * sizeof(float)), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&dirty, dirty_bytes), cudaSuccess);
+  ASSERT_EQ(cudaMemset(x, 0, n * sizeof(float)), cudaSuccess);
+  roofkit::profiler_session s(0, roofkit::bench_metric_set());
+  const auto ranges = s.profile_launches([&] { read_small<<<264, 512>>>(x, n, out); },
+                                         [&] {
+                                           cudaMemsetAsync(dirty, 1, dirty_bytes);
+                                           read_small<<<264, 512>>>(x, n, out);
+                                         });
+  ASSERT_EQ(ranges.size(), 1u);
+  const auto& set = s.metrics();
+  const auto c = roofkit::derive_roofline_counts(set, ranges[0].values);
+  const auto count = [&](const char* name) { return ranges[0].values.at(name); };
+  std::printf("bench set on %s: %d passes, %d flushed (%s); dram read %.6g write %.6g B\n",
+              s.chip().c_str(), set.passes, s.cache_controlled_passes(),
+              s.cache_control_method().c_str(), c.dram_read_bytes, c.dram_write_bytes);
+  if (s.cache_control_method() != "driver")
+    GTEST_SKIP() << "the driver's flush is not available here: "
+                 << s.cache_control_fallback_reason();
+  if (s.chip() == "GH100")
+    EXPECT_EQ(set.cold_passes, 1) << "1 of 4 passes (CPU test cold_passes.profile_set_on_gh100...)";
+  EXPECT_EQ(s.cache_controlled_passes(), set.cold_passes < 0 ? set.passes : set.cold_passes);
+  const double bytes = double(n * sizeof(float));
+  EXPECT_NEAR(c.dram_read_bytes, bytes, std::max(0.01 * bytes, 65536.0));
+  EXPECT_LE(c.dram_write_bytes, 65536.0) << "a clean L2, no write-back of the memset";
+  // One warp-wide 4-byte load per 32 floats, 4 sectors each; thread 0 of each block stores once.
+  EXPECT_EQ(count("smsp__sass_inst_executed_op_global_ld.sum"), double(n / 32));
+  EXPECT_EQ(count("smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum"), double(n / 8));
+  EXPECT_EQ(count("smsp__sass_data_bytes_mem_global_op_ld.sum"), bytes);
+  EXPECT_EQ(count("smsp__sass_inst_executed_op_global_st.sum"), 264.0);
+  cudaFree(x);
+  cudaFree(out);
+  cudaFree(dirty);
+}
+
 // Where the driver can be reached, cache control uses its write-back and invalidate of the L2,
 // and the session then holds no sweep buffer (4 x L2 of device memory the application keeps).
 TEST_F(profiler_counts, cache_control_uses_the_drivers_flush_where_it_can) {

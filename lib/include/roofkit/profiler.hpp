@@ -103,6 +103,15 @@ struct resolved_set {
   std::vector<resolved_metric> metrics;
   std::vector<dropped_metric> dropped;
   int passes = 0;
+  /// Counters scheduled in the leading passes, which start from a flushed L2 under cache control;
+  /// the others follow in passes that need no flush (lay_out_cold_passes). Empty: one group.
+  std::vector<std::string> cold_names;
+  /// Leading passes that need cache control: -1 for every pass, 0 for none.
+  int cold_passes = -1;
+  /// True when pass `index` (from 0) must start from a flushed L2.
+  bool needs_cold_l2(int index) const { return cold_passes < 0 || index < cold_passes; }
+  /// The names in the groups of the config image: the cold ones first when there are two.
+  std::vector<std::vector<std::string>> config_groups() const;
   /// One line per required metric the chip lacks (for stderr).
   std::vector<std::string> warnings() const;
   /// One line naming the optional metrics left out to keep within the pass budget, if any.
@@ -116,6 +125,17 @@ struct resolved_set {
 /// Resolves a set for the catalog's chip: picks each metric's name, drops what the chip lacks,
 /// then adds optional metrics in order while the pass count stays within the budget.
 resolved_set resolve_metric_set(const metric_set_def& def, const metric_catalog& catalog);
+
+/// True for a counter that reads the same whatever the L2 and DRAM held when the kernel started:
+/// instruction, tensor-op, L1 request and shared-memory wavefront counts. DRAM, L2, time, cycle,
+/// rate and occupancy counters, and every counter not known to be such a count, are false.
+bool independent_of_cache_state(const std::string& cupti_name);
+
+/// Splits `set` into two groups of the config image (CUPTI schedules each group in passes of its
+/// own, in order): the counters that depend on the cache state, with every other counter that
+/// fits into their passes, then the rest. Kept only when it needs no more passes than one group;
+/// sets cold_names and cold_passes (left at -1, every pass, otherwise).
+void lay_out_cold_passes(resolved_set& set, const metric_catalog& catalog);
 
 /// "not on chip" / "over pass budget".
 std::string to_string(drop_reason r);
@@ -304,6 +324,10 @@ public:
   /// version, ROOFKIT_DRIVER_FLUSH=off, the driver refused it at open, a failure mid-run);
   /// empty while the driver's flush is used, or with cache_control::none.
   std::string cache_control_fallback_reason() const;
+  /// The passes of each set that start from an emptied L2: all of them with the sweep, only the
+  /// leading ones of the counters that depend on the cache state with the driver's flush
+  /// (resolved_set::cold_passes), 0 with cache_control::none.
+  int cache_controlled_passes() const;
 
   /// Auto range + kernel replay: runs `work` once; CUPTI replays each kernel it launches
   /// passes() times, restoring device memory in between, and synchronises after each kernel.
@@ -416,6 +440,10 @@ public:
 
   /// The config image that schedules `names` (for cuptiRangeProfilerSetConfig).
   std::vector<std::uint8_t> config_image(const std::vector<std::string>& names) const;
+  /// The config image of several groups, each scheduled in passes of its own, in order.
+  std::vector<std::uint8_t> config_image(const std::vector<std::vector<std::string>>& groups) const;
+  /// Replay passes that a config image needs.
+  static int image_passes(const std::vector<std::uint8_t>& config_image);
   /// Evaluates `names` for one range of a decoded counter-data image.
   std::vector<double> evaluate(const std::vector<std::uint8_t>& counter_data, std::size_t range,
                                const std::vector<std::string>& names) const;

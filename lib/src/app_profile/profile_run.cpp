@@ -148,6 +148,8 @@ run_context profile_context(const profile_log& log, const profile_run_inputs& in
   c.cache_control = to_string(in.options.cache);
   if (!dev("cache_control_method").empty())
     c.extra["cache_control_method"] = dev("cache_control_method");
+  if (!dev("cache_control_passes").empty())
+    c.extra["cache_control_passes"] = dev("cache_control_passes");
   if (!dev("cache_control_fallback_reason").empty())
     c.extra["cache_control_fallback_reason"] = dev("cache_control_fallback_reason");
   // Record logs written before the launcher's clock record existed had no clock control.

@@ -302,6 +302,7 @@ void fill_context(run_context& c, const bench_outcome& out, const bench_options&
   if (out.counters_used) {
     c.extra["counter_passes"] = std::to_string(out.passes);
     c.extra["cache_control_method"] = session->cache_control_method();
+    c.extra["cache_control_passes"] = std::to_string(session->cache_controlled_passes());
     const auto& st = session->stats();
     c.extra["profiling_wall_s"] =
         fmt::format("{:.2f} ({} kernels: set-up {:.2f}, passes {:.2f}, decode {:.2f})",

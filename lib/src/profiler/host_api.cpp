@@ -55,15 +55,19 @@ std::vector<const char*> c_names(const std::vector<std::string>& names) {
   return out;
 }
 
+// Each ConfigAddMetrics call adds a group that CUPTI schedules in passes of its own, after the
+// earlier groups' (checked offline on GH100: the passes of two groups add up).
 std::vector<std::uint8_t> build_config(const host_object& host,
-                                       const std::vector<std::string>& names) {
-  auto ptrs = c_names(names);
-  CUpti_Profiler_Host_ConfigAddMetrics_Params add{
-      CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
-  add.pHostObject = host.get();
-  add.ppMetricNames = ptrs.data();
-  add.numMetrics = ptrs.size();
-  ROOFKIT_CUPTI_CHECK(cuptiProfilerHostConfigAddMetrics(&add));
+                                       const std::vector<std::vector<std::string>>& groups) {
+  for (const auto& names : groups) {
+    auto ptrs = c_names(names);
+    CUpti_Profiler_Host_ConfigAddMetrics_Params add{
+        CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
+    add.pHostObject = host.get();
+    add.ppMetricNames = ptrs.data();
+    add.numMetrics = ptrs.size();
+    ROOFKIT_CUPTI_CHECK(cuptiProfilerHostConfigAddMetrics(&add));
+  }
 
   CUpti_Profiler_Host_GetConfigImageSize_Params size{
       CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
@@ -152,19 +156,27 @@ std::string cupti_catalog::description(const std::string& name) const {
 }
 
 std::vector<std::uint8_t> cupti_catalog::config_image(const std::vector<std::string>& names) const {
+  return config_image(std::vector<std::vector<std::string>>{names});
+}
+
+std::vector<std::uint8_t>
+cupti_catalog::config_image(const std::vector<std::vector<std::string>>& groups) const {
   // ConfigAddMetrics accumulates, so every image gets a fresh host object.
   host_object host(impl_->chip, impl_->availability);
-  return build_config(host, names);
+  return build_config(host, groups);
+}
+
+int cupti_catalog::image_passes(const std::vector<std::uint8_t>& config_image) {
+  CUpti_Profiler_Host_GetNumOfPasses_Params p{
+      CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
+  p.configImageSize = config_image.size();
+  p.pConfigImage = const_cast<std::uint8_t*>(config_image.data()); // read only (an [in] buffer)
+  ROOFKIT_CUPTI_CHECK(cuptiProfilerHostGetNumOfPasses(&p));
+  return static_cast<int>(p.numOfPasses);
 }
 
 int cupti_catalog::passes(const std::vector<std::string>& names) const {
-  auto image = config_image(names);
-  CUpti_Profiler_Host_GetNumOfPasses_Params p{
-      CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
-  p.configImageSize = image.size();
-  p.pConfigImage = image.data();
-  ROOFKIT_CUPTI_CHECK(cuptiProfilerHostGetNumOfPasses(&p));
-  return static_cast<int>(p.numOfPasses);
+  return image_passes(config_image(names));
 }
 
 std::vector<double> cupti_catalog::evaluate(const std::vector<std::uint8_t>& counter_data,

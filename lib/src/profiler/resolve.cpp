@@ -1,4 +1,8 @@
 // Resolution of a metric set for one chip: names per chip, drops, and the pass budget.
+#include <algorithm>
+#include <array>
+#include <string_view>
+
 #include <fmt/format.h>
 
 #include "roofkit/profiler.hpp"
@@ -44,6 +48,76 @@ const resolved_metric* resolved_set::find(const std::string& key) const {
     if (m.spec.key == key)
       return &m;
   return nullptr;
+}
+
+std::vector<std::vector<std::string>> resolved_set::config_groups() const {
+  if (cold_names.empty())
+    return {names()};
+  std::vector<std::string> rest;
+  for (auto& n : names())
+    if (std::find(cold_names.begin(), cold_names.end(), n) == cold_names.end())
+      rest.push_back(std::move(n));
+  return {cold_names, rest};
+}
+
+namespace {
+
+// Counts that a kernel makes the same whatever the caches hold when it starts: SASS-patched and
+// hardware instruction counts, tensor-op counts, the requests, sectors and bytes asked of the L1,
+// and shared-memory wavefronts and bank conflicts. Hits and misses are not among them.
+constexpr std::array<std::string_view, 12> count_prefixes = {"sm__sass_",
+                                                             "smsp__sass_",
+                                                             "sm__inst_executed",
+                                                             "smsp__inst_executed",
+                                                             "sm__thread_inst_executed",
+                                                             "smsp__thread_inst_executed",
+                                                             "sm__ops_path_tensor",
+                                                             "l1tex__t_bytes",
+                                                             "l1tex__t_requests",
+                                                             "l1tex__t_sectors",
+                                                             "l1tex__data_pipe_lsu_wavefronts",
+                                                             "l1tex__data_bank_conflicts"};
+// Words that make a counter of those units a rate, a time or a hit count.
+constexpr std::array<std::string_view, 8> timed_words = {"pct",      "per_second", "per_cycle",
+                                                         "cycles",   "lookup_hit", "lookup_miss",
+                                                         "hit_rate", "throughput"};
+
+} // namespace
+
+bool independent_of_cache_state(const std::string& cupti_name) {
+  const std::string_view n = cupti_name;
+  const bool count = std::any_of(count_prefixes.begin(), count_prefixes.end(),
+                                 [&](std::string_view p) { return n.substr(0, p.size()) == p; });
+  return count && std::none_of(timed_words.begin(), timed_words.end(), [&](std::string_view w) {
+           return n.find(w) != std::string_view::npos;
+         });
+}
+
+void lay_out_cold_passes(resolved_set& set, const metric_catalog& catalog) {
+  std::vector<std::string> cold;
+  std::vector<std::string> warm;
+  for (auto& n : set.names())
+    (independent_of_cache_state(n) ? warm : cold).push_back(std::move(n));
+  if (cold.empty()) {
+    set.cold_passes = 0;
+    return;
+  }
+  if (warm.empty())
+    return;
+  // The counts that fit into the cold passes go there; the rest make the warm passes.
+  const int cold_alone = catalog.passes(cold);
+  std::vector<std::string> rest;
+  for (auto& n : warm) {
+    cold.push_back(n);
+    if (catalog.passes(cold) > cold_alone) {
+      cold.pop_back();
+      rest.push_back(std::move(n));
+    }
+  }
+  if (rest.empty() || cold_alone + catalog.passes(rest) > set.passes)
+    return;
+  set.cold_names = std::move(cold);
+  set.cold_passes = cold_alone;
 }
 
 std::vector<std::string> resolved_set::warnings() const {

@@ -279,6 +279,7 @@ struct profiler_session::impl {
   // available and verified (the guard), else `flusher`'s sweep, whose buffer (4 x L2) is then the
   // only one made.
   bool cache_prepared = false;
+  int pass_index = 0; // the pass under way, from 0
   std::unique_ptr<detail::l2_flush_guard> guard;
   std::unique_ptr<l2_flusher> flusher;
   profiler_stats stats;
@@ -306,6 +307,11 @@ struct profiler_session::impl {
   std::vector<range_values> user_replay(const std::function<void()>& body,
                                         const std::function<void()>& before, std::size_t capacity);
   void flush_in_pass(bool synchronise);
+  // Cache control in this pass: with the driver's flush, only in the passes of the counters that
+  // depend on the cache state; the sweep's launches are ranges of every pass, so it runs in all.
+  bool flushes_this_pass() const {
+    return cache_prepared && (flusher || set.needs_cold_l2(pass_index));
+  }
   void prepare_flusher();
   std::function<void()> open_driver_flush(std::string& why_not);
   // Runs a profiling call; when the driver's flush fails inside it (flush_in_pass), the call is
@@ -426,7 +432,14 @@ profiler_session::profiler_session(int device, const metric_set_def& def, profil
         fmt::format("metric set '{}' has no metric that {} supports", def.name, s.chip));
   for (const auto& w : s.set.warnings())
     s.warn(w);
-  s.config = s.catalog->config_image(s.set.names());
+  lay_out_cold_passes(s.set, *s.catalog);
+  s.config = s.catalog->config_image(s.set.config_groups());
+  if (!s.set.cold_names.empty() && cupti_catalog::image_passes(s.config) != s.set.passes) {
+    // The groups were not scheduled one after the other: flush before every pass, in one group.
+    s.set.cold_names.clear();
+    s.set.cold_passes = -1;
+    s.config = s.catalog->config_image(s.set.names());
+  }
 }
 
 profiler_session::~profiler_session() = default;
@@ -476,6 +489,7 @@ std::vector<range_values> profiler_session::impl::user_replay(const std::functio
       before();
     ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
     const auto p1 = std::chrono::steady_clock::now();
+    pass_index = pass;
     rp.start();
     const auto p2 = std::chrono::steady_clock::now();
     body();
@@ -565,7 +579,7 @@ profiler_session::profile_launches(const std::function<void()>& work,
     const std::size_t flush_ranges = s.flush_ranges();
     auto out = s.user_replay(
         [&] {
-          if (s.cache_prepared)
+          if (s.flushes_this_pass())
             s.flush_in_pass(false);
           work();
         },
@@ -590,7 +604,7 @@ profiler_session::profile_batch(const std::vector<batch_work>& works,
           for (const auto& w : works) {
             if (w.before)
               w.before();
-            if (s.cache_prepared)
+            if (s.flushes_this_pass())
               s.flush_in_pass(false);
             w.work();
           }
@@ -642,6 +656,15 @@ std::string profiler_session::cache_control_method() const {
   if (!s.guard)
     return s.options.driver_flush ? "driver" : "sweep";
   return s.guard->method();
+}
+
+int profiler_session::cache_controlled_passes() const {
+  const auto& s = *impl_;
+  if (s.options.cache == cache_control::none)
+    return 0;
+  if (s.flusher || s.set.cold_passes < 0)
+    return s.set.passes;
+  return s.set.cold_passes;
 }
 
 std::string profiler_session::cache_control_fallback_reason() const {
@@ -729,6 +752,7 @@ profiler_session::impl::kept_passes(CUpti_ProfilerRange mode, std::size_t ranges
         before_pass();
       ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
       const auto p1 = std::chrono::steady_clock::now();
+      pass_index = pass;
       rp.start();
       started = true;
       const auto p2 = std::chrono::steady_clock::now();
@@ -772,7 +796,7 @@ range_values profiler_session::profile_range(const std::string& name,
         CUPTI_UserRange, 1, fmt::format("range '{}'", name),
         [&] {
           // Cache control after the profiler's own set-up, outside the range: not counted.
-          if (s.cache_prepared)
+          if (s.flushes_this_pass())
             s.flush_in_pass(true);
           s.range_profiler->push(name);
           work();
@@ -827,7 +851,7 @@ profiler_session::profile_steps(const std::vector<sequence_step>& steps,
           // The flush's kernel(s) are ranges of their own, dropped below; each step is waited
           // for, as the steps may run on other streams.
           for (const auto& step : steps) {
-            if (step.measured && s.cache_prepared)
+            if (step.measured && s.flushes_this_pass())
               s.flush_in_pass(true);
             const auto issued = std::chrono::steady_clock::now();
             step.work();
