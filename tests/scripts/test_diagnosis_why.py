@@ -77,7 +77,9 @@ asked = dict(counters, **{"smsp__sass_data_bytes_mem_global_op_ld.sum": 65536 * 
 w = d.difference(kernel([2048, 1, 1], asked), {"limiter": "latency_hiding", "findings": []},
                  "uncoalesced_access", {"speedup": 63, "text": ""})
 check("width seen", (w["class"], w["right"]), ("uncoalesced_below_threshold", "open"))
-check("bytes used", "98% of the sector bytes are used" in w["text"], True)
+check("bytes used", "bytes used per sector (98%)" in w["text"], True)
+check("per request", "loads 9.2 sectors for 256 B, stores 2.0 sectors for 128 B" in w["text"],
+      True)
 
 # More occupancy for a grid that does not fill one wave -> roofkit.
 small = {"limiter": "launch_overhead",

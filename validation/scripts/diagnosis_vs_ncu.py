@@ -475,10 +475,17 @@ def uncoalesced_difference(k, diag, deciding):
     if all(b is not None for b in asked):
         sectors = sum(counter(k, s) or 0 for s, _ in LD_ST)
         used = sum(asked) / (32 * sectors) if sectors else 1.0
+        sides = []
+        for (sec, req), b, what in zip(LD_ST, asked, ("loads", "stores")):
+            n = counter(k, req)
+            if n:
+                sides.append(f"{what} {counter(k, sec) / n:.1f} sectors for {b / n:.0f} B")
         return why("uncoalesced_below_threshold", "open",
-                   f"roofkit judges each access by the bytes its threads asked for too: "
-                   f"{used:.0%} of the sector bytes are used, under its 1.3x-traffic threshold "
-                   f"for a finding; ncu estimates {deciding['speedup']:.0f}%")
+                   f"roofkit gives each request the sectors its threads' bytes need, at least "
+                   f"one ({', '.join(sides)} per request): under its 1.3x-traffic threshold; ncu "
+                   f"counts the bytes used per sector ({used:.0%}) and estimates "
+                   f"{deciding['speedup']:.0f}%. Few bytes per request call for more bytes per "
+                   f"thread or more threads per store, not for a different stride")
     return why("uncoalesced_width", "ncu",
                f"ncu compares each access with its own width (SASS source counters); roofkit "
                f"has sectors per request only ({per_request[0]:.1f} loads, "
