@@ -83,7 +83,7 @@ summary = {
     "command": "validation/scripts/long-run.sh BUILD",
     "device": os.popen("nvidia-smi --query-gpu=name,driver_version --format=csv,noheader "
                        "2>/dev/null").read().strip(),
-    "revision": os.popen("git rev-parse --short HEAD 2>/dev/null").read().strip(),
+    "revision": os.environ.get("REV") or os.popen("git rev-parse --short HEAD 2>/dev/null").read().strip(),
     "runs": runs,
     "app_vmrss_growth_10k_to_100k_kib":
         (big["app_vmrss_at_end_kib"] - big["app_vmrss_after_10k_kib"])
