@@ -167,7 +167,38 @@ __global__ void shared_loads(int loads, float* out) {
   if (acc == -1.0f)
     out[blockIdx.x] = acc;
 }
+
+// The small read profiled after a large memset that leaves the L2 full of dirty lines: before each
+// pass the memset and a first read run, then the read is the profiled work.
+struct dirty_then_read {
+  static constexpr std::size_t n = std::size_t(2) << 20; // 8 MiB of floats
+  static constexpr std::size_t dirty_bytes = std::size_t(256) << 20;
+  float* x = nullptr;
+  float* out = nullptr;
+  void* dirty = nullptr;
+  bool ready = false;
+  dirty_then_read() {
+    ready = cudaMalloc(&x, n * sizeof(float)) == cudaSuccess &&
+            cudaMalloc(&out, 1024 * sizeof(float)) == cudaSuccess &&
+            cudaMalloc(&dirty, dirty_bytes) == cudaSuccess &&
+            cudaMemset(x, 0, n * sizeof(float)) == cudaSuccess;
+  }
+  ~dirty_then_read() {
+    cudaFree(x);
+    cudaFree(out);
+    cudaFree(dirty);
+  }
+  dirty_then_read(const dirty_then_read&) = delete;
+  dirty_then_read& operator=(const dirty_then_read&) = delete;
+  void work() const { read_small<<<264, 512>>>(x, n, out); }
+  void before_pass() const {
+    cudaMemsetAsync(dirty, 1, dirty_bytes);
+    work();
+  }
+  static double bytes() { return double(n * sizeof(float)); }
+};
 } // namespace cache_kernels
+using cache_kernels::dirty_then_read;
 using cache_kernels::read_small;
 using cache_kernels::shared_loads;
 
@@ -175,14 +206,8 @@ using cache_kernels::shared_loads;
 // lines. With `all` every pass starts clean: the reads come from DRAM and nothing is written
 // back; with `none` the kernel pays for the memset's write-backs and finds its data in L2.
 TEST_F(profiler_counts, cache_control_all_and_none) {
-  const std::size_t n = std::size_t(2) << 20; // 8 MiB of floats
-  const std::size_t dirty_bytes = std::size_t(256) << 20;
-  float *x = nullptr, *out = nullptr;
-  void* dirty = nullptr;
-  ASSERT_EQ(cudaMalloc(&x, n * sizeof(float)), cudaSuccess);
-  ASSERT_EQ(cudaMalloc(&out, 1024 * sizeof(float)), cudaSuccess);
-  ASSERT_EQ(cudaMalloc(&dirty, dirty_bytes), cudaSuccess);
-  ASSERT_EQ(cudaMemset(x, 0, n * sizeof(float)), cudaSuccess);
+  const dirty_then_read r;
+  ASSERT_TRUE(r.ready);
   std::map<std::string, roofkit::roofline_counts> seen;
   // "all" with the driver's flush where available, "all-sweep" with roofkit's own sweep.
   for (const std::string mode : {"all", "all-sweep", "none"}) {
@@ -190,11 +215,7 @@ TEST_F(profiler_counts, cache_control_all_and_none) {
     o.cache = mode == "none" ? roofkit::cache_control::none : roofkit::cache_control::all;
     o.driver_flush = mode == "all";
     roofkit::profiler_session s(0, "roofline", o);
-    const auto ranges = s.profile_launches([&] { read_small<<<264, 512>>>(x, n, out); },
-                                           [&] {
-                                             cudaMemsetAsync(dirty, 1, dirty_bytes);
-                                             read_small<<<264, 512>>>(x, n, out);
-                                           });
+    const auto ranges = s.profile_launches([&] { r.work(); }, [&] { r.before_pass(); });
     ASSERT_EQ(ranges.size(), 1u);
     const auto c = roofkit::derive_roofline_counts(s.metrics(), ranges[0].values);
     std::printf("cache control %s (%s): dram read %.6g write %.6g, L2 %.6g, L1 %.6g B\n",
@@ -205,7 +226,7 @@ TEST_F(profiler_counts, cache_control_all_and_none) {
       EXPECT_EQ(s.cache_control_method().rfind("sweep", 0), 0u) << s.cache_control_method();
     seen[mode] = c;
   }
-  const double bytes = double(n * sizeof(float));
+  const double bytes = dirty_then_read::bytes();
   const double warps = 264.0 * 512 / 32;
   for (const char* mode : {"all", "all-sweep"}) {
     const auto& all = seen[mode];
@@ -225,9 +246,6 @@ TEST_F(profiler_counts, cache_control_all_and_none) {
   // start of each pass displaces the 8 MiB, so warm-cache reads are not asserted.
   const auto& none = seen["none"];
   EXPECT_GT(none.dram_write_bytes, all.dram_write_bytes + 65536.0);
-  cudaFree(x);
-  cudaFree(out);
-  cudaFree(dirty);
 }
 
 // With the driver's flush only the leading passes, those of the counters that depend on the cache
@@ -235,20 +253,10 @@ TEST_F(profiler_counts, cache_control_all_and_none) {
 // them: a pass that was not flushed sees the memset's dirty lines written back during the kernel.
 // The counts in the other passes are exact whatever the L2 holds.
 TEST_F(profiler_counts, only_the_cold_passes_are_flushed_and_they_hold_the_dram_counters) {
-  const std::size_t n = std::size_t(2) << 20; // 8 MiB of floats
-  const std::size_t dirty_bytes = std::size_t(256) << 20;
-  float *x = nullptr, *out = nullptr;
-  void* dirty = nullptr;
-  ASSERT_EQ(cudaMalloc(&x, n * sizeof(float)), cudaSuccess);
-  ASSERT_EQ(cudaMalloc(&out, 1024 * sizeof(float)), cudaSuccess);
-  ASSERT_EQ(cudaMalloc(&dirty, dirty_bytes), cudaSuccess);
-  ASSERT_EQ(cudaMemset(x, 0, n * sizeof(float)), cudaSuccess);
+  const dirty_then_read r;
+  ASSERT_TRUE(r.ready);
   roofkit::profiler_session s(0, roofkit::bench_metric_set());
-  const auto ranges = s.profile_launches([&] { read_small<<<264, 512>>>(x, n, out); },
-                                         [&] {
-                                           cudaMemsetAsync(dirty, 1, dirty_bytes);
-                                           read_small<<<264, 512>>>(x, n, out);
-                                         });
+  const auto ranges = s.profile_launches([&] { r.work(); }, [&] { r.before_pass(); });
   ASSERT_EQ(ranges.size(), 1u);
   const auto& set = s.metrics();
   const auto c = roofkit::derive_roofline_counts(set, ranges[0].values);
@@ -262,17 +270,15 @@ TEST_F(profiler_counts, only_the_cold_passes_are_flushed_and_they_hold_the_dram_
   if (s.chip() == "GH100")
     EXPECT_EQ(set.cold_passes, 1) << "1 of 4 passes (CPU test cold_passes.profile_set_on_gh100...)";
   EXPECT_EQ(s.cache_controlled_passes(), set.cold_passes < 0 ? set.passes : set.cold_passes);
-  const double bytes = double(n * sizeof(float));
+  const double bytes = dirty_then_read::bytes();
+  const double n = dirty_then_read::n;
   EXPECT_NEAR(c.dram_read_bytes, bytes, std::max(0.01 * bytes, 65536.0));
   EXPECT_LE(c.dram_write_bytes, 65536.0) << "a clean L2, no write-back of the memset";
   // One warp-wide 4-byte load per 32 floats, 4 sectors each; thread 0 of each block stores once.
-  EXPECT_EQ(count("smsp__sass_inst_executed_op_global_ld.sum"), double(n / 32));
-  EXPECT_EQ(count("smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum"), double(n / 8));
+  EXPECT_EQ(count("smsp__sass_inst_executed_op_global_ld.sum"), n / 32);
+  EXPECT_EQ(count("smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum"), n / 8);
   EXPECT_EQ(count("smsp__sass_data_bytes_mem_global_op_ld.sum"), bytes);
   EXPECT_EQ(count("smsp__sass_inst_executed_op_global_st.sum"), 264.0);
-  cudaFree(x);
-  cudaFree(out);
-  cudaFree(dirty);
 }
 
 // Where the driver can be reached, cache control uses its write-back and invalidate of the L2,
