@@ -6,10 +6,10 @@
 // application's launches then run as usual and are copied. The batch ends at the first driver
 // call that could touch device memory or let the host see results (replay_batch_effect), at a
 // launch not selected, or when full. Then every replay pass restores the checkpoint and
-// re-issues the batch's launches in order, each after its flush of the L2 (cache control "all")
-// and as a range of its own; the last pass leaves memory as the application's launches did.
-// With a batch of 1, a launch is replayed alone in its callback, before the application's own
-// launch runs, and memory restored once more before it goes.
+// re-issues the batch's launches in order, each after its flush of the L2 in the passes that need
+// one (cache control "all") and as a range of its own; the last pass leaves memory as the
+// application's launches did. With a batch of 1, a launch is replayed alone in its callback, before
+// the application's own launch runs, and memory restored once more before it goes.
 #include <cuda.h>
 #include <cupti.h>
 #include <cupti_checkpoint.h>

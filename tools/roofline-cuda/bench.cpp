@@ -167,8 +167,8 @@ const roofkit::cli::registration bench_registration{
           ->check(CLI::Range(0, 1000));
       cmd->add_option("--device", o->device, "CUDA device ordinal");
       cmd->add_option("--cache-control", o->cache_control,
-                      "Profiled passes start from an L2 written back and invalidated (all, "
-                      "default) or as the previous work left it (none)");
+                      "Profiled passes of the cache-dependent counters start from an L2 written "
+                      "back and invalidated (all, default) or as the previous work left it (none)");
       cmd->add_option("--clock-control", o->clock_control,
                       "none (default): each kernel's roofs at the SM clock it ran at; base: lock "
                       "the SM clock to the base clock (needs permission)");

@@ -282,7 +282,8 @@ const roofkit::cli::registration profile_registration{
       cmd->add_option("--launch-count", o->options.launch_count,
                       "Matching launches to profile at most (default: all)");
       cmd->add_option("--cache-control", o->cache_control,
-                      "all: flush the L2 before every replay pass; none: leave it (default all)");
+                      "all: flush the L2 before every replay pass of the cache-dependent counters; "
+                      "none: leave it (default all)");
       cmd->add_option("--clock-control", o->clock_control,
                       "base or none (default none; see the help page)");
       cmd->add_option("--profile-from-start", o->profile_from_start,

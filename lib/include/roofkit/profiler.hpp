@@ -336,8 +336,9 @@ public:
 
   /// Auto range + user replay: calls `work` once per pass (passes() calls in all); every kernel
   /// it launches is its own range, as in profile(), but each pass starts after `before_pass`
-  /// (e.g. restoring inputs) and, with cache_control::all, a write-back-and-invalidate of the
-  /// L2. All metrics of a launch thus come from passes that start from the same state. `work`
+  /// (e.g. restoring inputs) and, with cache_control::all where the pass holds counters that
+  /// depend on the cache state (resolved_set::needs_cold_l2), a write-back-and-invalidate of the
+  /// L2. All such metrics of a launch thus come from passes that start from the same state. `work`
   /// must launch the same kernels in the same order on every call.
   std::vector<range_values> profile_launches(const std::function<void()>& work,
                                              const std::function<void()>& before_pass = {});
