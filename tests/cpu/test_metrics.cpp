@@ -318,7 +318,7 @@ TEST(cold_passes, one_group_when_two_would_need_more_passes_or_nothing_depends_o
 
 // On the H100/H200 the profile set keeps its 4 passes, of which only the first starts from an
 // emptied L2: the DRAM, L2, time, cycle and occupancy counters, with the counts that fit there.
-TEST(cold_passes, profile_set_on_gh100_flushes_one_pass_of_four) {
+TEST(metric_sets, profile_set_on_gh100_flushes_one_pass_of_four) {
   cupti_catalog gh100("GH100");
   auto s = resolve_metric_set(roofkit::bench_metric_set(), gh100);
   roofkit::lay_out_cold_passes(s, gh100);

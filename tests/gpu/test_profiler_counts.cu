@@ -268,7 +268,7 @@ TEST_F(profiler_counts, only_the_cold_passes_are_flushed_and_they_hold_the_dram_
     GTEST_SKIP() << "the driver's flush is not available here: "
                  << s.cache_control_fallback_reason();
   if (s.chip() == "GH100")
-    EXPECT_EQ(set.cold_passes, 1) << "1 of 4 passes (CPU test cold_passes.profile_set_on_gh100...)";
+    EXPECT_EQ(set.cold_passes, 1) << "1 of 4 passes (CPU test metric_sets.profile_set_on_gh100...)";
   EXPECT_EQ(s.cache_controlled_passes(), set.cold_passes < 0 ? set.passes : set.cold_passes);
   const double bytes = dirty_then_read::bytes();
   const double n = dirty_then_read::n;

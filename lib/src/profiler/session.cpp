@@ -662,9 +662,9 @@ int profiler_session::cache_controlled_passes() const {
   const auto& s = *impl_;
   if (s.options.cache == cache_control::none)
     return 0;
-  if (s.flusher || s.set.cold_passes < 0)
-    return s.set.passes;
-  return s.set.cold_passes;
+  // The sweep's kernels are ranges of every pass, so it runs before each (flushes_this_pass).
+  const bool sweep = cache_control_method() == "sweep";
+  return sweep || s.set.cold_passes < 0 ? s.set.passes : s.set.cold_passes;
 }
 
 std::string profiler_session::cache_control_fallback_reason() const {
