@@ -411,6 +411,13 @@ TEST(metric_report, tables_carry_sets_and_passes) {
   ASSERT_EQ(tables.size(), 2u);
   EXPECT_EQ(tables[0].id, "sets");
   EXPECT_EQ(std::get<std::int64_t>(tables[0].rows[0][2]), 3);
+  EXPECT_EQ(tables[0].columns[3].key, "flushed_passes");
+  EXPECT_EQ(std::get<std::int64_t>(tables[0].rows[0][3]), 2) << "DRAM, L2 and time in 2 of 3";
+  // Counts only: no pass needs the flush.
+  const auto coalescing =
+      roofkit::metric_tables(roofkit::resolve_offline("gb202", std::string("coalescing")));
+  EXPECT_EQ(std::get<std::int64_t>(coalescing[0].rows[0][2]), 2);
+  EXPECT_EQ(std::get<std::int64_t>(coalescing[0].rows[0][3]), 0);
   const auto& metrics = tables[1];
   bool saw = false;
   for (const auto& row : metrics.rows)

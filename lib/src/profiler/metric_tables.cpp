@@ -53,12 +53,15 @@ std::vector<resolved_set> resolve_offline(const std::string& chip,
                                           const std::optional<std::string>& set) {
   cupti_catalog catalog(chip);
   std::vector<resolved_set> out;
-  if (set) {
-    out.push_back(resolve_metric_set(find_metric_set(*set), catalog));
-    return out;
-  }
-  for (const auto& s : metric_sets())
-    out.push_back(resolve_metric_set(s, catalog));
+  auto add = [&](const metric_set_def& def) {
+    out.push_back(resolve_metric_set(def, catalog));
+    lay_out_cold_passes(out.back(), catalog); // as a profiling session does
+  };
+  if (set)
+    add(find_metric_set(*set));
+  else
+    for (const auto& s : metric_sets())
+      add(s);
   return out;
 }
 
@@ -66,9 +69,16 @@ std::vector<table> metric_tables(const std::vector<resolved_set>& sets) {
   table summary;
   summary.id = "sets";
   summary.title = sets.empty() ? "Metric sets" : "Metric sets on " + sets.front().chip;
-  summary.columns = {{"set", "Set"},         {"chip", "Chip"},
-                     {"passes", "Passes"},   {"collected", "Collected"},
-                     {"dropped", "Dropped"}, {"description", "Description"}};
+  summary.columns = {{"set", "Set"},
+                     {"chip", "Chip"},
+                     {"passes", "Passes"},
+                     {"flushed_passes", "Flushed passes"},
+                     {"collected", "Collected"},
+                     {"dropped", "Dropped"},
+                     {"description", "Description"}};
+  summary.notes.push_back("Flushed passes: those that start from an emptied L2 under cache control "
+                          "all with the kernel driver's flush, the passes of the counters that "
+                          "depend on the cache state; the sweep runs before every pass.");
   table metrics;
   metrics.id = "metrics";
   metrics.title = "Metrics";
@@ -86,6 +96,7 @@ std::vector<table> metric_tables(const std::vector<resolved_set>& sets) {
   for (const auto& s : sets) {
     const auto& def = definition(s.set);
     summary.rows.push_back({s.set, s.chip, static_cast<std::int64_t>(s.passes),
+                            static_cast<std::int64_t>(s.cold_passes < 0 ? s.passes : s.cold_passes),
                             static_cast<std::int64_t>(s.metrics.size()),
                             static_cast<std::int64_t>(s.dropped.size()), def.description});
     // Rows in the set's own order, collected or not.
