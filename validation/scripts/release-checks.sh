@@ -211,7 +211,8 @@ if [[ " $stages " == *" sampling "* ]]; then
   python3 "$ts" --steps 1 >/dev/null 2>&1
   # Timed apart: the first `profile` on a GPU measures the quick ceilings and caches them (once
   # per GPU, driver and clocks), which the 50-step ratio below is not about.
-  check first_profile_measures_roofs 0 "$RC" profile -q -o "$W/roofs-first.json" -- "$app"
+  check first_profile_measures_roofs 0 "$RC" profile -q -o "$W/roofs-first.json" -- \
+    python3 "$ts" --steps 1
   check train_alone 0 python3 "$ts" --steps 50
   check train_profiled_default 0 "$RC" profile -q -o "$W/s-default.json" -- python3 "$ts" --steps 50
   check train5_alone 0 python3 "$ts" --steps 5
