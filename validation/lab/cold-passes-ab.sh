@@ -39,19 +39,24 @@ for i in 1 2; do
 done
 el ab
 python3 - $W <<'PY' | tee $OUT/ab.json
-import json, subprocess, sys
+import json, re, subprocess, sys
 w = sys.argv[1]
+def phases(path):  # ROOFKIT_REPLAY_PHASES=1: "roofkit-inject:   NAME   X s   Y ms/launch"
+    out = {}
+    for line in open(path):
+        m = re.match(r"roofkit-inject:\s+(.+?)\s{2,}[\d.]+ s\s+([\d.]+) ms/launch", line)
+        if m:
+            out[m.group(1).strip()] = float(m.group(2))
+    return out
 out = {"device": open(w + "/device.txt").read().strip(), "runs": {}}
 for v in ("A1", "B1", "A2", "B2"):
     try:
         j = json.load(open(f"{w}/{v}.json"))
         p = j["profile"]
-        ctx = json.dumps(j)
         r = {k: p.get(k) for k in ("profiled_launches", "inferred_launches", "profile_overhead_s",
                                    "profile_overhead_per_launch_s")}
-        i = ctx.find("cache_control_passes")
-        r["cache_control_passes"] = ctx[i:i + 30] if i >= 0 else None
-        r["phases"] = [l for l in open(f"{w}/{v}.err").read().splitlines() if l.strip()][-40:]
+        r["cache_control_passes"] = j["context"].get("extra", {}).get("cache_control_passes")
+        r["ms_per_profiled_launch"] = phases(f"{w}/{v}.err")
         out["runs"][v] = r
     except Exception as e:
         out["runs"][v] = {"error": str(e)}

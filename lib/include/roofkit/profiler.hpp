@@ -110,6 +110,8 @@ struct resolved_set {
   int cold_passes = -1;
   /// True when pass `index` (from 0) must start from a flushed L2.
   bool needs_cold_l2(int index) const { return cold_passes < 0 || index < cold_passes; }
+  /// How many passes must start from a flushed L2 (all of them when cold_passes is -1).
+  int flushed_passes() const { return cold_passes < 0 ? passes : cold_passes; }
   /// The names in the groups of the config image: the cold ones first when there are two.
   std::vector<std::vector<std::string>> config_groups() const;
   /// One line per required metric the chip lacks (for stderr).

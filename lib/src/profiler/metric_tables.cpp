@@ -96,7 +96,7 @@ std::vector<table> metric_tables(const std::vector<resolved_set>& sets) {
   for (const auto& s : sets) {
     const auto& def = definition(s.set);
     summary.rows.push_back({s.set, s.chip, static_cast<std::int64_t>(s.passes),
-                            static_cast<std::int64_t>(s.cold_passes < 0 ? s.passes : s.cold_passes),
+                            static_cast<std::int64_t>(s.flushed_passes()),
                             static_cast<std::int64_t>(s.metrics.size()),
                             static_cast<std::int64_t>(s.dropped.size()), def.description});
     // Rows in the set's own order, collected or not.

@@ -664,7 +664,7 @@ int profiler_session::cache_controlled_passes() const {
     return 0;
   // The sweep's kernels are ranges of every pass, so it runs before each (flushes_this_pass).
   const bool sweep = cache_control_method() == "sweep";
-  return sweep || s.set.cold_passes < 0 ? s.set.passes : s.set.cold_passes;
+  return sweep ? s.set.passes : s.set.flushed_passes();
 }
 
 std::string profiler_session::cache_control_fallback_reason() const {
