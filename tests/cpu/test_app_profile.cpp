@@ -13,6 +13,7 @@
 #include <map>
 #include <thread>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "roofkit/app_profile.hpp"
@@ -537,6 +538,32 @@ TEST(profile_run, summary_table_lists_every_kernel_and_the_skipped_ones) {
   ASSERT_EQ(t.rows.size(), 3u);
   EXPECT_EQ(std::get<std::string>(t.rows[0][0]), "scale_in_place"); // short_kernel_name
   ASSERT_FALSE(t.notes.empty());
+}
+
+TEST(profile_run, summary_table_gives_two_kernels_of_one_template_two_labels) {
+  // Two instances of one PyTorch template, whose names cut at 96 characters read alike.
+  const std::string a =
+      "void at::native::vectorized_elementwise_kernel<4, at::native::BinaryFunctor"
+      "<float, float, float, at::native::binary_internal::MulFunctor<float> >, "
+      "std::array<char*, 3ul> >(int, std::array<char*, 3ul>)";
+  const std::string b =
+      "void at::native::vectorized_elementwise_kernel<4, at::native::BinaryFunctor"
+      "<float, float, float, at::native::binary_internal::DivFunctor<float> >, "
+      "std::array<char*, 3ul> >(int, std::array<char*, 3ul>)";
+  std::string text = R"({"type": "start", "device": {"name": "H100", "cc": "9.0", "sms": "132"}})"
+                     "\n";
+  for (const auto& name : {a, b})
+    text += fmt::format(R"({{"type": "timing", "name": "{}", "launches": 2, "total_s": 2e-05, )"
+                        R"("median_s": 1e-05, "min_s": 1e-05, "max_s": 1e-05}})"
+                        "\n",
+                        name);
+  const auto log = roofkit::parse_profile_log(text);
+  const auto t = roofkit::profile_summary_table(roofkit::build_profile_run(log, {}), log);
+  ASSERT_EQ(t.rows.size(), 2u);
+  const auto first = std::get<std::string>(t.rows[0][0]);
+  const auto second = std::get<std::string>(t.rows[1][0]);
+  EXPECT_NE(first, second);
+  EXPECT_NE((first + second).find("MulFunctor"), std::string::npos) << first << " / " << second;
 }
 
 TEST(inject_library, is_found_in_the_first_place_that_has_it_or_named_in_the_error) {

@@ -326,6 +326,29 @@ TEST(Diagnosis, BankConflictsFromOneReplayInTen) {
   EXPECT_EQ(finding(few, "bank_conflicts"), nullptr);
 }
 
+TEST(Diagnosis, TooFewBytesInFlightFromAGridUnderOneWaveIsASmallGrid) {
+  // The scalar copy runs many waves: more resident warps would raise its bytes in flight.
+  const auto many = diagnosis_of(h100_run(), "vector/copy-scalar");
+  const auto* f = finding(many, "latency_hiding");
+  ASSERT_NE(f, nullptr);
+  EXPECT_GT(f->evidence.at("waves"), 1);
+  EXPECT_EQ(f->evidence_text.count("cause"), 0u);
+  // The same launch with 132 blocks, one per SM where several fit: every block is resident from
+  // the start, so only more blocks add warps. The limiter is the grid, and so is the advice.
+  run r = h100_run();
+  const std::size_t i = index_of(r, "vector/copy-scalar");
+  r.kernels[i].launch.grid = {132, 1, 1};
+  const auto few = diagnose_kernel(r, i, analyze(r)[i]);
+  ASSERT_TRUE(few.has_value());
+  const auto* g = finding(*few, "latency_hiding");
+  ASSERT_NE(g, nullptr);
+  EXPECT_LT(g->evidence.at("waves"), 1);
+  EXPECT_EQ(g->evidence_text.at("cause"), "small_grid");
+  EXPECT_EQ(few->limiter, "small_grid") << few->verdict;
+  EXPECT_NE(few->verdict.find("132 blocks fill"), std::string::npos) << few->verdict;
+  EXPECT_NE(few->try_first.find("more blocks"), std::string::npos) << few->try_first;
+}
+
 TEST(Diagnosis, OccupancyGainIsTheLatencyBoundShareAndNotForBusyComputeKernels) {
   const run& r = h100_run();
   const std::size_t i = index_of(r, "registers/maxnreg-33");
@@ -339,6 +362,10 @@ TEST(Diagnosis, OccupancyGainIsTheLatencyBoundShareAndNotForBusyComputeKernels) 
   const auto* f = finding(*latency, "occupancy_registers");
   ASSERT_NE(f, nullptr);
   EXPECT_NEAR(f->gain, 1 - theoretical, 1e-9);
+  // The same launch with one block per SM is resident whole: a higher limit adds no warps.
+  run one_wave = r;
+  one_wave.kernels[i].launch.grid = {static_cast<unsigned>(r.context.sm_count), 1, 1};
+  EXPECT_EQ(finding(*diagnose_kernel(one_wave, i, pl), "occupancy_registers"), nullptr);
   // A compute-bound kernel at 76% of its roof keeps its pipes busy: occupancy is no finding,
   // and with nothing else worth 10% its limiter is the roof.
   pl.compute_bound = true;

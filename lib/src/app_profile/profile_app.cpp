@@ -259,15 +259,15 @@ table profile_summary_table(const run& r, const profile_log& log) {
                {"bound", "Bound"},
                {"pct_of_roof", "% of roof", "%", 1}};
   const auto placements = analyze(r);
-  for (const auto& s : summarize_kernels(log)) {
-    std::vector<cell> row{short_kernel_name(s.name, 96),
-                          s.launches,
-                          s.profiled,
-                          s.total_s * 1e6,
-                          s.median_s * 1e6,
-                          s.share * 100,
-                          cell{},
-                          cell{}};
+  const auto summaries = summarize_kernels(log);
+  run by_name; // one kernel per row: labels unique among the rows
+  for (const auto& s : summaries)
+    by_name.kernels.push_back(kernel_result{.name = s.name});
+  const auto labels = kernel_labels(by_name, 96);
+  for (std::size_t at = 0; at < summaries.size(); ++at) {
+    const auto& s = summaries[at];
+    std::vector<cell> row{labels[at],       s.launches,    s.profiled, s.total_s * 1e6,
+                          s.median_s * 1e6, s.share * 100, cell{},     cell{}};
     for (std::size_t i = 0; i < r.kernels.size(); ++i)
       if (const auto& n = r.kernels[i].name; n == s.name || n.rfind(s.name + " [grid ", 0) == 0) {
         row[6] = placements[i].bound;

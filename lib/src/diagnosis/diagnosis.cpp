@@ -78,6 +78,12 @@ std::string limiter_of(const diagnosis_finding& f) {
   return f.kind == "warp_stalls" ? f.evidence_text.at("limiter") : f.kind;
 }
 
+// The cause a finding names beside its own kind (a grid too small for the bytes in flight), or "".
+std::string cause_named(const diagnosis_finding& f) {
+  const auto it = f.evidence_text.find("cause");
+  return it == f.evidence_text.end() ? std::string() : it->second;
+}
+
 void sort_findings(std::vector<diagnosis_finding>& findings) {
   std::stable_sort(findings.begin(), findings.end(),
                    [](const auto& a, const auto& b) { return a.gain > b.gain; });
@@ -85,7 +91,8 @@ void sort_findings(std::vector<diagnosis_finding>& findings) {
 
 // The finding that causes a wait, named instead of the wait (it is the thing to change): a
 // limited occupancy for too few bytes in flight, wasted sectors for warps waiting on global
-// memory, bank conflicts for warps waiting on shared memory.
+// memory, bank conflicts for warps waiting on shared memory; else, for too few bytes in flight
+// in a grid of at most one wave, the grid.
 std::optional<std::string> cause_of(const std::string& wait,
                                     const std::vector<diagnosis_finding>& findings) {
   for (const auto& o : findings) {
@@ -96,6 +103,10 @@ std::optional<std::string> cause_of(const std::string& wait,
           (wait == "shared_memory" && o.kind == "bank_conflicts"))))
       return o.kind;
   }
+  if (wait == "latency_hiding")
+    for (const auto& o : findings)
+      if (cause_named(o) == "small_grid")
+        return "small_grid";
   return std::nullopt;
 }
 
@@ -138,6 +149,10 @@ std::string try_for(const std::string& limiter) {
   if (limiter == "bank_conflicts")
     return "Pad the shared-memory array (one extra column) or swizzle its index so a warp's "
            "accesses fall in different banks.";
+  if (limiter == "small_grid")
+    return "Launch more blocks, at least one full wave (SMs x resident blocks per SM), with less "
+           "work per block; or give each thread several independent loads before their first "
+           "use.";
   if (limiter == "tail_effect")
     return "Size the grid to a whole number of waves (or use a grid-stride loop over SMs x "
            "blocks per SM).";
@@ -167,7 +182,7 @@ std::string verdict_of(const kernel_placement& pl, const std::string& limiter,
   const std::string where =
       fmt::format("{}-bound at {:.0f}% of its roof", pl.bound_label, pl.pct_of_roof);
   for (const auto& f : findings)
-    if (limiter_of(f) == limiter)
+    if (limiter_of(f) == limiter || cause_named(f) == limiter)
       return where + ": " + f.text;
   return where;
 }
@@ -203,7 +218,7 @@ std::optional<kernel_diagnosis> diagnose_kernel(const run& r, std::size_t index,
   add(local_memory_finding(k, pl));
   add(stall_finding(k, pl));
   if (arch && d.occupancy) {
-    add(occupancy_finding(*d.occupancy, pl));
+    add(occupancy_finding(r, k, *d.occupancy, pl));
     add(latency_finding(r, k, pl, *d.occupancy));
     add(waves_finding(r, k, pl, *d.occupancy));
   }

@@ -38,7 +38,12 @@ std::optional<diagnosis_finding> bank_conflict_finding(const kernel_result& k,
                                                        const kernel_placement& pl);
 std::optional<diagnosis_finding> local_memory_finding(const kernel_result& k,
                                                       const kernel_placement& pl);
-std::optional<diagnosis_finding> occupancy_finding(const diagnosis_occupancy& occ,
+/// Blocks over the SMs' resident blocks at the launch's occupancy (nullopt when unknown).
+std::optional<double> waves_of(const run& r, const kernel_result& k,
+                               const diagnosis_occupancy& occ);
+/// A limited theoretical occupancy, for a grid of more than one wave.
+std::optional<diagnosis_finding> occupancy_finding(const run& r, const kernel_result& k,
+                                                   const diagnosis_occupancy& occ,
                                                    const kernel_placement& pl);
 std::optional<diagnosis_finding> latency_finding(const run& r, const kernel_result& k,
                                                  const kernel_placement& pl,

@@ -14,6 +14,10 @@ namespace roofkit::diag {
 
 namespace {
 
+double blocks_of(const kernel_result& k) {
+  return 1.0 * k.launch.grid[0] * k.launch.grid[1] * k.launch.grid[2];
+}
+
 launch_params params_of(const kernel_result& k) {
   launch_params p;
   p.threads_per_block = static_cast<int>(k.launch.block[0] * k.launch.block[1] * k.launch.block[2]);
@@ -78,6 +82,22 @@ std::optional<diagnosis_cliff> nearest_cliff(const arch_spec& arch, const launch
   return std::nullopt;
 }
 
+// A grid of at most one wave has every block resident from the start: more resident warps, and
+// the bytes they would keep in flight, can only come from more blocks. Names the grid as the
+// cause of too few bytes in flight (evidence_text "cause": "small_grid").
+void add_grid_cause(diagnosis_finding& f, const kernel_result& k, std::optional<double> waves,
+                    const diagnosis_occupancy& occ, int sm_count) {
+  if (!waves)
+    return;
+  f.evidence["waves"] = *waves;
+  if (*waves > 1)
+    return;
+  f.evidence_text["cause"] = "small_grid";
+  f.text += fmt::format("; the grid's {:.0f} blocks fill {:.0f}% of one wave ({} SMs x {} "
+                        "blocks), so every block is resident already: more warps need more blocks",
+                        blocks_of(k), 100 * *waves, sm_count, occ.active_blocks);
+}
+
 } // namespace
 
 diagnosis_occupancy occupancy_of(const arch_spec& arch, const kernel_result& k) {
@@ -99,10 +119,21 @@ diagnosis_occupancy occupancy_of(const arch_spec& arch, const kernel_result& k) 
   return d;
 }
 
-std::optional<diagnosis_finding> occupancy_finding(const diagnosis_occupancy& occ,
+std::optional<double> waves_of(const run& r, const kernel_result& k,
+                               const diagnosis_occupancy& occ) {
+  const double blocks = blocks_of(k);
+  if (blocks <= 0 || occ.active_blocks <= 0 || r.context.sm_count <= 0)
+    return std::nullopt;
+  return blocks / (1.0 * occ.active_blocks * r.context.sm_count);
+}
+
+std::optional<diagnosis_finding> occupancy_finding(const run& r, const kernel_result& k,
+                                                   const diagnosis_occupancy& occ,
                                                    const kernel_placement& pl) {
+  // A grid of at most one wave is resident whole: a higher limit per SM adds no warps.
+  const auto waves = waves_of(r, k, occ);
   if (occ.theoretical <= 0 || occ.theoretical >= 1 || pl.pct_of_roof >= near_roof_pct ||
-      occ.limiter.empty() || occ.limiter == "barriers" ||
+      occ.limiter.empty() || occ.limiter == "barriers" || (waves && *waves <= 1) ||
       (pl.compute_bound && pl.pct_of_roof >= busy_compute_pct))
     return std::nullopt;
   diagnosis_finding f;
@@ -154,6 +185,7 @@ std::optional<diagnosis_finding> latency_finding(const run& r, const kernel_resu
                 {"bytes_per_load", bytes_per_load},
                 {"warps_per_sm", warps},
                 {"dram_latency_ns", lat.dram_ns}};
+  add_grid_cause(f, k, waves_of(r, k, occ), occ, r.context.sm_count);
   return f;
 }
 
@@ -174,11 +206,12 @@ double launch_floor_s(const run& r) {
 std::optional<diagnosis_finding> waves_finding(const run& r, const kernel_result& k,
                                                const kernel_placement& pl,
                                                const diagnosis_occupancy& occ) {
-  const double blocks = 1.0 * k.launch.grid[0] * k.launch.grid[1] * k.launch.grid[2];
-  if (blocks <= 0 || occ.active_blocks <= 0 || r.context.sm_count <= 0)
+  const auto wave_count = waves_of(r, k, occ);
+  if (!wave_count)
     return std::nullopt;
+  const double blocks = blocks_of(k);
   const double slots = 1.0 * occ.active_blocks * r.context.sm_count;
-  const double waves = blocks / slots;
+  const double waves = *wave_count;
   const double t = kernel_time(k);
   diagnosis_finding f;
   f.evidence = {{"waves", waves}, {"blocks", blocks}, {"blocks_per_wave", slots}};
