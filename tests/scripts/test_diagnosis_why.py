@@ -87,6 +87,15 @@ small = {"limiter": "launch_overhead",
 w = d.difference(kernel([1024, 1, 1]), small, "occupancy_registers", {"speedup": 25, "text": ""})
 check("grid below one wave", (w["class"], w["right"]), ("grid_below_one_wave", "roofkit"))
 
+# The same from the occupancy alone (no finding gives the waves): 128 blocks, one a SM on 132.
+gemm_grid = {"limiter": "l2_bandwidth", "occupancy": {"active_blocks": 1}, "findings": []}
+w = d.difference(kernel([2, 64, 1]), gemm_grid, "occupancy_registers", None, 132)
+check("grid below one wave from the occupancy", (w["class"], w["right"]),
+      ("grid_below_one_wave", "roofkit"))
+check("its fill", "fills 97% of one wave" in w["text"], True)
+check("many waves", d.difference(kernel([4096, 1, 1]), gemm_grid, "occupancy_registers", None,
+                                 132)["class"], "other")
+
 # An estimate larger than what the measured roof leaves -> roofkit.
 near = {"limiter": "dram_bandwidth", "bound": {"roof": "dram", "pct_of_roof": 88}, "findings": []}
 w = d.difference(kernel([4096, 1, 1]), near, "occupancy_registers", {"speedup": 25, "text": ""})

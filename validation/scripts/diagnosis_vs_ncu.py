@@ -372,7 +372,8 @@ def compare_app(app, run, theirs):
         row["ncu_ns"] += t["metrics"].get("duration_ns", 0.0)
     ours_total = sum(o.get("gpu_time_s") or 0.0 for o in ours) or 1.0
     ncu_total = sum(t["metrics"].get("duration_ns", 0.0) for t in theirs) or 1.0
-    out = [row_of(app, r, r["ours_s"] / ours_total, r["ncu_ns"] / ncu_total)
+    sms = int(run.get("context", {}).get("sms") or 0)
+    out = [row_of(app, r, r["ours_s"] / ours_total, r["ncu_ns"] / ncu_total, sms)
            for r in rows.values()]
     out = [r for r in out if max(r["time_share"].values()) >= SHARE]
     out.sort(key=lambda row: -max(row["time_share"].values()))
@@ -386,6 +387,7 @@ def compare_app(app, run, theirs):
 
 
 TAIL_EVIDENCE = "validation/data/tail-waves-h200.json"
+SMALL_GRID_EVIDENCE = "validation/data/small-grid-h200.json"
 NEAR_ROOF = 80  # roofkit's near_roof_pct
 TAIL_THRESHOLD = 0.10  # roofkit's (lib/src/diagnosis/diagnosis_internal.hpp, tail_threshold)
 SHARED_STALLS = ("short_scoreboard", "mio_throttle")
@@ -492,11 +494,35 @@ def uncoalesced_difference(k, diag, deciding):
                f"{per_request[1]:.1f} stores) and, not knowing the width, flags more than 16")
 
 
-def difference(k, diag, theirs, deciding):
-    """Why the two tools name different limiters, and which the evidence supports."""
-    ours = diag.get("limiter", "none")
+def grid_waves(k, diag, sms):
+    """The grid over the SMs' resident blocks at the launch's occupancy (roofkit's figures)."""
     waves = next((f["evidence"].get("waves") for f in diag.get("findings", [])
                   if "waves" in f.get("evidence", {})), None)
+    per_sm = diag.get("occupancy", {}).get("active_blocks")
+    if waves is None and per_sm and sms:
+        blocks = 1
+        for d in dims(k["launch"]["grid"]):
+            blocks *= d
+        waves = blocks / (per_sm * sms)
+    return waves
+
+
+def small_grid_evidence():
+    """What a higher occupancy limit did to a grid of less than one wave (SMALL_GRID_EVIDENCE)."""
+    try:
+        runs = json.load(open(SMALL_GRID_EVIDENCE))["runs"]
+        few = {r["blocks_per_sm"]: r["median_ms"] for r in runs if r["grid"] == 128}
+        lo, hi = min(few), max(few)
+        return (f"; measured: 128 blocks of a DRAM sum took {few[lo]:.4f} ms at {lo} blocks per "
+                f"SM and {few[hi]:.4f} ms at {hi} ({SMALL_GRID_EVIDENCE})")
+    except (OSError, KeyError, ValueError):
+        return f" ({SMALL_GRID_EVIDENCE})"
+
+
+def difference(k, diag, theirs, deciding, sms=0):
+    """Why the two tools name different limiters, and which the evidence supports."""
+    ours = diag.get("limiter", "none")
+    waves = grid_waves(k, diag, sms)
     pct = diag.get("bound", {}).get("pct_of_roof", 0)
     if deciding and pct >= NEAR_ROOF and deciding["speedup"] > 100 - pct + 5:
         return why("beyond_the_roof", "roofkit",
@@ -515,16 +541,17 @@ def difference(k, diag, theirs, deciding):
         return shared_difference(k, diag, deciding)
     if theirs == "uncoalesced_access" and deciding:
         return uncoalesced_difference(k, diag, deciding)
-    if theirs.startswith("occupancy_") and waves is not None and waves < 1:
+    if theirs.startswith("occupancy_") and waves is not None and waves <= 1:
         return why("grid_below_one_wave", "roofkit",
-                   f"the grid fills {waves:.0%} of one wave at this occupancy: more resident "
-                   "blocks per SM cannot speed up a grid that leaves slots empty")
+                   f"the grid fills {waves:.0%} of one wave at this occupancy: every block is "
+                   "resident from the start, so a higher limit per SM adds no warps" +
+                   small_grid_evidence())
     if ours == "unknown":
         return why("no_roofkit_cause", "ncu", "no roofkit finding explains half of the gap")
     return why("other", "open", "")
 
 
-def row_of(app, r, ours_share, ncu_share):
+def row_of(app, r, ours_share, ncu_share, sms):
     """One kernel's row: our limiter, ncu's (by duration over its launches), ncu's messages."""
     k = r["kernel"]
     weight = {}
@@ -551,7 +578,7 @@ def row_of(app, r, ours_share, ncu_share):
         "ncu_limiters_by_launch": sorted(weight),
         "ncu_flagged": named,
         "agree": agree,
-        "why": None if agree else difference(k, diag, theirs, deciding),
+        "why": None if agree else difference(k, diag, theirs, deciding, sms),
         "ours_limiter_flagged_by_ncu": any(same(ours, n) for n in named),
         "ncu_rule": ({"rule": deciding["rule"], "speedup": deciding["speedup"],
                       "text": deciding["text"]} if deciding else None),
