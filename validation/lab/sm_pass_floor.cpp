@@ -87,15 +87,14 @@ int main(int argc, char** argv) {
     for (std::size_t j = i + 1; j < sm.size(); ++j)
       if (cat.passes({sm[i], sm[j]}) > 1)
         conflicts.push_back({sm[i], sm[j]});
-  const nlohmann::json out = {
-      {"chip", chip},
-      {"set_passes", set.passes},
-      {"sm_counters_not_tensor", sm_other},
-      {"their_passes", cat.passes(sm_other)},
-      {"sm_tensor_paths", sm_tensor},
-      {"their_passes_alone", cat.passes(sm_tensor)},
-      {"pairs_that_cannot_share_a_pass", conflicts},
-      {"fewest_one_pass_groups_with_the_cache_dependent_counters",
-       fewest_groups(cat, cold, sm_warm)}};
+  const nlohmann::json out = {{"chip", chip},
+                              {"set_passes", set.passes},
+                              {"sm_counters_not_tensor", sm_other},
+                              {"their_passes", cat.passes(sm_other)},
+                              {"sm_tensor_paths", sm_tensor},
+                              {"their_passes_alone", cat.passes(sm_tensor)},
+                              {"pairs_that_cannot_share_a_pass", conflicts},
+                              {"fewest_one_pass_groups_with_the_cache_dependent_counters",
+                               fewest_groups(cat, cold, sm_warm)}};
   std::printf("%s\n", out.dump(1).c_str());
 }

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "internal/run_json.hpp"
 #include "roofkit/app_profile.hpp"
 #include "roofkit/arch.hpp"
 #include "roofkit/core.hpp"
@@ -409,7 +410,7 @@ json summary_json(const profile_log& log) {
 } // namespace
 
 std::string profile_run_json(const run& r, const profile_log& log, const profile_run_inputs& in) {
-  json j = json::parse(to_json_text(r));
+  json j = detail::run_document(r);
   json p = json::object();
   json app = json::object();
   app["command"] = in.command;
@@ -458,7 +459,7 @@ std::string profile_run_json(const run& r, const profile_log& log, const profile
   launches.ceilings = r.ceilings;
   for (const auto& l : log.launches)
     launches.kernels.push_back(launch_kernel(log, l));
-  json lj = json::parse(to_json_text(launches));
+  json lj = detail::run_document(std::move(launches));
   json list = json::array();
   for (std::size_t i = 0; i < log.launches.size(); ++i) {
     json one = json::object();
@@ -467,8 +468,8 @@ std::string profile_run_json(const run& r, const profile_log& log, const profile
     one["stream"] = log.launches[i].stream;
     one["thread"] = log.launches[i].thread;
     one["profile_overhead_s"] = log.launches[i].profile_overhead_s;
-    for (const auto& [key, value] : lj["kernels"][i].items())
-      one[key] = value;
+    for (auto& [key, value] : lj["kernels"][i].items())
+      one[key] = std::move(value);
     one["mangled_name"] = log.launches[i].mangled_name; // the kernel format leaves it empty
     one["sample"] = "measured";
     if (log.launches[i].shape >= 0)
@@ -477,7 +478,7 @@ std::string profile_run_json(const run& r, const profile_log& log, const profile
       one["nvtx_ranges"] = *path;
     list.push_back(std::move(one));
   }
-  p["launches"] = list;
+  p["launches"] = std::move(list);
   json skipped = json::array();
   for (const auto& s : log.skipped)
     skipped.push_back({{"name", s.name}, {"reason", s.reason}, {"launches", s.launches}});
@@ -486,8 +487,8 @@ std::string profile_run_json(const run& r, const profile_log& log, const profile
   for (std::size_t i = 0; i < log.errors.size(); ++i)
     errors.push_back({{"message", log.errors[i]}, {"hint", log.hints[i]}});
   p["errors"] = errors;
-  j["profile"] = p;
-  return j.dump(2) + '\n';
+  j["profile"] = std::move(p);
+  return detail::run_json_text(j);
 }
 
 run top_kernels_run(const run& r, const profile_log& log, std::size_t max_kernels, double share) {

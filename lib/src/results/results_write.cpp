@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "internal/run_json.hpp"
 #include "roofkit/core.hpp"
 #include "roofkit/diagnosis.hpp"
 #include "roofkit/results.hpp"
@@ -219,15 +220,16 @@ ojson kernel_json(const kernel_result& k, const kernel_placement& pl) {
 
 } // namespace
 
-std::string to_json_text(const run& r) {
-  run named = r;
+namespace detail {
+
+ojson run_document(run named) {
   assign_display_names(named);
   const auto placements = analyze(named);
   const auto diagnoses = diagnose_run(named, placements);
   ojson doc = ojson::object();
   doc["schema"] = std::string(run_schema);
-  doc["context"] = context_json(r.context);
-  doc["ceilings"] = ceilings_json(r.ceilings);
+  doc["context"] = context_json(named.context);
+  doc["ceilings"] = ceilings_json(named.ceilings);
   ojson kernels = ojson::array();
   for (std::size_t i = 0; i < named.kernels.size(); ++i) {
     ojson k = kernel_json(named.kernels[i], placements[i]);
@@ -235,9 +237,17 @@ std::string to_json_text(const run& r) {
       k["diagnosis"] = diagnosis_json(*diagnoses[i]);
     kernels.push_back(std::move(k));
   }
-  doc["kernels"] = kernels;
+  doc["kernels"] = std::move(kernels);
+  return doc;
+}
+
+std::string run_json_text(const ojson& doc) {
   return doc.dump(2, ' ', false, ojson::error_handler_t::replace) + "\n";
 }
+
+} // namespace detail
+
+std::string to_json_text(const run& r) { return detail::run_json_text(detail::run_document(r)); }
 
 void save_run(const std::filesystem::path& path, const run& r) {
   write_text_file(path, to_json_text(r));
