@@ -13,6 +13,9 @@ OUT="$(mkdir -p "${OUT:-out/overhead-split}" && cd "${OUT:-out/overhead-split}" 
 STEPS="${STEPS:-3}"
 TS=validation/apps/train_step.py
 W="$(mktemp -d)"
+# Untimed: the first Python process of a fresh machine reads PyTorch from disk (15 s against 9 s
+# for the next on the H200), which would make either timed run slower than the other.
+python3 "$TS" --steps 1 >/dev/null 2>&1
 {
   a=$(date +%s%N); python3 "$TS" --steps "$STEPS" >/dev/null 2>&1; b=$(date +%s%N)
   echo "alone steps=$STEPS start_ns=$a end_ns=$b"
