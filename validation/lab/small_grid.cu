@@ -6,24 +6,12 @@
 // roofkit names the grid (small_grid) when the grid fits in one wave at the launch's occupancy,
 // since every block is then resident from the start. Every sum is checked against the host's (fresh
 // random data). Prints one JSON object.
-#include <cuda_runtime.h>
-
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <random>
 #include <vector>
 
-#define CHECK(call)                                                                                \
-  do {                                                                                             \
-    cudaError_t e_ = (call);                                                                       \
-    if (e_ != cudaSuccess) {                                                                       \
-      std::fprintf(stderr, "%s failed: %s (%s:%d)\n", #call, cudaGetErrorString(e_), __FILE__,     \
-                   __LINE__);                                                                      \
-      std::exit(1);                                                                                \
-    }                                                                                              \
-  } while (0)
+#include "lab_timing.cuh"
 
 constexpr int threads = 256;
 constexpr int limited_smem = 100 * 1024; // 2 blocks per SM on a 228 KiB SM
@@ -43,29 +31,6 @@ __global__ void block_sum(const float4* x, long n, double* total) {
     atomicAdd(total, static_cast<double>(s));
   if (threadIdx.x == 0 && blockDim.x == 0)
     pad[0] = s; // never true: keeps the shared array
-}
-
-float median_ms(int grid, int smem, const float4* x, long n, double* total) {
-  cudaEvent_t a, b;
-  CHECK(cudaEventCreate(&a));
-  CHECK(cudaEventCreate(&b));
-  for (int i = 0; i < 3; ++i)
-    block_sum<<<grid, threads, smem>>>(x, n, total);
-  std::vector<float> ms;
-  for (int i = 0; i < 101; ++i) {
-    CHECK(cudaEventRecord(a));
-    block_sum<<<grid, threads, smem>>>(x, n, total);
-    CHECK(cudaEventRecord(b));
-    CHECK(cudaEventSynchronize(b));
-    float t = 0;
-    CHECK(cudaEventElapsedTime(&t, a, b));
-    ms.push_back(t);
-  }
-  CHECK(cudaGetLastError());
-  CHECK(cudaEventDestroy(a));
-  CHECK(cudaEventDestroy(b));
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
 }
 
 // One launch's sum against the host's, relative.
@@ -114,7 +79,7 @@ int main() {
       int per_sm = 0;
       CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, block_sum, threads, smem));
       const double err = sum_error(grid, smem, x, n, total, expected);
-      const float ms = median_ms(grid, smem, x, n, total);
+      const float ms = median_ms([&] { block_sum<<<grid, threads, smem>>>(x, n, total); }, 101);
       std::printf("%s\n    {\"grid\": %d, \"dynamic_smem\": %d, \"blocks_per_sm\": %d, "
                   "\"theoretical_occupancy\": %.4f, \"waves\": %.4f, \"median_ms\": %.5f, "
                   "\"gb_per_s\": %.1f, \"sum_relative_error\": %.2e}",

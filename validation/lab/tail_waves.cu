@@ -4,23 +4,10 @@
 // ncu's LaunchConfiguration rule estimates that the partial wave of a 1.94-wave launch "may
 // account for up to 50%" of the time; if that were time to gain, the one- and two-wave grids
 // would be much faster than the 1.94-wave one. Prints one JSON object.
-#include <cuda_runtime.h>
-
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <vector>
 
-#define CHECK(call)                                                                                \
-  do {                                                                                             \
-    cudaError_t e_ = (call);                                                                       \
-    if (e_ != cudaSuccess) {                                                                       \
-      std::fprintf(stderr, "%s failed: %s (%s:%d)\n", #call, cudaGetErrorString(e_), __FILE__,     \
-                   __LINE__);                                                                      \
-      std::exit(1);                                                                                \
-    }                                                                                              \
-  } while (0)
+#include "lab_timing.cuh"
 
 constexpr int threads = 128;
 
@@ -55,29 +42,6 @@ __global__ void chain(float* y, long n, int length) {
   }
 }
 
-template <class Launch> float median_ms(Launch launch) {
-  cudaEvent_t a, b;
-  CHECK(cudaEventCreate(&a));
-  CHECK(cudaEventCreate(&b));
-  for (int i = 0; i < 3; ++i)
-    launch();
-  std::vector<float> ms;
-  for (int i = 0; i < 201; ++i) {
-    CHECK(cudaEventRecord(a));
-    launch();
-    CHECK(cudaEventRecord(b));
-    CHECK(cudaEventSynchronize(b));
-    float t = 0;
-    CHECK(cudaEventElapsedTime(&t, a, b));
-    ms.push_back(t);
-  }
-  CHECK(cudaGetLastError());
-  std::sort(ms.begin(), ms.end());
-  CHECK(cudaEventDestroy(a));
-  CHECK(cudaEventDestroy(b));
-  return ms[ms.size() / 2];
-}
-
 template <class Kernel, class Launch>
 void sweep(const char* name, Kernel kernel, Launch launch, int sms, bool last) {
   int per_sm = 0;
@@ -88,7 +52,7 @@ void sweep(const char* name, Kernel kernel, Launch launch, int sms, bool last) {
               per_sm, wave);
   for (int i = 0; i < 6; ++i) {
     const int g = static_cast<int>(waves[i] * wave + 0.5);
-    const float ms = median_ms([&] { launch(g); });
+    const float ms = median_ms([&] { launch(g); }, 201);
     const double w = 1.0 * g / wave, full = std::ceil(w);
     std::printf("%s\n    {\"grid\": %d, \"waves\": %.4f, \"median_ms\": %.5f, "
                 "\"idle_share_of_last_wave_model\": %.4f, \"ncu_tail_up_to\": %.4f}",
