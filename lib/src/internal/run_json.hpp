@@ -2,6 +2,8 @@
 // The `roofkit.run/1` document of a run as a JSON value, internal to the library: to_json_text
 // dumps it, and the profile's run file adds its own section to it without a round trip through
 // text.
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 #include "roofkit/run.hpp"
