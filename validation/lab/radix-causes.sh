@@ -8,7 +8,8 @@
 #     bank);
 #   - the same program with the onesweep kernel held to 40 registers (4 blocks per SM), by a
 #     .maxnreg line in its PTX (CUB's __launch_bounds__ makes nvcc's -maxrregcount pass it by):
-#     `app`, the application's 2^22 random keys;
+#     `app`, the application's 2^22 random keys, and `sweep`, to compare the two builds at the
+#     same waves of each;
 #   - layer_norm_tail.py: the training step's layer norm over 3,168 to 4,752 rows.
 # Writes $OUT/radix-causes.json (default out/radix-causes). Usage: REV=rev validation/lab/radix-causes.sh
 set -uo pipefail
@@ -43,7 +44,7 @@ metrics+=,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum
 ncu_line=(ncu --cache-control all --clock-control none --csv --page raw --print-units base
   --metrics "$metrics")
 rc=0
-for run in "default sweep" "default keys" "limited app"; do
+for run in "default sweep" "default keys" "limited app" "limited sweep"; do
   set -- $run
   "${ncu_line[@]}" --log-file "$W/$1-$2.csv" -k regex:DeviceRadixSort "$W/$1.bin" "$2" \
     >"$W/$1-$2.json" || rc=1

@@ -10,7 +10,8 @@ The report sets each cause's prediction beside the measured times:
     wave boundaries. Up to one wave (396 blocks) every block starts at once; the report fits the
     time of 1-wave and 2-wave grids with a line through their per-key cost, and gives each grid's
     time against that line and against the whole-waves model (time of ceil(waves) full waves);
-  - occupancy: the onesweep kernel held to 40 registers (4 blocks per SM) against as built (3);
+  - occupancy: the onesweep kernel held to 40 registers (4 blocks per SM) against as built (3),
+    on the application's keys and on each size of the sweep;
   - bank conflicts: the histogram kernel's time with its atomics on 32 distinct banks, on random
     banks and on one bank, beside ncu's count of their wavefronts;
   - layer norm: the same per-row fit over 2 to 3 waves."""
@@ -101,9 +102,9 @@ def wave_fit(points):
     return out
 
 
-def onesweep_sweep(d):
+def onesweep_sweep(d, name="default-sweep"):
     by_n = {}
-    for s in sorts(d, "default-sweep"):
+    for s in sorts(d, name):
         by_n.setdefault(s["n"], []).append(s)
     points, rows = [], []
     for n, group in sorted(by_n.items()):
@@ -131,6 +132,15 @@ def onesweep_registers(d):
                           [k["gpu__time_duration.sum"] for k in one]), 5), "launches": len(one)}
     out["speedup_of_40_registers"] = round(
         out["as_built"]["median_ms_per_pass"] / out["40_registers"]["median_ms_per_pass"], 4)
+    # The same keys at every size of the sweep: each build's own waves and time.
+    limited = {r["keys"]: r for r in onesweep_sweep(d, "limited-sweep")}
+    out["by_keys"] = [{"keys": r["keys"], "waves_as_built": r["waves"],
+                       "waves_40_registers": limited[r["keys"]]["waves"],
+                       "ms_as_built": r["median_ms_per_pass"],
+                       "ms_40_registers": limited[r["keys"]]["median_ms_per_pass"],
+                       "speedup_of_40_registers": round(
+                           r["median_ms_per_pass"] / limited[r["keys"]]["median_ms_per_pass"], 4)}
+                      for r in onesweep_sweep(d)]
     out["40_registers"]["ptxas"] = ptxas_line(os.path.join(d, "limited.ptxas"),
                                               "DeviceRadixSortOnesweepKernel")
     return out
