@@ -7,8 +7,12 @@ Usage: every_launch_vs_ncu.py DIR   one JSON line: profiler time per launch, the
                                     one-pass values against ncu's own second run
 
 DIR holds every.json (our run), every_ncu.out (ncu with our counter names), every_ncu_dram1.out
-and every_ncu_dram2.out (ncu with the two DRAM metrics alone, twice), as release-checks.sh's
-check() leaves them."""
+and every_ncu_dram2.out (ncu with the two DRAM metrics alone, twice) and every_ncu_dram_moved*.out
+(the same with the step's memory on other physical pages), as release-checks.sh's check() leaves
+them. A launch whose DRAM bytes depend on where its buffers lie (writes that are L2 evictions,
+set by which lines share a set) agrees with ncu's first run only when the pages are the same:
+the moved runs show how far ncu itself moves then."""
+import glob
 import json
 import os
 import subprocess
@@ -25,13 +29,20 @@ def judge(d):
         [sys.executable, os.path.join(HERE, "profile-compare.py"), os.path.join(d, "every.json"),
          os.path.join(d, "every_ncu.out"), "--dram", os.path.join(d, "every_ncu_dram1.out")],
         check=True, capture_output=True, text=True).stdout)
+    dram_runs = {os.path.basename(p)[len("every_ncu_"):-len(".out")]: {
+        r["ID"]: r for r in ncu_csv.rows(p)}
+        for p in sorted(glob.glob(os.path.join(d, "every_ncu_dram*.out")))}
     dram_misses = []
     for launch in compare.get("launches", []):
         m = launch.get("metrics", {})
         for k in ("dram__bytes_read.sum", "dram__bytes_write.sum"):
             if k in m and not m[k]["ok"]:
                 dram_misses.append({"name": launch["name"][:80], "metric": k,
-                                    "ours": m[k]["ours"], "ncu": m[k]["ncu"]})
+                                    "ours": m[k]["ours"], "ncu": m[k]["ncu"],
+                                    "ncu_every_run": {
+                                        run: ncu_csv.num(rows[launch["ncu_id"]][k])
+                                        for run, rows in dram_runs.items()
+                                        if launch.get("ncu_id") in rows}})
     return {
         "check": "every_launch_vs_ncu",
         "profiled_launches": run.get("profiled_launches"),
@@ -48,6 +59,10 @@ def judge(d):
         "dram_ours_vs_ncu_one_pass": ncu_csv.ours_dram_agreement(compare),
         "dram_ncu_second_vs_first": ncu_csv.dram_agreement(
             os.path.join(d, "every_ncu_dram1.out"), os.path.join(d, "every_ncu_dram2.out")),
+        "dram_ncu_moved_vs_first": {
+            os.path.basename(p)[len("every_ncu_dram_"):-len(".out")]: ncu_csv.dram_agreement(
+                os.path.join(d, "every_ncu_dram1.out"), p)
+            for p in sorted(glob.glob(os.path.join(d, "every_ncu_dram_moved*.out")))},
         "dram_misses_ours": dram_misses[:40],
     }
 

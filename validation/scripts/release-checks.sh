@@ -10,9 +10,10 @@
 #             `profile` with the defaults (per-shape sampling), and 5 steps with --sample all:
 #             wall times, launches timed, shapes measured, time shares against the all run
 #   everyncu  one step of the training step with every launch profiled against ncu, each ncu run
-#             bounded by NCU_LIMIT_S seconds (default 170; the launches it finished are compared):
-#             counts equal, DRAM bytes against ncu's one-pass values and ncu's own second run,
-#             time per launch
+#             bounded by NCU_LIMIT_S seconds (default 260; the launches it finished are compared):
+#             counts equal, DRAM bytes against ncu's one-pass values, against ncu's own second
+#             run and against two more with the step's memory moved (another process holding
+#             1 or 5 GiB first), time per launch
 #   nvtx      --nvtx-scope process and thread on a two-thread program (tests/apps/nvtx_threads)
 #   longrun   validation/scripts/long-run.sh (100,000 launches: memory, overhead per launch)
 #   replay    validation/scripts/replay-cost.sh on torch_ops.py: where replay time goes
@@ -53,6 +54,19 @@ print(json.dumps({"check": name, "command": cmd, "expected_rc": int(want), "rc":
 PY
   echo "release-checks: $name rc=$rc (expected $want) in $(awk -v a="$a" -v b="$b" 'BEGIN{printf "%.1f", b-a}') s"
 }
+# hold_device_memory MIB: another process holds MIB MiB of device memory until
+# release_device_memory, so that what runs meanwhile gets other physical pages.
+hold_device_memory() {
+  python3 -c 'import sys, time, torch
+x = torch.empty(int(sys.argv[1]) << 20, dtype=torch.uint8, device="cuda")
+torch.cuda.synchronize()
+print("held", flush=True)
+time.sleep(1200)' "$1" >"$W/hold.out" 2>&1 &
+  holder=$!
+  for _ in $(seq 120); do grep -q held "$W/hold.out" && return 0; sleep 0.5; done
+  echo "release-checks: the memory holder did not start" >&2
+}
+release_device_memory() { kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null; }
 record() { # record FILE WHAT COMMAND: wraps results.jsonl into FILE and starts a new one
   python3 -c 'import json,sys; print(json.dumps([json.loads(l) for l in open(sys.argv[1])]))' \
     "$W/results.jsonl" >"$W/results.json"
@@ -256,7 +270,7 @@ if [[ " $stages " == *" everyncu "* ]]; then
   one=(python3 validation/apps/train_step.py --steps 1)
   check every_profiled 0 "$RC" profile -q --sample all --profile-from-start off \
     --records "$W/every.records.jsonl" -o "$W/every.json" -- "${one[@]}"
-  ncu_line=(timeout "${NCU_LIMIT_S:-170}" ncu --profile-from-start off --cache-control all --clock-control none --csv --page raw
+  ncu_line=(timeout "${NCU_LIMIT_S:-260}" ncu --profile-from-start off --cache-control all --clock-control none --csv --page raw
     --print-units base)
   check every_ncu 0 "${ncu_line[@]}" --metrics \
     "$(python3 validation/scripts/ncu_csv.py metrics "$W/every.records.jsonl")" "${one[@]}"
@@ -264,8 +278,16 @@ if [[ " $stages " == *" everyncu "* ]]; then
     check "every_ncu_dram$i" 0 "${ncu_line[@]}" --metrics dram__bytes_read.sum,dram__bytes_write.sum \
       "${one[@]}"
   done
+  # The same one-pass runs with the application's memory moved: another process holds 1 GiB or
+  # 5 GiB of device memory first, so the step's buffers land on other physical pages.
+  for mib in 1026 5126; do
+    hold_device_memory "$mib"
+    check "every_ncu_dram_moved$mib" 0 "${ncu_line[@]}" \
+      --metrics dram__bytes_read.sum,dram__bytes_write.sum "${one[@]}"
+    release_device_memory
+  done
   python3 validation/scripts/every_launch_vs_ncu.py "$W" >>"$W/results.jsonl"
-  record "every-launch-vs-ncu-$gpu.json" "One step of our MLP-Mixer training step with every launch profiled (--sample all): profiler time per launch, every count against ncu with our counter names, DRAM read and write bytes against ncu's one-pass DRAM values (within 1% or 64 KiB) beside ncu's second run against its first" \
+  record "every-launch-vs-ncu-$gpu.json" "One step of our MLP-Mixer training step with every launch profiled (--sample all): profiler time per launch, every count against ncu with our counter names, DRAM read and write bytes against ncu's one-pass DRAM values (within 1% or 64 KiB) beside ncu's second run against its first and two more ncu runs with the step's memory moved to other physical pages (another process holding 1 or 5 GiB first)" \
     "OUT=... REV=... validation/scripts/release-checks.sh BUILD everyncu"
 fi
 
