@@ -103,6 +103,40 @@ check("beyond the roof", (w["class"], w["right"]), ("beyond_the_roof", "roofkit"
 w = d.difference(kernel([4096, 1, 1]), near, "occupancy_registers", {"speedup": 15, "text": ""})
 check("within the roof's headroom", w["class"] == "beyond_the_roof", False)
 
+# A kernel the lab changed one cause at a time (radix-causes): its partial wave measured, and
+# for the onesweep sort its registers too.
+lab = {"SortKernel": {"tail": {575: 1.06}, "registers": [0.91, 0.97],
+                      "limited": {"registers": 40, "blocks_per_sm_by_registers": 4}},
+       "NormKernel": {"tail": {4096: 1.04, 3564: 1.18}},
+       "HistKernel": {"banks": {"random": {"median_ms": 0.0262, "atomic_wavefronts": 1.65e6},
+                                "spread": {"median_ms": 0.0248, "atomic_wavefronts": 5.2e5},
+                                "one_bank": {"median_ms": 0.0228, "atomic_wavefronts": 4.1e6}}}}
+d.lab_causes = lambda: lab
+named = lambda name, grid: dict(kernel(grid), name=f"void ns::{name}<int>(int*)")
+occ = {"limiter": "occupancy_registers", "findings": []}
+w = d.difference(named("SortKernel", [575, 1, 1]), occ, "tail_effect", tail_message(1, 179))
+check("both causes measured away", (w["class"], w["right"]), ("tail_vs_other", "neither"))
+check("the tail measured", "runs 6% above the line" in w["text"], True)
+check("the registers measured", "3% to 9% slower at every size" in w["text"], True)
+lab["SortKernel"]["registers"] = [1.2, 0.97]
+w = d.difference(named("SortKernel", [575, 1, 1]), occ, "tail_effect", tail_message(1, 179))
+check("fewer registers helped once", w["right"], "roofkit")
+w = d.difference(named("NormKernel", [4096, 1, 1]), {"limiter": "uncoalesced_access"},
+                 "tail_effect", tail_message(2, 928, 33.3))
+check("a measured tail under the threshold", w["right"], "roofkit")
+w = d.difference(named("NormKernel", [3564, 1, 1]), {"limiter": "uncoalesced_access"},
+                 "tail_effect", tail_message(2, 396, 33.3))
+check("a measured tail over the threshold", w["right"], "open")
+w = d.difference(named("HistKernel", [1584, 1, 1]), {"limiter": "small_grid"}, "bank_conflicts",
+                 {"speedup": 47.5, "text": ""})
+check("conflicts measured away", (w["class"], w["right"]), ("shared_wavefronts", "open"))
+check("the banks measured", "ran 6% faster than with random keys" in w["text"] and
+      "(2.5x the wavefronts) 15% faster" in w["text"], True)
+w = d.difference(named("HistKernel", [1584, 1, 1]), {"limiter": "small_grid", "findings": []},
+                 "bank_conflicts", {"speedup": 10, "text": ""})
+check("a small estimate the lab does not refute", w["text"].startswith("measured"), False)
+d.lab_causes = lambda: {}
+
 # ncu's one small-grid verdict is either of roofkit's two.
 check("small grid, short kernel", d.same("launch_overhead", "small_grid"), True)
 check("small grid, long kernel", d.same("tail_effect", "small_grid"), True)

@@ -52,9 +52,11 @@ ncu's small_grid is the same limiter as roofkit's launch_overhead or tail_effect
 has one verdict for a grid with fewer blocks than SMs, roofkit two, by the kernel's duration.
 
 Every disagreement gets a row "why" (difference()): the class of disagreement, the tool the
-evidence says is right ("roofkit", "ncu" or "open") and that evidence, from the two tools'
-figures for the launch (ncu's message text, roofkit's counters, findings and stall samples) and
-from validation/data/tail-waves-h200.json for ncu's partial-wave estimate.
+evidence says is right ("roofkit", "ncu", "neither" or "open") and that evidence, from the two
+tools' figures for the launch (ncu's message text, roofkit's counters, findings and stall
+samples), from validation/data/tail-waves-h200.json for ncu's partial-wave estimate, and from
+validation/data/radix-causes-h200.json where a kernel was changed one cause at a time in the lab
+(its waves, its registers, its histogram's banks).
 
 Summary-level or out-of-vocabulary rules (IssueSlotUtilization, AchievedOccupancy,
 HighPipeUtilization, WorkloadImbalance, MemoryL2Compression, SOLFPRoofline, PMSamplingData,
@@ -62,6 +64,7 @@ HighPipeUtilization, WorkloadImbalance, MemoryL2Compression, SOLFPRoofline, PMSa
 import argparse
 import csv
 import datetime
+import functools
 import io
 import json
 import os
@@ -388,6 +391,7 @@ def compare_app(app, run, theirs):
 
 TAIL_EVIDENCE = "validation/data/tail-waves-h200.json"
 SMALL_GRID_EVIDENCE = "validation/data/small-grid-h200.json"
+CAUSES_EVIDENCE = "validation/data/radix-causes-h200.json"
 NEAR_ROOF = 80  # roofkit's near_roof_pct
 TAIL_THRESHOLD = 0.10  # roofkit's (lib/src/diagnosis/diagnosis_internal.hpp, tail_threshold)
 SHARED_STALLS = ("short_scoreboard", "mio_throttle")
@@ -412,6 +416,72 @@ def why(kind, right, text):
     return {"class": kind, "right": right, "text": text}
 
 
+@functools.lru_cache(maxsize=None)
+def lab_causes():
+    """CAUSES_EVIDENCE by the kernel it changed: each grid's time against the line through its
+    sweep's whole-wave grids ("tail"), the speedups of the build held to fewer registers
+    ("registers"), the histogram's times by bank pattern ("banks")."""
+    try:
+        ev = json.load(open(CAUSES_EVIDENCE))
+        return {
+            "DeviceRadixSortOnesweepKernel": {
+                "tail": {r["grid"]: r["vs_linear"] for r in ev["onesweep_waves"]},
+                "registers": [r["speedup_of_40_registers"]
+                              for r in ev["onesweep_registers"]["by_keys"]],
+                "limited": ev["onesweep_registers"]["40_registers"]},
+            "DeviceRadixSortHistogramKernel": {"banks": ev["histogram_banks"]},
+            "vectorized_layer_norm_kernel": {
+                "tail": {r["grid"]: r["vs_linear"] for r in ev["layer_norm_waves"]["grids"]}}}
+    except (OSError, KeyError, ValueError):
+        return {}
+
+
+def lab_of(k):
+    name = k.get("name") or k.get("display_name") or ""
+    return next((v for key, v in lab_causes().items() if key in name), {})
+
+
+def measured_tail(k, diag, deciding, blocks):
+    """The lab's cost of this grid's partial wave, when it was measured and under roofkit's
+    threshold: ncu's estimate refuted, and roofkit's own cause weighed if the lab changed it."""
+    lab = lab_of(k)
+    cost = lab.get("tail", {}).get(blocks)
+    if cost is None or cost - 1 > TAIL_THRESHOLD:
+        return None
+    measured = (f"measured: this grid runs {cost - 1:.0%} above the line through the kernel's "
+                f"whole-wave grids, where ncu estimates up to {deciding['speedup']:.0f}% "
+                f"({CAUSES_EVIDENCE})")
+    regs, limited = lab.get("registers"), lab.get("limited", {})
+    if diag.get("limiter", "").startswith("occupancy_") and regs and max(regs) < 1:
+        return why("tail_vs_other", "neither",
+                   f"{measured}; held to {limited.get('registers')} registers "
+                   f"({limited.get('blocks_per_sm_by_registers')} blocks per SM, "
+                   f"{limited.get('achieved_occupancy_pct', 0):.0f}% achieved occupancy; ptxas: "
+                   f"{limited.get('ptxas', '')}), the kernel ran {1 - max(regs):.0%} to "
+                   f"{1 - min(regs):.0%} slower at every size: neither cause holds")
+    return why("tail_vs_other", "roofkit",
+               f"{measured}: the partial wave is under roofkit's {TAIL_THRESHOLD:.0%} "
+               f"threshold, so its ranking of {diag.get('limiter')} first stands")
+
+
+def measured_banks(k, deciding):
+    """The lab's histogram with its atomics on 32 distinct banks, random banks and one bank."""
+    banks = lab_of(k).get("banks", {})
+    if not {"random", "spread", "one_bank"} <= banks.keys():
+        return None
+    r, s, o = banks["random"], banks["spread"], banks["one_bank"]
+    saved = r["median_ms"] / s["median_ms"] - 1
+    if 100 * saved >= deciding["speedup"] / 2:
+        return None
+    return why("shared_wavefronts", "open",
+               f"measured: with no bank conflicts the kernel ran {saved:.0%} faster than with "
+               f"random keys, and with every atomic on one bank "
+               f"({o['atomic_wavefronts'] / r['atomic_wavefronts']:.1f}x the wavefronts) "
+               f"{r['median_ms'] / o['median_ms'] - 1:.0%} faster: ncu's "
+               f"{deciding['speedup']:.0f}% is refuted ({CAUSES_EVIDENCE}); roofkit's cause "
+               "was not changed in the lab")
+
+
 def tail_difference(k, diag, deciding):
     """ncu's partial-wave estimate (1/ceil(waves) of the time, whatever the wave's fill)."""
     m = re.search(r"(\d+) full waves? and a partial wave of (\d+) thread blocks", deciding["text"])
@@ -423,6 +493,9 @@ def tail_difference(k, diag, deciding):
     full, partial = int(m.group(1)), int(m.group(2))
     fill = partial / ((blocks - partial) / full)
     idle = (1 - fill) / (full + 1)
+    lab = measured_tail(k, diag, deciding, blocks)
+    if lab:
+        return lab
     if idle <= TAIL_THRESHOLD:
         return why("ncu_tail_estimate", "roofkit",
                    f"ncu estimates a partial wave at up to 1/{full + 1} of the time whatever its "
@@ -438,6 +511,9 @@ def tail_difference(k, diag, deciding):
 
 def shared_difference(k, diag, deciding):
     """ncu's excessive shared wavefronts against where roofkit's stall samples say warps wait."""
+    lab = measured_banks(k, deciding)
+    if lab:
+        return lab
     stalls = finding(diag, "warp_stalls")
     if not stalls:
         return why("shared_wavefronts", "open", "no stall samples to weigh ncu's estimate")
@@ -600,7 +676,8 @@ def markdown(doc):
              f"{s['registers_compared']} launches equal to ncu's launch__registers_per_thread, "
              f"{s['registers_nonzero']} non-zero.", "",
              f"Disagreements by the tool the evidence supports: roofkit {s['right']['roofkit']}, "
-             f"ncu {s['right']['ncu']}, open {s['right']['open']} (column \"why\").", "",
+             f"ncu {s['right']['ncu']}, neither {s['right'].get('neither', 0)}, open "
+             f"{s['right']['open']} (column \"why\").", "",
              "| app | kernel | share (ours / ncu) | launches | roofkit | ncu | agree | ncu's "
              "deciding rule | why (who is right) |", "|---|---|---|---|---|---|---|---|---|"]
     for r in doc["rows"]:
@@ -691,7 +768,7 @@ def main():
                "agree_pct": 100.0 * agree / len(rows) if rows else 0.0,
                "flagged": sum(r["ours_limiter_flagged_by_ncu"] for r in rows),
                "right": {who: sum(1 for r in rows if r["why"] and r["why"]["right"] == who)
-                         for who in ("roofkit", "ncu", "open")},
+                         for who in ("roofkit", "ncu", "neither", "open")},
                "registers_compared": regs["compared"], "registers_equal": regs["equal"],
                "registers_nonzero": regs["nonzero"],
                "registers_zero_any_profiled_launch": regs["ours_zero_all_launches"]}
