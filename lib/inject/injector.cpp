@@ -127,6 +127,10 @@ public:
     const char* env_path = std::getenv("ROOFKIT_PROFILE_RECORD");
     const std::string record = record_path_for_process(env_path ? env_path : "");
     records_.open(record);
+    std::string no_table;
+    peers_ = peer_table_for_process(env_path ? env_path : "", no_table);
+    if (!no_table.empty())
+      say("warning: no peer table (" + no_table + "): a replay may undo a peer's collective");
     try {
       turn_ = std::make_unique<profiler_turn>(record);
     } catch (const std::exception& e) { // no lock files: profile as a lone process would
@@ -511,7 +515,8 @@ private:
     if (collective) {
       ++not_profiled_[{name, "collective: timed on every launch, never replayed"}];
       close_batch("a collective"); // no checkpoint spans a collective
-    } else if (selector_ && select(name) && book_->measure(at, index, inferred_record)) {
+    } else if (selector_ && select(name) && span_allowed(name) &&
+               book_->measure(at, index, inferred_record)) {
       if (stopped_)
         ++not_profiled_[{name, "profiler unavailable"}];
       else if (!take_turn())
@@ -523,6 +528,8 @@ private:
     } else if (batch_ && !ride_along(a, d, name)) { // not selected, or inferred
       close_batch("a launch not selected");
     }
+    if (peers_ && !batch_)
+      peers_->close_span(); // a span lasts as long as a batch (or a replay in the callback)
     if (!inferred_record.empty())
       write(inferred_record);
     progress_->tick(index + 1, book_->measured(), book_->inferred());
@@ -530,6 +537,16 @@ private:
     timer_.begin(d->context, a.stream, at.group);
     if (collective)
       collectives_.begin(a.stream, name, index, pid_);
+  }
+
+  // In a job of several ranks, whether this rank may replay: its span is open already (a batch),
+  // or opens now because no peer has called a collective that this rank has not; a peer's
+  // collective in flight writes into this rank's memory, which a replay would restore over.
+  bool span_allowed(const std::string& name) {
+    if (!peers_ || batch_ || peers_->open_span())
+      return true;
+    ++not_profiled_[{name, "a peer rank's collective in flight (a replay would undo its writes)"}];
+    return false;
   }
 
   // The launch's shape, enclosing NVTX ranges (when followed) and timer group.
@@ -912,6 +929,8 @@ private:
     std::string failure;
     const std::vector<range_values> values = replay_batch(b, output, failure);
     cuptiCheckpointFree(&b.checkpoint);
+    if (peers_)
+      peers_->close_span();
     if (output)
       note_dropped_output(batch_label(b), output->finish());
     const double seconds =
@@ -1089,6 +1108,8 @@ private:
     std::optional<pending_batch> taken = take_batch();
     if (!taken)
       return;
+    if (peers_)
+      peers_->close_span();
     pending_batch& b = *taken;
     tool_scope scope;
     cuptiCheckpointFree(&b.checkpoint);
@@ -1215,6 +1236,7 @@ private:
   std::optional<pending_batch> batch_;
   std::map<std::string, std::int64_t> batch_ends_; ///< what ended the batches, by call
   driver_gate gate_{gate_limit}; ///< keeps the application's threads out during replays
+  std::unique_ptr<detail::peer_table> peers_; ///< the job's ranks on this node (multi-GPU jobs)
 };
 
 } // namespace

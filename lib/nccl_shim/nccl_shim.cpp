@@ -3,39 +3,94 @@
 // loaded object that has it) and appends one "nccl" line per call to the process's record log:
 // stream, operation, bytes as nccl-tests counts them, ranks of the communicator, and the time of
 // the call. The launcher's side matches each call to the collective kernel that carried it out
-// (correlate_collectives). Built without NCCL's headers or library (internal/nccl_api.hpp).
+// (correlate_collectives). In a job of several ranks it also counts each call in the job's peer
+// table and, before forwarding it, waits while another rank replays (internal/peer_table.hpp).
+// Built without NCCL's headers or library (internal/nccl_api.hpp).
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <link.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "internal/nccl_api.hpp"
+#include "internal/peer_table.hpp"
 #include "roofkit/ranks.hpp"
 
 namespace {
 
 namespace nccl = roofkit::nccl;
 
+// A collective waits at most this long for a peer's replay: longer means the peer's host code
+// waits for this rank outside NCCL, and the call goes ahead.
+constexpr std::chrono::seconds peer_wait_limit{10};
+
+const char* record_base() {
+  const char* base = std::getenv("ROOFKIT_PROFILE_RECORD");
+  return base && *base ? base : nullptr;
+}
+
+std::optional<roofkit::rank_info> own_rank() {
+  return roofkit::rank_from_environment(
+      [](const char* n) -> const char* { return std::getenv(n); });
+}
+
 int record_fd() {
   static int fd = [] {
-    const char* base = std::getenv("ROOFKIT_PROFILE_RECORD");
-    if (!base || !*base)
+    if (!record_base())
       return -1;
-    std::string path = base;
-    if (auto r = roofkit::rank_from_environment(
-            [](const char* n) -> const char* { return std::getenv(n); }))
+    std::string path = record_base();
+    if (auto r = own_rank())
       path = roofkit::rank_record_path(path, r->rank);
     return ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
   }();
   return fd;
+}
+
+void say(const std::string& text) {
+  const std::string line = "roofkit: " + text + "\n";
+  (void)!::write(2, line.data(), line.size());
+}
+
+// The job's peer table, for a rank of a profiled job; null otherwise.
+roofkit::detail::peer_table* peers() {
+  static std::unique_ptr<roofkit::detail::peer_table> table = [] {
+    const auto rank = own_rank();
+    if (!record_base() || !rank)
+      return std::unique_ptr<roofkit::detail::peer_table>();
+    std::string why_not;
+    auto t = roofkit::detail::peer_table::open(roofkit::detail::peer_table::path_for(record_base()),
+                                               rank->rank, why_not);
+    if (!t)
+      say("warning: no peer table (" + why_not + "): collectives do not wait for a peer's replay");
+    return t;
+  }();
+  return table.get();
+}
+
+// Counts the call in the peer table and waits while a peer replays; the nanoseconds waited.
+long long enter_collective() {
+  auto* table = peers();
+  if (!table)
+    return 0;
+  bool gave_up = false;
+  const auto waited = table->enter_collective(peer_wait_limit, gave_up);
+  static std::once_flag told;
+  if (gave_up)
+    std::call_once(told, [] {
+      say("warning: a collective went ahead after waiting 10 s for a peer rank's replay; the "
+          "job's results may differ from a run alone");
+    });
+  return static_cast<long long>(waited.count());
 }
 
 std::int64_t now_ns() {
@@ -110,19 +165,21 @@ int ranks_of(nccl::comm_t comm) {
   return n;
 }
 
-// One line, one write(2): lines of concurrent threads and processes do not interleave.
+// One line, one write(2): lines of concurrent threads and processes do not interleave. Counts
+// the call in the peer table first, and records the time it waited there.
 void record(const char* op, nccl::stream_t stream, double bytes, int nranks) {
+  const long long waited = enter_collective();
   const int fd = record_fd();
   if (fd < 0)
     return;
-  char line[256];
+  char line[288];
   const int n =
       std::snprintf(line, sizeof line,
                     "{\"type\":\"nccl\",\"pid\":%ld,\"stream\":%llu,\"op\":\"%s\","
-                    "\"bytes\":%.0f,\"nranks\":%d,\"t_ns\":%lld}\n",
+                    "\"bytes\":%.0f,\"nranks\":%d,\"t_ns\":%lld,\"peer_wait_ns\":%lld}\n",
                     static_cast<long>(getpid()),
                     static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(stream)), op,
-                    bytes, nranks, static_cast<long long>(now_ns()));
+                    bytes, nranks, static_cast<long long>(now_ns()), waited);
   if (n > 0 && n < static_cast<int>(sizeof line))
     (void)!::write(fd, line, static_cast<std::size_t>(n));
 }

@@ -5,15 +5,18 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 
 #include <gtest/gtest.h>
 
+#include "internal/peer_table.hpp"
 #include "roofkit/ranks.hpp"
 
 extern "C" {
@@ -89,6 +92,34 @@ TEST(nccl_shim, forwards_each_call_and_records_it) {
   EXPECT_DOUBLE_EQ(log.calls[2].bytes, 8 * 8 * 4); // float64, x 4 ranks
   EXPECT_LE(log.calls[0].t_ns, log.calls[2].t_ns);
   EXPECT_FALSE(fs::exists(base)); // a rank writes only its own log
+  fs::remove_all(dir);
+#endif
+}
+
+// A collective of rank 3 waits while rank 0 replays (its span open in the job's peer table),
+// counts itself there, and records the wait.
+TEST(nccl_shim, a_collective_waits_for_a_peers_replay) {
+#ifndef ROOFKIT_NCCL_SHIM_PATH
+  GTEST_SKIP() << "the NCCL call recorder is not built (no GPU build)";
+#else
+  const fs::path dir = scratch_dir("roofkit-shim-peers-");
+  const std::string base = (dir / "records").string();
+  std::string why;
+  auto rank0 =
+      roofkit::detail::peer_table::open(roofkit::detail::peer_table::path_for(base), 0, why);
+  ASSERT_TRUE(rank0) << why;
+  ASSERT_TRUE(rank0->open_span());
+  std::thread closer([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    rank0->close_span();
+  });
+  EXPECT_EQ(run_preloaded(base, "/proc/self/exe", nullptr), 0);
+  closer.join();
+  const roofkit::rank_log log = rank3_log(base);
+  ASSERT_EQ(log.calls.size(), 3u);
+  EXPECT_GE(log.calls[0].peer_wait_ns, 200'000'000); // the first call waited for the span
+  EXPECT_LT(log.calls[1].peer_wait_ns, 100'000'000); // the others did not
+  EXPECT_FALSE(rank0->open_span());                  // rank 3 has called 3 collectives, rank 0 none
   fs::remove_all(dir);
 #endif
 }

@@ -91,6 +91,8 @@ struct nccl_call {
   double bytes = 0;
   int nranks = 0;
   std::int64_t t_ns = 0; ///< CLOCK_MONOTONIC when it was called
+  /// Time the call waited, before it was forwarded, for a peer rank's replay to end.
+  std::int64_t peer_wait_ns = 0;
 };
 
 /// One launch of a collective kernel, timed on the GPU (events around the launch).

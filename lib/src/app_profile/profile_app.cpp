@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "internal/peer_table.hpp"
 #include "roofkit/app_profile.hpp"
 #include "roofkit/ceilings.hpp"
 #include "roofkit/core.hpp"
@@ -165,8 +166,10 @@ app_profile_result profile_application(const app_profile_request& request) {
     const clock_control_state clocks = apply_clock_control(options.clock, devices);
     const bool own_record = request.records_file.empty();
     options.record_path = own_record ? temporary_record_path().string() : request.records_file;
-    // The library appends its records after this one.
+    // The library appends its records after this one. A job's ranks share a fresh peer table.
     write_text_file(options.record_path, clock_line(options.clock, clocks.note));
+    const std::string peers = detail::peer_table::path_for(options.record_path);
+    std::filesystem::remove(peers);
     out.app = run_app(request.argv, app_environment(options, library, request.preload_library));
     try {
       text = read_text_file(options.record_path);
@@ -175,6 +178,7 @@ app_profile_result profile_application(const app_profile_request& request) {
     out.rank_logs = take_rank_logs(options.record_path, own_record);
     for (const auto& f : profiler_turn::files(options.record_path))
       std::filesystem::remove(f);
+    std::filesystem::remove(peers);
     if (own_record)
       std::filesystem::remove(options.record_path);
   }

@@ -225,6 +225,7 @@ rank_log parse_rank_log(std::string_view text) {
       c.bytes = j.value("bytes", 0.0);
       c.nranks = j.value("nranks", 0);
       c.t_ns = j.value("t_ns", std::int64_t{0});
+      c.peer_wait_ns = j.value("peer_wait_ns", std::int64_t{0});
       out.calls.push_back(c);
     } else if (type == "collective") {
       collective_launch l;

@@ -105,6 +105,10 @@ rank_run build_rank_run(int rank, const std::string& text, profile_run_inputs in
   mg["gpu_uuid"] = r.extra.gpu_uuid;
   mg["status"] = to_string(r.log.finished ? rank_status::ok : rank_status::ended_early);
   mg["nccl_calls"] = r.extra.calls.size();
+  std::int64_t waited_ns = 0;
+  for (const auto& c : r.extra.calls)
+    waited_ns += c.peer_wait_ns;
+  mg["nccl_calls_waiting_for_peer_replays_s"] = 1e-9 * static_cast<double>(waited_ns);
   mg["collectives"] = collectives_json(r.collectives);
   j["multi_gpu"] = mg;
   r.json = j.dump(2) + '\n';
