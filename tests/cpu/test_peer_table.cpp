@@ -68,9 +68,9 @@ TEST(peer_table, a_collective_goes_ahead_after_its_limit) {
 }
 
 TEST(peer_table, processes_share_the_file) {
-  const std::string path = (std::filesystem::temp_directory_path() /
-                            ("roofkit-peers-test-" + std::to_string(getpid())))
-                               .string();
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("roofkit-peers-test-" + std::to_string(getpid())))
+          .string();
   std::filesystem::remove(path);
   std::string why;
   auto r0 = peer_table::open(path, 0, why);

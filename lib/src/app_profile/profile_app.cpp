@@ -32,6 +32,14 @@ std::filesystem::path temporary_record_path() {
   return pattern;
 }
 
+// The files that the processes of one profiled application share beside its record log: the
+// profiler turn's locks and a job's peer table (removed before it starts: a job gets fresh ones).
+void remove_shared_files(const std::string& record_path) {
+  for (const auto& f : profiler_turn::files(record_path))
+    std::filesystem::remove(f);
+  std::filesystem::remove(detail::peer_table::path_for(record_path));
+}
+
 // profile_environment's, with `preload` put before the user's LD_PRELOAD.
 std::map<std::string, std::string> app_environment(const app_profile_options& options,
                                                    const std::filesystem::path& library,
@@ -166,19 +174,16 @@ app_profile_result profile_application(const app_profile_request& request) {
     const clock_control_state clocks = apply_clock_control(options.clock, devices);
     const bool own_record = request.records_file.empty();
     options.record_path = own_record ? temporary_record_path().string() : request.records_file;
-    // The library appends its records after this one. A job's ranks share a fresh peer table.
+    // The library appends its records after this one.
     write_text_file(options.record_path, clock_line(options.clock, clocks.note));
-    const std::string peers = detail::peer_table::path_for(options.record_path);
-    std::filesystem::remove(peers);
+    remove_shared_files(options.record_path);
     out.app = run_app(request.argv, app_environment(options, library, request.preload_library));
     try {
       text = read_text_file(options.record_path);
     } catch (const error&) {
     }
     out.rank_logs = take_rank_logs(options.record_path, own_record);
-    for (const auto& f : profiler_turn::files(options.record_path))
-      std::filesystem::remove(f);
-    std::filesystem::remove(peers);
+    remove_shared_files(options.record_path);
     if (own_record)
       std::filesystem::remove(options.record_path);
   }

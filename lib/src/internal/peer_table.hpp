@@ -37,8 +37,7 @@ class peer_table {
 public:
   /// Maps the table file at `path`, creating it (zeroed) if needed; null, with `why_not`, when
   /// the file cannot be mapped or `rank` is outside [0, peer_slots::max_ranks).
-  static std::unique_ptr<peer_table> open(const std::string& path, int rank,
-                                          std::string& why_not);
+  static std::unique_ptr<peer_table> open(const std::string& path, int rank, std::string& why_not);
   /// Over a table in this process's memory (tests).
   peer_table(peer_slots& slots, int rank) : slots_(&slots), rank_(rank) {}
   ~peer_table();
