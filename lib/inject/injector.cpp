@@ -288,6 +288,15 @@ public:
     records_.close();
   }
 
+  // Before this rank's collective call waits for its peers (the NCCL call recorder asks): the
+  // open batch is replayed, so that this rank's span ends first.
+  void end_replay_span() {
+    const std::lock_guard lock(mutex_);
+    close_batch("a collective call");
+    if (peers_)
+      peers_->close_span();
+  }
+
 private:
   static void CUPTIAPI callback(void* self, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                                 const void* data) {
@@ -1242,6 +1251,12 @@ private:
 } // namespace
 
 } // namespace roofkit::inject
+
+// For the NCCL call recorder (lib/nccl_shim): ends this rank's replay span before a collective.
+extern "C" __attribute__((visibility("default"))) void roofkit_inject_end_replay_span(void) {
+  if (!roofkit::inject::stall_mode_requested())
+    roofkit::inject::injector::get().end_replay_span();
+}
 
 extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
   static std::once_flag once;

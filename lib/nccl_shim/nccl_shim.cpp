@@ -77,11 +77,27 @@ roofkit::detail::peer_table* peers() {
   return table.get();
 }
 
-// Counts the call in the peer table and waits while a peer replays; the nanoseconds waited.
+// The injection library's entry that ends this rank's replay span (replays its open batch), found
+// through CUDA_INJECTION64_PATH: the driver loads that library in a scope of its own.
+using end_span_fn = void (*)();
+end_span_fn end_own_span() {
+  static const end_span_fn f = []() -> end_span_fn {
+    const char* path = std::getenv("CUDA_INJECTION64_PATH");
+    void* handle = path && *path ? dlopen(path, RTLD_LAZY | RTLD_NOLOAD) : nullptr;
+    return handle ? reinterpret_cast<end_span_fn>(dlsym(handle, "roofkit_inject_end_replay_span"))
+                  : nullptr;
+  }();
+  return f;
+}
+
+// Ends this rank's own replay span, counts the call in the peer table and waits while a peer
+// replays from before it; the nanoseconds waited.
 long long enter_collective() {
   auto* table = peers();
   if (!table)
     return 0;
+  if (const auto end_span = end_own_span()) // two ranks never wait for each other's spans
+    end_span();
   bool gave_up = false;
   const auto waited = table->enter_collective(peer_wait_limit, gave_up);
   static std::once_flag told;

@@ -56,6 +56,20 @@ TEST(peer_table, a_collective_waits_while_a_peer_replays) {
   EXPECT_LT(r0.enter_collective(10s, gave_up), 1s);
 }
 
+// A span that began after the peer called collective 1 holds its data (or its first
+// synchronisation waits for it): collective 1 goes ahead, collective 2 waits.
+TEST(peer_table, a_collective_waits_only_for_spans_that_began_before_it) {
+  auto slots = std::make_unique<peer_slots>();
+  peer_table r0(*slots, 0), r1(*slots, 1);
+  bool gave_up = true;
+  r0.enter_collective(1s, gave_up);
+  ASSERT_TRUE(r0.open_span());
+  EXPECT_LT(r1.enter_collective(1s, gave_up), 100ms);
+  EXPECT_FALSE(gave_up);
+  r1.enter_collective(50ms, gave_up);
+  EXPECT_TRUE(gave_up);
+}
+
 TEST(peer_table, a_collective_goes_ahead_after_its_limit) {
   auto slots = std::make_unique<peer_slots>();
   peer_table r0(*slots, 0), r1(*slots, 1);

@@ -250,9 +250,11 @@ TEST(rank_log_lines, round_trip_and_skip_the_rest) {
 } // namespace
 
 TEST(ranks, peer_access_warning_only_for_ranks_that_may_write_into_each_other) {
-  EXPECT_TRUE(roofkit::peer_access_warning(1, nullptr).empty()); // one rank: no peer
-  EXPECT_TRUE(roofkit::peer_access_warning(2, "1").empty());     // peer access off
-  const std::string w = roofkit::peer_access_warning(2, nullptr);
+  EXPECT_TRUE(roofkit::peer_access_warning(1, nullptr, false).empty()); // one rank: no peer
+  EXPECT_TRUE(roofkit::peer_access_warning(2, "1", false).empty());     // peer access off
+  EXPECT_TRUE(roofkit::peer_access_warning(2, nullptr, true).empty());  // replays waited for
+  const std::string w = roofkit::peer_access_warning(2, nullptr, false);
   EXPECT_NE(w.find("NCCL_P2P_DISABLE=1"), std::string::npos);
-  EXPECT_EQ(roofkit::peer_access_warning(4, "0"), w); // explicitly on
+  EXPECT_NE(w.find("did not wait for one another's replays"), std::string::npos);
+  EXPECT_EQ(roofkit::peer_access_warning(4, "0", false), w); // explicitly on
 }

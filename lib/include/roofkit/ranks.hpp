@@ -40,8 +40,9 @@ std::filesystem::path rank_run_path(const std::filesystem::path& output, int ran
 /// peer-to-peer access between GPUs (`p2p_disable`: NCCL_P2P_DISABLE's value, null if unset);
 /// empty when none is due. A replay restores a rank's device memory while a peer may write into
 /// it over NVLink, which changed a DDP job's gradients in our runs (with peer access off they
-/// were exact).
-std::string peer_access_warning(int ranks, const char* p2p_disable);
+/// were exact). `coordinated`: the ranks shared a peer table (one profile for the whole job,
+/// with the NCCL call recorder), under which the gradients were exact too: no warning then.
+std::string peer_access_warning(int ranks, const char* p2p_disable, bool coordinated);
 
 /// The record log files of ranks written beside `base` (base.rank0, base.rank1, ...), by rank.
 std::vector<std::pair<int, std::filesystem::path>> find_rank_records(const std::string& base);

@@ -4,9 +4,11 @@
 // before it forwards a call, and whether its replay span is open (from the checkpoint of a batch
 // to the batch's last restore). A replay restores device memory into which a peer's collective
 // may be writing over NVLink; so a rank opens a span only when no peer has called a collective
-// that it has not, and a rank about to call a collective waits while a peer's span is open. Each
-// side writes its own slot before it reads the others' (sequentially consistent atomics), so of
-// two racing ranks at least one sees the other.
+// that it has not, and a rank about to call its n-th collective first ends its own span, then
+// waits while a peer's span is open that began before that peer called its n-th (a span that
+// began after it holds the collective's data already, or waits for it in its first
+// synchronisation). Each side writes its own slot before it reads the others' (sequentially
+// consistent atomics), so of two racing ranks at least one sees the other.
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -18,6 +20,7 @@ namespace roofkit::detail {
 /// One rank's slot of the table.
 struct peer_slot {
   std::atomic<std::uint64_t> collectives{0};
+  std::atomic<std::uint64_t> span_collectives{0}; ///< `collectives` when the open span began
   std::atomic<std::uint32_t> span_open{0};
   std::uint32_t unused = 0;
 };
@@ -44,8 +47,9 @@ public:
   peer_table(const peer_table&) = delete;
   peer_table& operator=(const peer_table&) = delete;
 
-  /// Before a collective call is forwarded: counts it, then waits while another rank's span is
-  /// open, for at most `limit`. Returns the time waited; `gave_up` is set when the limit passed.
+  /// Before a collective call is forwarded (this rank's own span ended): counts it, then waits,
+  /// for at most `limit`, while another rank's span is open that began before that rank had
+  /// called as many collectives. Returns the time waited; `gave_up` is set when the limit passed.
   std::chrono::nanoseconds enter_collective(std::chrono::nanoseconds limit, bool& gave_up);
   /// Opens this rank's span, unless a peer has called more collectives than this rank: then it
   /// stays closed and the answer is false.
@@ -61,7 +65,7 @@ public:
   static std::string path_for(const std::string& record_base) { return record_base + ".peers"; }
 
 private:
-  bool peer_span_open() const;
+  bool peer_span_before(std::uint64_t collective) const;
   bool peer_ahead() const;
 
   peer_slots* slots_;

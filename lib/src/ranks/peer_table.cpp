@@ -42,10 +42,12 @@ peer_table::~peer_table() {
     ::munmap(slots_, sizeof(peer_slots));
 }
 
-bool peer_table::peer_span_open() const {
-  for (int r = 0; r < peer_slots::max_ranks; ++r)
-    if (r != rank_ && slots_->rank[r].span_open.load())
+bool peer_table::peer_span_before(std::uint64_t collective) const {
+  for (int r = 0; r < peer_slots::max_ranks; ++r) {
+    const peer_slot& s = slots_->rank[r];
+    if (r != rank_ && s.span_open.load() && s.span_collectives.load() < collective)
       return true;
+  }
   return false;
 }
 
@@ -59,10 +61,10 @@ bool peer_table::peer_ahead() const {
 
 std::chrono::nanoseconds peer_table::enter_collective(std::chrono::nanoseconds limit,
                                                       bool& gave_up) {
-  slots_->rank[rank_].collectives.fetch_add(1);
+  const std::uint64_t n = slots_->rank[rank_].collectives.fetch_add(1) + 1;
   const auto t0 = std::chrono::steady_clock::now();
   gave_up = false;
-  while (peer_span_open()) {
+  while (peer_span_before(n)) {
     if (std::chrono::steady_clock::now() - t0 >= limit) {
       gave_up = true;
       break;
@@ -73,6 +75,7 @@ std::chrono::nanoseconds peer_table::enter_collective(std::chrono::nanoseconds l
 }
 
 bool peer_table::open_span() {
+  slots_->rank[rank_].span_collectives.store(collectives());
   slots_->rank[rank_].span_open.store(1);
   if (!peer_ahead())
     return true;

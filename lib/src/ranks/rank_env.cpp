@@ -59,13 +59,14 @@ std::string rank_record_path(const std::string& base, int rank) {
   return base + ".rank" + std::to_string(rank);
 }
 
-std::string peer_access_warning(int ranks, const char* p2p_disable) {
-  if (ranks < 2 || (p2p_disable && std::string_view(p2p_disable) == "1"))
+std::string peer_access_warning(int ranks, const char* p2p_disable, bool coordinated) {
+  if (ranks < 2 || coordinated || (p2p_disable && std::string_view(p2p_disable) == "1"))
     return {};
   return "the job's own results may differ from a run alone: replays restore a rank's device "
-         "memory while its peers may write into it over NVLink (NCCL peer-to-peer access). "
-         "NCCL_P2P_DISABLE=1 keeps them exact, with the collectives through host memory "
-         "instead of NVLink";
+         "memory while its peers may write into it over NVLink (NCCL peer-to-peer access), and "
+         "these ranks did not wait for one another's replays (a profile per task, or the NCCL "
+         "call recorder off). NCCL_P2P_DISABLE=1 keeps them exact, with the collectives through "
+         "host memory instead of NVLink";
 }
 
 std::filesystem::path rank_run_path(const std::filesystem::path& output, int rank) {
