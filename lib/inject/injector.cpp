@@ -524,7 +524,7 @@ private:
     if (collective) {
       ++not_profiled_[{name, "collective: timed on every launch, never replayed"}];
       close_batch("a collective"); // no checkpoint spans a collective
-    } else if (selector_ && select(name) && span_allowed(name) &&
+    } else if (selector_ && select(name) && (!book_->would_measure(at) || span_allowed(name)) &&
                book_->measure(at, index, inferred_record)) {
       if (stopped_)
         ++not_profiled_[{name, "profiler unavailable"}];

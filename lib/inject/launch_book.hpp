@@ -29,6 +29,8 @@ public:
   /// A selected launch: true when it is to be profiled. Otherwise it is inferred from its shape,
   /// and a record line to write is returned in `line` when enough inferred launches wait.
   bool measure(const place& p, std::int64_t index, std::string& line);
+  /// What measure() would answer now, without counting the launch.
+  bool would_measure(const place& p) const { return sampler_.would_measure(p.shape); }
   /// The records at exit: the inferred launches still waiting, the timings per kernel name, and
   /// the shapes, ranges and groups, with the times of `stats` (per group).
   std::vector<std::string> finish(const std::vector<std::string>& kernel_names,

@@ -103,8 +103,9 @@ long long enter_collective() {
   static std::once_flag told;
   if (gave_up)
     std::call_once(told, [] {
-      say("warning: a collective went ahead after waiting 10 s for a peer rank's replay; the "
-          "job's results may differ from a run alone");
+      say("warning: a collective went ahead after waiting " +
+          std::to_string(peer_wait_limit.count()) +
+          " s for a peer rank's replay; the job's results may differ from a run alone");
     });
   return static_cast<long long>(waited.count());
 }

@@ -86,10 +86,15 @@ TEST(shape_sampler, measures_the_first_n_launches_of_each_shape_and_infers_the_r
   const int other_block = s.shape_of(0, g, {128, 1, 1}, 0);
   EXPECT_EQ(std::set<int>({a, other_smem, other_kernel, other_grid, other_block}).size(), 5u);
   EXPECT_EQ(s.shapes().size(), 5u);
-  std::vector<bool> got;
-  for (int i = 0; i < 5; ++i)
+  std::vector<bool> got, asked;
+  for (int i = 0; i < 5; ++i) {
+    asked.push_back(s.would_measure(a));
+    asked.push_back(s.would_measure(a)); // asking does not count the launch
     got.push_back(s.measure(a));
+  }
   EXPECT_EQ(got, (std::vector<bool>{true, true, false, false, false}));
+  EXPECT_EQ(asked,
+            (std::vector<bool>{true, true, true, true, false, false, false, false, false, false}));
   EXPECT_TRUE(s.measure(other_smem)); // its own first launch
   EXPECT_EQ(s.measured(a), 2);
   EXPECT_EQ(s.inferred(a), 3);

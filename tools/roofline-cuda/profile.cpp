@@ -109,7 +109,10 @@ int write_rank_runs(const profile_cli& o, const roofkit::app_profile_request& re
   // Ranks that ran collectives: those here, or the whole job when this is one task of several.
   const int job_ranks = with_collectives > 0 && self ? std::max(with_collectives, self->world_size)
                                                      : with_collectives;
-  if (const auto w = roofkit::peer_access_warning(job_ranks, std::getenv("NCCL_P2P_DISABLE"));
+  // The ranks of this profile share a peer table when the NCCL call recorder counts their calls.
+  const bool coordinated = !(self && self->world_size > 1) && !req.preload_library.empty();
+  if (const auto w =
+          roofkit::peer_access_warning(job_ranks, std::getenv("NCCL_P2P_DISABLE"), coordinated);
       !w.empty())
     say("warning: " + w);
   // One task of several (srun -n N profile ...): its rank's file only. A launcher whose job has

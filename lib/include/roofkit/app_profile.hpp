@@ -168,6 +168,8 @@ public:
                const std::array<std::uint32_t, 3>& block, std::uint32_t dynamic_smem);
   /// A selected launch of `shape`: true when it is profiled (measured), false when inferred.
   bool measure(int shape);
+  /// What measure(shape) would answer now, without counting the launch.
+  bool would_measure(int shape) const;
   /// The kernel number, grid, block and dynamic shared memory of a shape.
   struct key {
     int kernel;

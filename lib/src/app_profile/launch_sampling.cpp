@@ -37,6 +37,10 @@ int shape_sampler::shape_of(int kernel, const std::array<std::uint32_t, 3>& grid
   return it->second;
 }
 
+bool shape_sampler::would_measure(int shape) const {
+  return limit_.all() || counts_.at(static_cast<std::size_t>(shape)).first < limit_.per_shape;
+}
+
 bool shape_sampler::measure(int shape) {
   auto& [measured, inferred] = counts_.at(static_cast<std::size_t>(shape));
   if (limit_.all() || measured < limit_.per_shape) {
