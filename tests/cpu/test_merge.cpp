@@ -145,6 +145,57 @@ TEST(merge, ranks_kernels_imbalance_and_how_each_ended) {
   fs::remove_all(dir);
 }
 
+// A rank's file whose collectives (all-reduces) took `times`, in order.
+std::string rank_with_collectives(int rank, const std::vector<double>& times,
+                                  const char* op = "all_reduce") {
+  json j = json::parse(rank_file(rank, 3, 2, 1.0, 0.1));
+  json list = json::array();
+  for (double t : times)
+    list.push_back({{"name", "ncclDevKernel_AllReduce_Sum_f32_RING_LL(x)"},
+                    {"time_s", t},
+                    {"op", op},
+                    {"bytes", 1 << 20}});
+  j["multi_gpu"]["collectives"] = list;
+  return j.dump();
+}
+
+// The k-th collective of every rank is one collective: the fastest copy is the transfer, the
+// rest of each rank's time is waiting for the last rank to arrive.
+TEST(merge, collective_waits_from_the_fastest_copy_of_each_collective) {
+  const fs::path dir = temp_dir("merge-waits");
+  write_file(dir / "run.rank0.json", rank_with_collectives(0, {0.010, 0.002, 0.005}));
+  write_file(dir / "run.rank1.json", rank_with_collectives(1, {0.004, 0.006, 0.005}));
+  write_file(dir / "run.rank2.json", rank_with_collectives(2, {0.003, 0.002})); // ended early
+  const auto s =
+      merge_rank_runs({dir / "run.rank0.json", dir / "run.rank1.json", dir / "run.rank2.json"},
+                      dir / "merged.json");
+  EXPECT_EQ(s.matched_collectives, 3);
+  EXPECT_NEAR(s.collective_fastest_s, 0.003 + 0.002 + 0.005, 1e-12);
+  EXPECT_NEAR(s.ranks[0].collective_wait_s, 0.007, 1e-12);         // 0.010 - 0.003
+  EXPECT_NEAR(s.ranks[1].collective_wait_s, 0.001 + 0.004, 1e-12); // 0.004 - 0.003, 0.006 - 0.002
+  EXPECT_NEAR(s.ranks[2].collective_wait_s, 0.0, 1e-12);
+  // Fastest: rank 2 in the first; ranks 0 and 2 tie in the second, and 0 and 1 in the third
+  // (the first rank read keeps a tie).
+  EXPECT_EQ(s.ranks[0].last_to_arrive, 2);
+  EXPECT_EQ(s.ranks[1].last_to_arrive, 0);
+  EXPECT_EQ(s.ranks[2].last_to_arrive, 1);
+  std::ifstream f(dir / "merged.json");
+  const json mg = json::parse(f).at("multi_gpu");
+  EXPECT_EQ(mg.at("collectives_matched_across_ranks"), 3);
+  EXPECT_NEAR(mg.at("ranks")[1].at("collective_wait_s").get<double>(), 0.005, 1e-12);
+  const auto tables = merge_tables(s);
+  EXPECT_NE(tables[0].notes[1].find("each of the 3 collectives"), std::string::npos);
+
+  // Ranks whose collectives differ in order: no waits computed, and the table says why.
+  write_file(dir / "run.rank1.json", rank_with_collectives(1, {0.004, 0.006}, "all_gather"));
+  const auto d =
+      merge_rank_runs({dir / "run.rank0.json", dir / "run.rank1.json"}, dir / "merged2.json");
+  EXPECT_EQ(d.matched_collectives, 0);
+  EXPECT_EQ(d.ranks[0].collective_wait_s, 0.0);
+  EXPECT_NE(merge_tables(d)[0].notes[1].find("differ in order"), std::string::npos);
+  fs::remove_all(dir);
+}
+
 TEST(merge, the_kernels_table_never_repeats_a_label) {
   // Two instantiations of one template and one kernel whose name the short form cuts: each row
   // keeps what tells it apart.

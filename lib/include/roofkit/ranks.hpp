@@ -193,6 +193,11 @@ struct merge_summary {
     double collective_s = 0;      ///< GPU time of its collective kernels
     std::int64_t collectives = 0; ///< its timed collective launches
     double median_busbw = 0;      ///< of those with a bus bandwidth (bytes/s); 0: none
+    /// Its collectives' time beyond the fastest rank's copy of each (the k-th collective of
+    /// every rank is one collective): the time it waited for later ranks.
+    double collective_wait_s = 0;
+    /// Collectives in which it was the fastest rank: it came last, the others waited for it.
+    std::int64_t last_to_arrive = 0;
   };
   struct kernel_row {
     std::string name;
@@ -217,7 +222,10 @@ struct merge_summary {
   std::vector<collective_point> collective_points; ///< those with a bus bandwidth
   std::vector<kernel_row> kernels;                 ///< largest mean time first
   double load_imbalance = 0; ///< max / mean of the ranks' compute time (1 = balanced)
-  std::int64_t launches = 0; ///< profiled launches written, over all ranks
+  /// Collectives matched across ranks by order; 0 when the ranks' operations differ in order.
+  std::int64_t matched_collectives = 0;
+  double collective_fastest_s = 0; ///< the fastest copies' time, summed over those collectives
+  std::int64_t launches = 0;       ///< profiled launches written, over all ranks
 };
 
 /// The merge's tables: the ranks (how each ended, compute and collective time) and the kernels

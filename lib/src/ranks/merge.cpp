@@ -52,6 +52,52 @@ private:
   std::int64_t count_ = 0;
 };
 
+/// The k-th collective of every rank, taken as one collective (SPMD order): the fastest rank's
+/// time in it, and each rank's own times.
+struct collective_waits {
+  std::vector<double> fastest;
+  std::vector<int> fastest_rank;
+  std::vector<std::string> ops;
+  bool ops_differ = false;
+  std::map<int, std::pair<double, std::size_t>> own; ///< rank: its times' sum, its collectives
+
+  void add(int rank, const std::string& op, double t) {
+    auto& [sum, n] = own[rank];
+    const std::size_t k = n++;
+    sum += t;
+    if (k == fastest.size()) {
+      fastest.push_back(t);
+      fastest_rank.push_back(rank);
+      ops.push_back(op);
+      return;
+    }
+    ops_differ = ops_differ || ops[k] != op;
+    if (t < fastest[k]) {
+      fastest[k] = t;
+      fastest_rank[k] = rank;
+    }
+  }
+
+  /// Each rank's wait and times last to arrive, into the summary.
+  void finish(merge_summary& s) const {
+    if (ops_differ || fastest.empty())
+      return;
+    std::vector<double> prefix(fastest.size() + 1, 0.0);
+    for (std::size_t k = 0; k < fastest.size(); ++k)
+      prefix[k + 1] = prefix[k] + fastest[k];
+    std::map<int, std::int64_t> last;
+    for (int r : fastest_rank)
+      ++last[r];
+    for (auto& row : s.ranks)
+      if (const auto it = own.find(row.rank); it != own.end()) {
+        row.collective_wait_s = it->second.first - prefix[it->second.second];
+        row.last_to_arrive = last.count(row.rank) ? last.at(row.rank) : 0;
+      }
+    s.matched_collectives = static_cast<std::int64_t>(fastest.size());
+    s.collective_fastest_s = prefix.back();
+  }
+};
+
 struct kernel_totals {
   bool collective = false;
   int ranks = 0;
@@ -96,6 +142,7 @@ struct merger {
   array_file launches;
   array_file collectives;
   std::map<std::string, kernel_totals> totals;
+  collective_waits waits;
   merge_summary summary;
   ojson context;
   ojson ceilings = ojson::array();
@@ -135,6 +182,7 @@ struct merger {
             busbw.push_back(b);
             by_size[{c.value("op", ""), c.value("bytes", 0.0)}].push_back(b);
           }
+          waits.add(row.rank, c.value("op", c.value("name", "")), c.value("time_s", 0.0));
           c["rank"] = row.rank;
           collectives.add(c);
           ++row.collectives;
@@ -188,6 +236,8 @@ ojson rank_json(const merge_summary::rank_row& r) {
           {"collective_time_s", r.collective_s},
           {"collective_share", total > 0 ? r.collective_s / total : 0.0},
           {"collective_launches", r.collectives},
+          {"collective_wait_s", r.collective_wait_s},
+          {"collectives_last_to_arrive", r.last_to_arrive},
           {"median_busbw_bytes_per_s", r.median_busbw}};
 }
 
@@ -238,6 +288,7 @@ void finish_summary(merger& m) {
     }
   s.load_imbalance = n > 0 && sum > 0 ? max / (sum / n) : 0;
   s.launches = m.launches.count();
+  m.waits.finish(s);
 }
 
 } // namespace
@@ -302,6 +353,8 @@ merge_summary merge_rank_runs(const std::vector<fs::path>& inputs, const fs::pat
     mg["ranks"].push_back(rank_json(r));
   mg["world_size"] = std::max<int>(m.world_size, static_cast<int>(s.ranks.size()));
   mg["load_imbalance"] = s.load_imbalance;
+  mg["collectives_matched_across_ranks"] = s.matched_collectives;
+  mg["collective_fastest_time_s"] = s.collective_fastest_s;
   mg["kernels"] = ojson::array();
   for (const auto& k : s.kernels)
     mg["kernels"].push_back(kernel_json(k));
@@ -341,16 +394,26 @@ std::vector<table> merge_tables(const merge_summary& s, std::size_t max_kernels)
                    {"collective_ms", "Collectives", "ms", 3},
                    {"collective_pct", "Collective share", "%", 1},
                    {"collectives", "Collective launches", "", 0},
+                   {"wait_ms", "Waiting in collectives", "ms", 3},
+                   {"last", "Last to arrive", "", 0},
                    {"busbw_gbs", "busbw (median)", "GB/s", 1}};
   for (const auto& r : s.ranks) {
     const double total = r.compute_s + r.collective_s;
     ranks.rows.push_back({std::int64_t{r.rank}, to_string(r.status), std::int64_t{r.device},
                           r.launches, r.compute_s * 1e3, r.collective_s * 1e3,
                           total > 0 ? 100 * r.collective_s / total : 0.0, r.collectives,
-                          r.median_busbw / 1e9});
+                          r.collective_wait_s * 1e3, r.last_to_arrive, r.median_busbw / 1e9});
   }
   ranks.notes.push_back(
       fmt::format("load imbalance (max / mean compute time): {:.3f}", s.load_imbalance));
+  ranks.notes.push_back(
+      s.matched_collectives > 0
+          ? fmt::format("waiting in collectives: a rank's collective time beyond the fastest "
+                        "rank's copy of each of the {} collectives (matched by order); the "
+                        "fastest copies take {:.3f} ms",
+                        s.matched_collectives, s.collective_fastest_s * 1e3)
+          : "waiting in collectives: not computed (no collectives, or the ranks' collectives "
+            "differ in order)");
   table kernels;
   kernels.id = "kernels_across_ranks";
   kernels.title = "Kernels across ranks (GPU time per rank)";
