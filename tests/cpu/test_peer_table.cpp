@@ -70,6 +70,25 @@ TEST(peer_table, a_collective_waits_only_for_spans_that_began_before_it) {
   EXPECT_TRUE(gave_up);
 }
 
+// Two processes of one rank (a helper it forked) share its slot: one closing its span leaves
+// the other's open.
+TEST(peer_table, processes_of_one_rank_keep_their_own_spans) {
+  auto slots = std::make_unique<peer_slots>();
+  peer_table a(*slots, 2), b(*slots, 2), peer(*slots, 0);
+  ASSERT_TRUE(a.open_span());
+  ASSERT_TRUE(b.open_span());
+  b.close_span();
+  b.close_span(); // closing twice closes once
+  EXPECT_TRUE(a.span_is_open());
+  EXPECT_FALSE(b.span_is_open());
+  bool gave_up = false;
+  peer.enter_collective(50ms, gave_up);
+  EXPECT_TRUE(gave_up); // rank 2 still replays
+  a.close_span();
+  EXPECT_LT(peer.enter_collective(1s, gave_up), 100ms);
+  EXPECT_FALSE(gave_up);
+}
+
 TEST(peer_table, a_collective_goes_ahead_after_its_limit) {
   auto slots = std::make_unique<peer_slots>();
   peer_table r0(*slots, 0), r1(*slots, 1);

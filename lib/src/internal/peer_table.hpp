@@ -21,7 +21,7 @@ namespace roofkit::detail {
 struct peer_slot {
   std::atomic<std::uint64_t> collectives{0};
   std::atomic<std::uint64_t> span_collectives{0}; ///< `collectives` when the open span began
-  std::atomic<std::uint32_t> span_open{0};
+  std::atomic<std::uint32_t> span_open{0}; ///< open spans (processes of one rank share a slot)
   std::uint32_t unused = 0;
 };
 
@@ -54,10 +54,10 @@ public:
   /// Opens this rank's span, unless a peer has called more collectives than this rank: then it
   /// stays closed and the answer is false.
   bool open_span();
-  /// Closes this rank's span.
+  /// Closes this process's span of this rank (none open: nothing happens).
   void close_span();
-  /// Whether this rank's span is open.
-  bool span_is_open() const;
+  /// Whether this process has a span of this rank open.
+  bool span_is_open() const { return open_; }
   /// This rank's count of collective calls.
   std::uint64_t collectives() const;
 
@@ -71,6 +71,7 @@ private:
   peer_slots* slots_;
   int rank_;
   bool mapped_ = false;
+  bool open_ = false;
 };
 
 } // namespace roofkit::detail

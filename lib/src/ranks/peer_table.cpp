@@ -45,7 +45,7 @@ peer_table::~peer_table() {
 bool peer_table::peer_span_before(std::uint64_t collective) const {
   for (int r = 0; r < peer_slots::max_ranks; ++r) {
     const peer_slot& s = slots_->rank[r];
-    if (r != rank_ && s.span_open.load() && s.span_collectives.load() < collective)
+    if (r != rank_ && s.span_open.load() > 0 && s.span_collectives.load() < collective)
       return true;
   }
   return false;
@@ -75,17 +75,24 @@ std::chrono::nanoseconds peer_table::enter_collective(std::chrono::nanoseconds l
 }
 
 bool peer_table::open_span() {
-  slots_->rank[rank_].span_collectives.store(collectives());
-  slots_->rank[rank_].span_open.store(1);
+  if (open_)
+    return true;
+  peer_slot& own = slots_->rank[rank_];
+  own.span_collectives.store(collectives());
+  own.span_open.fetch_add(1);
+  open_ = true;
   if (!peer_ahead())
     return true;
   close_span();
   return false;
 }
 
-void peer_table::close_span() { slots_->rank[rank_].span_open.store(0); }
-
-bool peer_table::span_is_open() const { return slots_->rank[rank_].span_open.load() != 0; }
+void peer_table::close_span() {
+  if (!open_)
+    return;
+  slots_->rank[rank_].span_open.fetch_sub(1);
+  open_ = false;
+}
 
 std::uint64_t peer_table::collectives() const { return slots_->rank[rank_].collectives.load(); }
 
