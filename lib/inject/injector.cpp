@@ -43,6 +43,7 @@ using NV::Cupti::Checkpoint::cuptiCheckpointSave;
 #include "device_variables.hpp"
 #include "driver_gate.hpp"
 #include "graph_kernels.hpp"
+#include "internal/peer_table.hpp"
 #include "launch_args.hpp"
 #include "launch_book.hpp"
 #include "launch_facts.hpp"
@@ -128,7 +129,7 @@ public:
     const std::string record = record_path_for_process(env_path ? env_path : "");
     records_.open(record);
     std::string no_table;
-    peers_ = peer_table_for_process(env_path ? env_path : "", no_table);
+    peers_ = detail::peer_table::for_process(env_path ? env_path : "", no_table);
     if (!no_table.empty())
       say("warning: no peer table (" + no_table + "): a replay may undo a peer's collective");
     try {

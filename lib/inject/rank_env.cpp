@@ -21,14 +21,6 @@ std::string record_path_for_process(const std::string& base) {
   return base.empty() || !r ? base : rank_record_path(base, r->rank);
 }
 
-std::unique_ptr<detail::peer_table> peer_table_for_process(const std::string& base,
-                                                           std::string& why_not) {
-  const auto r = this_rank();
-  if (base.empty() || !r)
-    return nullptr;
-  return detail::peer_table::open(detail::peer_table::path_for(base), r->rank, why_not);
-}
-
 std::string rank_record(CUdevice dev, long pid) {
   const auto r = this_rank();
   if (!r)

@@ -4,21 +4,13 @@
 // rank waiting for the turn can never hold up a peer's collective (docs/multi-gpu.md).
 #include <cuda.h>
 
-#include <memory>
 #include <string>
-
-#include "internal/peer_table.hpp"
 
 namespace roofkit::inject {
 
 /// The record log of this process: `base` itself, or its rank's file when the environment gives
 /// a rank ("" stays "").
 std::string record_path_for_process(const std::string& base);
-
-/// This rank's view of its job's peer table (internal/peer_table.hpp) for the record log `base`;
-/// null when the process has no rank or `base` is "", or, with `why_not` set, on failure.
-std::unique_ptr<detail::peer_table> peer_table_for_process(const std::string& base,
-                                                           std::string& why_not);
 
 /// The rank record for this process on `dev` (rank, local rank, size, GPU ordinal and UUID);
 /// "" when the process has no rank.

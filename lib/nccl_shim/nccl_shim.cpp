@@ -18,7 +18,6 @@
 #include <ctime>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,17 +38,13 @@ const char* record_base() {
   return base && *base ? base : nullptr;
 }
 
-std::optional<roofkit::rank_info> own_rank() {
-  return roofkit::rank_from_environment(
-      [](const char* n) -> const char* { return std::getenv(n); });
-}
-
 int record_fd() {
   static int fd = [] {
     if (!record_base())
       return -1;
     std::string path = record_base();
-    if (auto r = own_rank())
+    if (auto r = roofkit::rank_from_environment(
+            [](const char* n) -> const char* { return std::getenv(n); }))
       path = roofkit::rank_record_path(path, r->rank);
     return ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
   }();
@@ -64,13 +59,9 @@ void say(const std::string& text) {
 // The job's peer table, for a rank of a profiled job; null otherwise.
 roofkit::detail::peer_table* peers() {
   static std::unique_ptr<roofkit::detail::peer_table> table = [] {
-    const auto rank = own_rank();
-    if (!record_base() || !rank)
-      return std::unique_ptr<roofkit::detail::peer_table>();
     std::string why_not;
-    auto t = roofkit::detail::peer_table::open(roofkit::detail::peer_table::path_for(record_base()),
-                                               rank->rank, why_not);
-    if (!t)
+    auto t = roofkit::detail::peer_table::for_process(record_base() ? record_base() : "", why_not);
+    if (!why_not.empty())
       say("warning: no peer table (" + why_not + "): collectives do not wait for a peer's replay");
     return t;
   }();

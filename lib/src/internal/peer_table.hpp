@@ -41,6 +41,11 @@ public:
   /// Maps the table file at `path`, creating it (zeroed) if needed; null, with `why_not`, when
   /// the file cannot be mapped or `rank` is outside [0, peer_slots::max_ranks).
   static std::unique_ptr<peer_table> open(const std::string& path, int rank, std::string& why_not);
+  /// This process's view of the table of the job whose record log is `record_base`, as the rank
+  /// its environment gives (rank_from_environment); null when it has no rank or the base is "",
+  /// or, with `why_not` set, when open() fails.
+  static std::unique_ptr<peer_table> for_process(const std::string& record_base,
+                                                 std::string& why_not);
   /// Over a table in this process's memory (tests).
   peer_table(peer_slots& slots, int rank) : slots_(&slots), rank_(rank) {}
   ~peer_table();

@@ -5,8 +5,11 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <thread>
+
+#include "roofkit/ranks.hpp"
 
 namespace roofkit::detail {
 
@@ -35,6 +38,14 @@ std::unique_ptr<peer_table> peer_table::open(const std::string& path, int rank,
   auto table = std::make_unique<peer_table>(*static_cast<peer_slots*>(map), rank);
   table->mapped_ = true;
   return table;
+}
+
+std::unique_ptr<peer_table> peer_table::for_process(const std::string& record_base,
+                                                    std::string& why_not) {
+  const auto r = rank_from_environment([](const char* n) -> const char* { return std::getenv(n); });
+  if (record_base.empty() || !r)
+    return nullptr;
+  return open(path_for(record_base), r->rank, why_not);
 }
 
 peer_table::~peer_table() {
