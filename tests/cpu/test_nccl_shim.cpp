@@ -109,8 +109,16 @@ TEST(nccl_shim, a_collective_waits_for_a_peers_replay) {
       roofkit::detail::peer_table::open(roofkit::detail::peer_table::path_for(base), 0, why);
   ASSERT_TRUE(rank0) << why;
   ASSERT_TRUE(rank0->open_span());
+  // Rank 0's span closes 200 ms after rank 3 has counted its first call: rank 3 waits from its
+  // count on, whatever its start-up took (a sanitizer build starts slowly).
+  auto rank3 =
+      roofkit::detail::peer_table::open(roofkit::detail::peer_table::path_for(base), 3, why);
+  ASSERT_TRUE(rank3) << why;
   std::thread closer([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    const auto limit = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (rank3->collectives() == 0 && std::chrono::steady_clock::now() < limit)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
     rank0->close_span();
   });
   EXPECT_EQ(run_preloaded(base, "/proc/self/exe", nullptr), 0);

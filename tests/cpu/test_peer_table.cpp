@@ -42,7 +42,9 @@ TEST(peer_table, a_collective_waits_while_a_peer_replays) {
   auto slots = std::make_unique<peer_slots>();
   peer_table r0(*slots, 0), r5(*slots, 5);
   ASSERT_TRUE(r5.open_span());
-  std::thread closer([&] {
+  std::thread closer([&] { // 150 ms after rank 0 has counted its call and begun to wait
+    while (r0.collectives() == 0)
+      std::this_thread::sleep_for(1ms);
     std::this_thread::sleep_for(150ms);
     r5.close_span();
   });
@@ -117,7 +119,12 @@ TEST(peer_table, processes_share_the_file) {
     const bool waited = r1 && r1->enter_collective(10s, gave_up) >= 100ms && !gave_up;
     std::_Exit(waited ? 0 : 1);
   }
-  std::this_thread::sleep_for(200ms);
+  auto r1_view = peer_table::open(path, 1, why); // rank 1's count, as seen from here
+  ASSERT_TRUE(r1_view) << why;
+  const auto limit = std::chrono::steady_clock::now() + 30s;
+  while (r1_view->collectives() == 0 && std::chrono::steady_clock::now() < limit)
+    std::this_thread::sleep_for(1ms);
+  std::this_thread::sleep_for(150ms); // rank 1 waits from its count on
   EXPECT_TRUE(r0->span_is_open());
   r0->close_span();
   int status = 0;
