@@ -17,6 +17,9 @@
 //                        distinct banks (spread), on random banks (random, the application's) or
 //                        on one bank (one_bank); the bins are the same in number and use
 //   radix_causes app     n = 2^22 random keys only (the build with fewer registers runs this)
+//   radix_causes sizes   random keys, n = 2^20 to 2^26: the histogram kernel's grid is one wave
+//                        whatever n (SMs x blocks per SM), so its time against n splits a
+//                        fixed cost from the cost per key at the same warps and bytes in flight
 #include <thrust/device_vector.h>
 #include <thrust/sort.h>
 
@@ -93,11 +96,15 @@ int main(int argc, char** argv) {
     for (bank_pattern p : {bank_pattern::random, bank_pattern::spread, bank_pattern::one_bank})
       for (int r = 0; r < reps; ++r)
         plan.push_back({app_keys, p});
+  } else if (mode == "sizes") {
+    for (int log2 = 20; log2 <= 26; ++log2)
+      for (int r = 0; r < 3; ++r)
+        plan.push_back({1L << log2, bank_pattern::random});
   } else if (mode == "app") {
     for (int r = 0; r < reps; ++r)
       plan.push_back({app_keys, bank_pattern::random});
   } else {
-    std::fprintf(stderr, "usage: radix_causes sweep|keys|app (got '%s')\n", mode.c_str());
+    std::fprintf(stderr, "usage: radix_causes sweep|keys|app|sizes (got '%s')\n", mode.c_str());
     return 2;
   }
   std::mt19937 rng(std::random_device{}());
