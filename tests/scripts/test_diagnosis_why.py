@@ -135,6 +135,44 @@ check("the banks measured", "ran 6% faster than with random keys" in w["text"] a
 w = d.difference(named("HistKernel", [1584, 1, 1]), {"limiter": "small_grid", "findings": []},
                  "bank_conflicts", {"speedup": 10, "text": ""})
 check("a small estimate the lab does not refute", w["text"].startswith("measured"), False)
+# The histogram over key counts at one wave: its keys stream at 3x what roofkit's bytes in
+# flight allow (one load per warp) -> neither; at the rate they allow, roofkit's cause stands.
+lab["HistKernel"]["sizes"] = {
+    "streaming_gb_per_s": 2539.2, "fixed_ms": 0.01416, "app_keys": 4194304,
+    "fixed_share_at_app_keys": 0.545,
+    "rows": [{"keys": 4194304, "global_loads_per_thread": 20.69, "dram_gb_per_s": 646.5}]}
+lab["HistKernel"]["stalls"] = {"reasons": {"long_scoreboard": 0.26, "drain": 0.23}}
+latency = {"kind": "latency_hiding", "gain": 0.8,
+           "evidence": {"bytes_in_flight": 526e3, "dram_latency_ns": 600.0}}
+hist = {"limiter": "small_grid", "findings": [latency]}
+w = d.difference(named("HistKernel", [1584, 1, 1]), hist, "bank_conflicts",
+                 {"speedup": 47.5, "text": ""})
+check("both causes measured away (histogram)", (w["class"], w["right"]),
+      ("shared_wavefronts", "neither"))
+check("the rates", "allow 877 GB/s" in w["text"] and "at 2539 GB/s" in w["text"], True)
+check("the fixed cost", "leaves 55% of the time to a fixed cost (14.2 us" in w["text"], True)
+latency["evidence"]["bytes_in_flight"] = 1.2e6  # allows 2000 GB/s: not refuted
+w = d.difference(named("HistKernel", [1584, 1, 1]), hist, "bank_conflicts",
+                 {"speedup": 47.5, "text": ""})
+check("bytes in flight not refuted", w["right"], "open")
+
+# Narrow stores (under roofkit's threshold) against ncu's own stall samples of the launch.
+narrow = dict(asked, **{"smsp__sass_data_bytes_mem_global_op_st.sum": 32768 * 6})
+lab["StoreKernel"] = {"stalls": {"by_class": {"global_store": 0.008},
+                                 "reasons": {"barrier": 0.22, "wait": 0.17, "drain": 0.033}}}
+waits = {"limiter": "compute", "findings": [stalls(barrier=0.22, not_selected=0.15)]}
+w = d.difference(named("StoreKernel", [128, 1, 64]) | {"counters": narrow}, waits,
+                 "uncoalesced_access", {"speedup": 26, "text": ""})
+check("stores sampled away", (w["class"], w["right"]), ("uncoalesced_below_threshold", "roofkit"))
+check("their share", "the stores hold 4% (samples at STG 0.8%" in w["text"], True)
+lab["StoreKernel"]["stalls"]["reasons"]["lg_throttle"] = 0.3  # the LSU queue full: ncu
+w = d.difference(named("StoreKernel", [128, 1, 64]) | {"counters": narrow}, waits,
+                 "uncoalesced_access", {"speedup": 26, "text": ""})
+check("stores waited on", w["right"], "ncu")
+lab["StoreKernel"]["stalls"]["reasons"] = {"wait": 0.3, "barrier": 0.22}  # another top reason
+w = d.difference(named("StoreKernel", [128, 1, 64]) | {"counters": narrow}, waits,
+                 "uncoalesced_access", {"speedup": 26, "text": ""})
+check("stores refuted, warps elsewhere", w["right"], "open")
 d.lab_causes = lambda: {}
 
 # ncu's one small-grid verdict is either of roofkit's two.

@@ -8,8 +8,11 @@
     the same loads in flight as at the application's 2^22 keys;
   - stall_sources: ncu's warp-stall samples per SASS instruction (its source page), summed by
     opcode and by class of instruction, for the histogram kernel and cuDNN's nchwToNhwcKernel.
-    A warp is sampled at the instruction it waits to issue: a store's own samples (the LSU queue
-    full) and EXIT's (stores draining) bound what wider or fewer stores could save."""
+    A warp is sampled at the next instruction it would issue: a store waiting for the LSU queue
+    (lg_throttle) at the store itself, a warp waiting at a barrier or for its stores to drain
+    after EXIT at the instruction after it. So "reasons" (ncu's sample counts by stall reason)
+    carry the cost of stores (lg_throttle, drain), and by_class the samples at each kind of
+    instruction."""
 import csv
 import datetime
 import json

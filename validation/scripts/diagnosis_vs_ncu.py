@@ -56,7 +56,9 @@ evidence says is right ("roofkit", "ncu", "neither" or "open") and that evidence
 tools' figures for the launch (ncu's message text, roofkit's counters, findings and stall
 samples), from validation/data/tail-waves-h200.json for ncu's partial-wave estimate, and from
 validation/data/radix-causes-h200.json where a kernel was changed one cause at a time in the lab
-(its waves, its registers, its histogram's banks).
+(its waves, its registers, its histogram's banks), and from validation/data/open-rows-h200.json
+(the histogram over key counts at one wave; ncu's warp-stall samples of a launch by reason and
+by kind of instruction).
 
 Summary-level or out-of-vocabulary rules (IssueSlotUtilization, AchievedOccupancy,
 HighPipeUtilization, WorkloadImbalance, MemoryL2Compression, SOLFPRoofline, PMSamplingData,
@@ -392,6 +394,7 @@ def compare_app(app, run, theirs):
 TAIL_EVIDENCE = "validation/data/tail-waves-h200.json"
 SMALL_GRID_EVIDENCE = "validation/data/small-grid-h200.json"
 CAUSES_EVIDENCE = "validation/data/radix-causes-h200.json"
+OPEN_ROWS_EVIDENCE = "validation/data/open-rows-h200.json"
 NEAR_ROOF = 80  # roofkit's near_roof_pct
 TAIL_THRESHOLD = 0.10  # roofkit's (lib/src/diagnosis/diagnosis_internal.hpp, tail_threshold)
 SHARED_STALLS = ("short_scoreboard", "mio_throttle")
@@ -418,12 +421,14 @@ def why(kind, right, text):
 
 @functools.lru_cache(maxsize=None)
 def lab_causes():
-    """CAUSES_EVIDENCE by the kernel it changed: each grid's time against the line through its
-    sweep's whole-wave grids ("tail"), the speedups of the build held to fewer registers
-    ("registers"), the histogram's times by bank pattern ("banks")."""
+    """CAUSES_EVIDENCE and OPEN_ROWS_EVIDENCE by the kernel they changed or sampled: each grid's
+    time against the line through its sweep's whole-wave grids ("tail"), the speedups of the
+    build held to fewer registers ("registers"), the histogram's times by bank pattern ("banks")
+    and over key counts ("sizes"), ncu's warp-stall samples ("stalls")."""
+    out = {}
     try:
         ev = json.load(open(CAUSES_EVIDENCE))
-        return {
+        out = {
             "DeviceRadixSortOnesweepKernel": {
                 "tail": {r["grid"]: r["vs_linear"] for r in ev["onesweep_waves"]},
                 "registers": [r["speedup_of_40_registers"]
@@ -433,7 +438,15 @@ def lab_causes():
             "vectorized_layer_norm_kernel": {
                 "tail": {r["grid"]: r["vs_linear"] for r in ev["layer_norm_waves"]["grids"]}}}
     except (OSError, KeyError, ValueError):
-        return {}
+        pass
+    try:
+        ev = json.load(open(OPEN_ROWS_EVIDENCE))
+        out.setdefault("DeviceRadixSortHistogramKernel", {})["sizes"] = ev["histogram_sizes"]
+        for name, sampled in ev["stall_sources"].items():
+            out.setdefault(name, {})["stalls"] = sampled
+    except (OSError, KeyError, ValueError):
+        pass
+    return out
 
 
 def lab_of(k):
@@ -464,8 +477,9 @@ def measured_tail(k, diag, deciding, blocks):
                f"threshold, so its ranking of {diag.get('limiter')} first stands")
 
 
-def measured_banks(k, deciding):
-    """The lab's histogram with its atomics on 32 distinct banks, random banks and one bank."""
+def measured_banks(k, diag, deciding):
+    """The lab's histogram with its atomics on 32 distinct banks, random banks and one bank, and
+    over key counts at the same one-wave grid (measured_sizes)."""
     banks = lab_of(k).get("banks", {})
     if not {"random", "spread", "one_bank"} <= banks.keys():
         return None
@@ -473,13 +487,42 @@ def measured_banks(k, deciding):
     saved = r["median_ms"] / s["median_ms"] - 1
     if 100 * saved >= deciding["speedup"] / 2:
         return None
-    return why("shared_wavefronts", "open",
-               f"measured: with no bank conflicts the kernel ran {saved:.0%} faster than with "
+    refuted = (f"measured: with no bank conflicts the kernel ran {saved:.0%} faster than with "
                f"random keys, and with every atomic on one bank "
                f"({o['atomic_wavefronts'] / r['atomic_wavefronts']:.1f}x the wavefronts) "
                f"{r['median_ms'] / o['median_ms'] - 1:.0%} faster: ncu's "
-               f"{deciding['speedup']:.0f}% is refuted ({CAUSES_EVIDENCE}); roofkit's cause "
-               "was not changed in the lab")
+               f"{deciding['speedup']:.0f}% is refuted ({CAUSES_EVIDENCE})")
+    return measured_sizes(k, diag, refuted) or why(
+        "shared_wavefronts", "open", refuted + "; roofkit's cause was not changed in the lab")
+
+
+def measured_sizes(k, diag, refuted):
+    """roofkit's bytes in flight (one load per warp) against the rate the same one-wave grid
+    streams its keys at when each thread has more of them: twice that rate refutes it."""
+    sizes = lab_of(k).get("sizes")
+    f = next((f for f in diag.get("findings", [])
+              if "bytes_in_flight" in f.get("evidence", {})), None)
+    if not sizes or not f:
+        return None
+    ev = f["evidence"]
+    allowed = ev["bytes_in_flight"] / (ev["dram_latency_ns"] * 1e-9) / 1e9  # GB/s
+    streams = sizes["streaming_gb_per_s"]
+    if streams < 2 * allowed:
+        return None
+    app = next((r for r in sizes["rows"] if r["keys"] == sizes["app_keys"]), {})
+    drain = lab_of(k).get("stalls", {}).get("reasons", {}).get("drain", 0)
+    return why("shared_wavefronts", "neither",
+               f"{refuted}. roofkit's bytes in flight at one load per warp allow "
+               f"{allowed:.0f} GB/s, but the same one-wave grid streams keys at {streams:.0f} "
+               f"GB/s when each thread has more of them (2^20 to 2^26 keys, "
+               f"{OPEN_ROWS_EVIDENCE}): its warps keep several loads in flight. At the "
+               f"application's {app.get('keys', 0):,} keys ({app.get('global_loads_per_thread', 0):.0f} "
+               f"loads a thread, {app.get('dram_gb_per_s', 0):.0f} GB/s) the line through the "
+               f"sizes leaves {sizes['fixed_share_at_app_keys']:.0%} of the time to a fixed "
+               f"cost ({sizes['fixed_ms'] * 1000:.1f} us of work that does not grow with the keys: "
+               f"the blocks' start, clearing and merging their histograms; {drain:.0%} of "
+               f"ncu's stall samples wait at exit for the global merge's atomics to drain): "
+               f"too little work for the grid, which neither tool names")
 
 
 def tail_difference(k, diag, deciding):
@@ -511,7 +554,7 @@ def tail_difference(k, diag, deciding):
 
 def shared_difference(k, diag, deciding):
     """ncu's excessive shared wavefronts against where roofkit's stall samples say warps wait."""
-    lab = measured_banks(k, deciding)
+    lab = measured_banks(k, diag, deciding)
     if lab:
         return lab
     stalls = finding(diag, "warp_stalls")
@@ -558,16 +601,45 @@ def uncoalesced_difference(k, diag, deciding):
             n = counter(k, req)
             if n:
                 sides.append(f"{what} {counter(k, sec) / n:.1f} sectors for {b / n:.0f} B")
-        return why("uncoalesced_below_threshold", "open",
-                   f"roofkit gives each request the sectors its threads' bytes need, at least "
-                   f"one ({', '.join(sides)} per request): under its 1.3x-traffic threshold; ncu "
-                   f"counts the bytes used per sector ({used:.0%}) and estimates "
-                   f"{deciding['speedup']:.0f}%. Few bytes per request call for more bytes per "
-                   f"thread or more threads per store, not for a different stride")
+        text = (f"roofkit gives each request the sectors its threads' bytes need, at least "
+                f"one ({', '.join(sides)} per request): under its 1.3x-traffic threshold; ncu "
+                f"counts the bytes used per sector ({used:.0%}) and estimates "
+                f"{deciding['speedup']:.0f}%. Few bytes per request call for more bytes per "
+                f"thread or more threads per store, not for a different stride")
+        return measured_stores(k, diag, deciding, text) or why(
+            "uncoalesced_below_threshold", "open", text)
     return why("uncoalesced_width", "ncu",
                f"ncu compares each access with its own width (SASS source counters); roofkit "
                f"has sectors per request only ({per_request[0]:.1f} loads, "
                f"{per_request[1]:.1f} stores) and, not knowing the width, flags more than 16")
+
+
+def measured_stores(k, diag, deciding, text):
+    """ncu's own warp-stall samples of the launch: a global store costs time as the samples at
+    the store (the LSU queue full: lg_throttle) and after EXIT (stores draining), which bound
+    what wider stores could save; the rest of the samples against roofkit's top stall reason."""
+    sampled = lab_of(k).get("stalls")
+    stalls = finding(diag, "warp_stalls")
+    if not sampled or not sampled.get("reasons") or not stalls:
+        return None
+    reasons = sampled["reasons"]
+    at_stores = sampled.get("by_class", {}).get("global_store", 0)
+    bound = at_stores + reasons.get("lg_throttle", 0) + reasons.get("drain", 0)
+    ours = max(((r[len("stall_share_"):], v) for r, v in stalls["evidence"].items()
+                if r.startswith("stall_share_")), key=lambda rv: rv[1], default=("", 0))
+    theirs = next(iter(reasons))
+    sampled_text = (f"; in ncu's own warp-stall samples of the launch ({OPEN_ROWS_EVIDENCE}) "
+                    f"the stores hold {bound:.0%} (samples at STG {at_stores:.1%}, lg_throttle "
+                    f"{reasons.get('lg_throttle', 0):.1%}, drain {reasons.get('drain', 0):.1%}) "
+                    f"against ncu's {deciding['speedup']:.0f}%, and the top reason is "
+                    f"{theirs} ({reasons[theirs]:.0%}; roofkit's: {ours[0]}, {ours[1]:.0%})")
+    if 100 * bound >= deciding["speedup"]:
+        return why("uncoalesced_below_threshold", "ncu", text + sampled_text)
+    if 100 * bound < deciding["speedup"] / 2 and ours[0] == theirs:
+        return why("uncoalesced_below_threshold", "roofkit", text + sampled_text +
+                   ": the stores cannot save the time ncu estimates, and the warps wait where "
+                   "roofkit says")
+    return why("uncoalesced_below_threshold", "open", text + sampled_text)
 
 
 def grid_waves(k, diag, sms):
