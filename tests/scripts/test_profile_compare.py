@@ -63,6 +63,17 @@ module = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(module)
 check("asked bytes are counts", module.kind("smsp__sass_data_bytes_mem_global_op_ld.sum"), "count")
 check("DRAM bytes are bytes", module.kind("dram__bytes_read.sum"), "bytes")
+# An export of two processes (--target-processes all) is split per GPU, in the GPUs' order.
+import ncu_csv  # noqa: E402
+two = "\n".join([header, ncu_row(0, "k", [1, 1, 1], 5).replace('"0","9.0"', '"1","9.0"'),
+                  ncu_row(1, "k", [1, 1, 1], 6), ncu_row(2, "k", [1, 1, 1], 7)]) + "\n"
+with tempfile.TemporaryDirectory() as d:
+    parts = ncu_csv.split_by_gpu("==PROF== noise\n" + two, os.path.join(d, "x"))
+    check("two GPUs", sorted(parts), [0, 1])
+    check("GPU 0's rows first", [r["ID"] for r in ncu_csv.rows(parts[0][0])], ["1", "2"])
+    check("GPU 1's row", [r[SASS] for r in ncu_csv.rows(parts[1][0])], ["5"])
+    check("which", parts[1][1], "Device 1")
+    check("no header", ncu_csv.split_by_gpu("no table", os.path.join(d, "y")), {})
 if failures:
     print("\n".join(failures))
     sys.exit(1)

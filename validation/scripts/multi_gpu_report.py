@@ -8,8 +8,6 @@ outcome, collectives placed against the measured all-reduce roof and the NVLink 
 alone and profiled), multi-gpu-ddp-vs-ncu-rank<R>.json (profile-compare.py of each rank's run
 against ncu's rows of that rank's GPU, with ncu's one-pass DRAM values: how many launches ours
 and ncu's second run agree with its first on) and multi-gpu-mpi.json."""
-import csv
-import io
 import json
 import os
 import statistics
@@ -73,30 +71,8 @@ def collectives_of(merged, roof_busbw, nvlink):
 
 
 def split_ncu(csv_path, prefix="ddp-ncu"):
-    """ncu's raw-page rows per GPU ("Device" column; else per process in PID order), written as
-    RUNS_DIR/<prefix>-rank<R>.csv; {rank: (path, which)}."""
-    text = read(csv_path, "")
-    start = text.find('"ID","Process ID"')
-    if start < 0:
-        return {}
-    lines = list(csv.reader(io.StringIO(text[start:])))
-    head = lines[0]
-    key = "Device" if "Device" in head else "Process ID"
-    col = head.index(key)
-    groups = {}
-    for r in lines[1:]:
-        if r and r[0].isdigit():
-            groups.setdefault(r[col], []).append(r)
-    order = sorted(groups, key=lambda k: float(k) if k.replace(".", "").isdigit() else k)
-    out_files = {}
-    for rank, k in enumerate(order):
-        path = os.path.join(runs, f"{prefix}-rank{rank}.csv")
-        with open(path, "w", newline="") as f:
-            w = csv.writer(f, quoting=csv.QUOTE_ALL)
-            w.writerow(head)
-            w.writerows(groups[k])
-        out_files[rank] = (path, f"{key} {k}")
-    return out_files
+    """ncu's raw-page rows per GPU as RUNS_DIR/<prefix>-rank<R>.csv (ncu_csv.split_by_gpu)."""
+    return ncu_csv.split_by_gpu(read(csv_path, ""), os.path.join(runs, prefix))
 
 
 def weights_account(plain, plain2, profiled):

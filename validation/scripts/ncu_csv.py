@@ -27,6 +27,33 @@ def rows(path):
     return rows_of_text(open(path, encoding="utf-8", errors="replace").read()) or []
 
 
+def split_by_gpu(text, out_prefix):
+    """A raw-page export of several processes (--target-processes all) split per GPU ("Device"
+    column; else per process, in PID order), written as <out_prefix>-rank<R>.csv with R the
+    GPU's order; {rank: (path, "Device 0")}. {} when the export has no header."""
+    start = text.find('"ID","Process ID"')
+    if start < 0:
+        return {}
+    lines = list(csv.reader(io.StringIO(text[start:])))
+    head = lines[0]
+    key = "Device" if "Device" in head else "Process ID"
+    col = head.index(key)
+    groups = {}
+    for r in lines[1:]:
+        if r and r[0].isdigit():
+            groups.setdefault(r[col], []).append(r)
+    order = sorted(groups, key=lambda k: float(k) if k.replace(".", "").isdigit() else k)
+    out = {}
+    for rank, k in enumerate(order):
+        path = f"{out_prefix}-rank{rank}.csv"
+        with open(path, "w", newline="") as f:
+            w = csv.writer(f, quoting=csv.QUOTE_ALL)
+            w.writerow(head)
+            w.writerows(groups[k])
+        out[rank] = (path, f"{key} {k}")
+    return out
+
+
 def num(text):
     """A number as ncu prints it ("1,234.5")."""
     return float(str(text).replace(",", ""))
