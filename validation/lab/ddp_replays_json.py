@@ -9,7 +9,6 @@
   - nop2p_dram: with NCCL_P2P_DISABLE=1, each rank's DRAM bytes against ncu's first one-pass run
     and ncu's second run against its first (profile-compare.py --dram, ncu_csv.dram_agreement),
     split per GPU."""
-import datetime
 import json
 import os
 import subprocess
@@ -19,6 +18,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.join(HERE, "..", "scripts")
 sys.path.insert(0, SCRIPTS)
 import ncu_csv  # noqa: E402
+import lab_json  # noqa: E402
+from lab_json import record  # noqa: E402
 
 
 def text(d, name, default=""):
@@ -82,29 +83,17 @@ def nop2p_dram(d):
 
 
 def report(d, rev):
-    gpus = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
-                          capture_output=True, text=True).stdout.strip().splitlines()
-    return {
-        "schema": "roofkit.validation/1",
-        "what": "a DDP step's collectives with nothing replayed and with every compute launch "
-                "replayed (per rank: time in collectives, waiting for the last rank, waiting "
-                "for a peer's replay), and its compute kernels' DRAM bytes against ncu's "
-                "one-pass values with NCCL's peer-to-peer path off",
-        "command": "OUT=dir REV=rev validation/lab/ddp-replays.sh BUILD",
-        "device": f"{gpus[0] if gpus else ''} x{len(gpus)}",
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "git_revision": rev,
-        "alone": run_of(d, "alone"),
-        "waits": {"quiet": waits(d, "quiet"), "every": waits(d, "every")},
-        "nop2p_dram": nop2p_dram(d)}
-
-
-def main(argv):
-    if len(argv) == 3:
-        print(json.dumps(report(argv[1], argv[2]), indent=1))
-        return 0
-    sys.exit(__doc__)
+    gpus = lab_json.gpus()
+    return record(
+        "a DDP step's collectives with nothing replayed and with every compute launch replayed "
+        "(per rank: time in collectives, waiting for the last rank, waiting for a peer's "
+        "replay), and its compute kernels' DRAM bytes against ncu's one-pass values with "
+        "NCCL's peer-to-peer path off",
+        "OUT=dir REV=rev validation/lab/ddp-replays.sh BUILD", rev,
+        device=f"{gpus[0] if gpus else ''} x{len(gpus)}", alone=run_of(d, "alone"),
+        waits={"quiet": waits(d, "quiet"), "every": waits(d, "every")},
+        nop2p_dram=nop2p_dram(d))
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(lab_json.main(sys.argv, report, __doc__))

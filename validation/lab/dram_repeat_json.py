@@ -7,7 +7,6 @@ other launch by launch in launch order (the step launches the same kernels in th
 every run), and ncu's second run with its first (ncu_csv.dram_agreement); all with the same rule,
 within 1% or 64 KiB. A miss is listed with its launch index in our run, its kernel, both values
 and the launch before it."""
-import datetime
 import json
 import os
 import subprocess
@@ -16,6 +15,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
 import ncu_csv  # noqa: E402
+import lab_json  # noqa: E402
+from lab_json import record  # noqa: E402
 
 METRICS = ("dram__bytes_read.sum", "dram__bytes_write.sum")
 
@@ -51,31 +52,19 @@ def ours_against_ours(d, a, b):
 
 
 def report(d, rev):
-    gpu = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version,clocks.sm,clocks.mem",
-                          "--format=csv,noheader"], capture_output=True,
-                         text=True).stdout.strip().splitlines()[0]
     runs = ["ours1", "ours2", "ours3"]
-    return {
-        "schema": "roofkit.validation/1",
-        "what": "one training step with every launch profiled, three times, and ncu's one-pass "
-                "DRAM values twice: which launches miss ncu's first run in each of ours (within "
-                "1% or 64 KiB), our runs against each other, ncu's second against its first",
-        "command": "REV=rev validation/lab/dram-repeat.sh BUILD", "device": gpu,
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "git_revision": rev,
-        "ours_vs_ncu_first": {r: against_ncu(d, r) for r in runs},
-        "ours_vs_ours": {f"{a}_vs_{b}": ours_against_ours(d, a, b)
-                         for a, b in (("ours1", "ours2"), ("ours1", "ours3"), ("ours2", "ours3"))},
-        "ncu_second_vs_first": ncu_csv.dram_agreement(os.path.join(d, "ncu1.csv"),
-                                                      os.path.join(d, "ncu2.csv"))}
-
-
-def main(argv):
-    if len(argv) == 3:
-        print(json.dumps(report(argv[1], argv[2]), indent=1))
-        return 0
-    sys.exit(__doc__)
+    return record(
+        "one training step with every launch profiled, three times, and ncu's one-pass DRAM "
+        "values twice: which launches miss ncu's first run in each of ours (within 1% or "
+        "64 KiB), our runs against each other, ncu's second against its first",
+        "REV=rev validation/lab/dram-repeat.sh BUILD", rev,
+        device=(lab_json.gpus("name,driver_version,clocks.sm,clocks.mem") or [""])[0],
+        ours_vs_ncu_first={r: against_ncu(d, r) for r in runs},
+        ours_vs_ours={f"{a}_vs_{b}": ours_against_ours(d, a, b)
+                      for a, b in (("ours1", "ours2"), ("ours1", "ours3"), ("ours2", "ours3"))},
+        ncu_second_vs_first=ncu_csv.dram_agreement(os.path.join(d, "ncu1.csv"),
+                                                   os.path.join(d, "ncu2.csv")))
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(lab_json.main(sys.argv, report, __doc__))

@@ -14,15 +14,15 @@
     carry the cost of stores (lg_throttle, drain), and by_class the samples at each kind of
     instruction."""
 import csv
-import datetime
 import json
 import os
 import statistics
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
 import ncu_csv  # noqa: E402
+import lab_json  # noqa: E402
+from lab_json import record  # noqa: E402
 from radix_causes_json import clocks, launches  # noqa: E402
 
 KEY_BYTES = 4
@@ -140,30 +140,17 @@ def stall_sources(d, name, kernel):
 
 
 def report(d, rev):
-    gpu = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
-                         capture_output=True, text=True).stdout.strip().splitlines()[0]
-    return {
-        "schema": "roofkit.validation/1",
-        "what": "the two rows of the diagnosis comparison still open: CUB's radix-sort histogram "
-                "kernel timed over 2^20 to 2^26 keys at one wave (a fixed cost against a cost "
-                "per key), and ncu's warp-stall samples per SASS instruction for it and for "
-                "cuDNN's nchwToNhwcKernel in the training step (--cache-control all "
-                "--clock-control none)",
-        "command": "REV=rev validation/lab/open-rows.sh", "device": gpu,
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "git_revision": rev, "clocks_mhz": clocks(d),
-        "histogram_sizes": histogram_sizes(d),
-        "stall_sources": {"DeviceRadixSortHistogramKernel": stall_sources(
-                              d, "hist", "DeviceRadixSortHistogramKernel"),
-                          "nchwToNhwcKernel": stall_sources(d, "nchw", "nchwToNhwcKernel")}}
-
-
-def main(argv):
-    if len(argv) == 3:
-        print(json.dumps(report(argv[1], argv[2]), indent=1))
-        return 0
-    sys.exit(__doc__)
+    return record(
+        "the two rows of the diagnosis comparison still open: CUB's radix-sort histogram "
+        "kernel timed over 2^20 to 2^26 keys at one wave (a fixed cost against a cost per key), "
+        "and ncu's warp-stall samples per SASS instruction for it and for cuDNN's "
+        "nchwToNhwcKernel in the training step (--cache-control all --clock-control none)",
+        "REV=rev validation/lab/open-rows.sh", rev, clocks_mhz=clocks(d),
+        histogram_sizes=histogram_sizes(d),
+        stall_sources={"DeviceRadixSortHistogramKernel": stall_sources(
+                           d, "hist", "DeviceRadixSortHistogramKernel"),
+                       "nchwToNhwcKernel": stall_sources(d, "nchw", "nchwToNhwcKernel")})
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(lab_json.main(sys.argv, report, __doc__))

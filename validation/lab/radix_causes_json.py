@@ -15,15 +15,15 @@ The report sets each cause's prediction beside the measured times:
   - bank conflicts: the histogram kernel's time with its atomics on 32 distinct banks, on random
     banks and on one bank, beside ncu's count of their wavefronts;
   - layer norm: the same per-row fit over 2 to 3 waves."""
-import datetime
 import json
 import os
 import statistics
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
 import ncu_csv  # noqa: E402
+import lab_json  # noqa: E402
+from lab_json import record  # noqa: E402
 
 KERNELS_PER_SORT = 6  # histogram, exclusive sum, one onesweep pass per 8-bit digit of 32-bit keys
 
@@ -199,27 +199,21 @@ def clocks(d):
 
 
 def report(d, rev):
-    gpu = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
-                         capture_output=True, text=True).stdout.strip().splitlines()[0]
-    return {
-        "schema": "roofkit.validation/1",
-        "what": "the causes roofkit and ncu name for CUB's onesweep sort and PyTorch's layer norm, "
-                "separated by changing one thing at a time: the grid's waves, the onesweep "
-                "kernel's registers, the banks of the histogram's atomics (ncu times each kernel, "
-                "--cache-control all --clock-control none)",
-        "command": "REV=rev validation/lab/radix-causes.sh", "device": gpu,
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "git_revision": rev, "clocks_mhz": clocks(d),
-        "onesweep_waves": onesweep_sweep(d), "onesweep_registers": onesweep_registers(d),
-        "histogram_banks": histogram_banks(d), "layer_norm_waves": layer_norm(d)}
+    return record(
+        "the causes roofkit and ncu name for CUB's onesweep sort and PyTorch's layer norm, "
+        "separated by changing one thing at a time: the grid's waves, the onesweep kernel's "
+        "registers, the banks of the histogram's atomics (ncu times each kernel, "
+        "--cache-control all --clock-control none)",
+        "REV=rev validation/lab/radix-causes.sh", rev, clocks_mhz=clocks(d),
+        onesweep_waves=onesweep_sweep(d), onesweep_registers=onesweep_registers(d),
+        histogram_banks=histogram_banks(d), layer_norm_waves=layer_norm(d))
 
 
 def main(argv):
     if len(argv) == 5 and argv[1] == "limit-ptx":
         return limit_ptx(argv[2], argv[3], int(argv[4]))
     if len(argv) == 4 and argv[1] == "report":
-        print(json.dumps(report(argv[2], argv[3]), indent=1))
-        return 0
+        return lab_json.main(argv[1:], report, __doc__)
     sys.exit(__doc__)
 
 

@@ -1,0 +1,29 @@
+"""Shared by the lab's *_json.py report scripts: the evidence record's common fields and the
+command line `SCRIPT DIR REV`."""
+import datetime
+import subprocess
+import sys
+
+
+def gpus(fields="name,driver_version"):
+    """nvidia-smi's line per GPU for `fields`."""
+    return subprocess.run(["nvidia-smi", f"--query-gpu={fields}", "--format=csv,noheader"],
+                          capture_output=True, text=True).stdout.strip().splitlines()
+
+
+def record(what, command, rev, device=None, **parts):
+    """A roofkit.validation/1 record: what, command, device (the first GPU's name and driver
+    unless given), date, revision, then `parts` in order."""
+    return {"schema": "roofkit.validation/1", "what": what, "command": command,
+            "device": device if device is not None else (gpus() or [""])[0],
+            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "git_revision": rev, **parts}
+
+
+def main(argv, report, usage):
+    """`SCRIPT DIR REV`: prints report(DIR, REV) as JSON; else exits with `usage`."""
+    import json
+    if len(argv) == 3:
+        print(json.dumps(report(argv[1], argv[2]), indent=1))
+        return 0
+    sys.exit(usage)
