@@ -510,16 +510,17 @@ def measured_sizes(k, diag, refuted):
     if streams < 2 * allowed:
         return None
     app = next((r for r in sizes["rows"] if r["keys"] == sizes["app_keys"]), {})
+    loads = app.get("global_loads_per_thread", 0)
     drain = lab_of(k).get("stalls", {}).get("reasons", {}).get("drain", 0)
     return why("shared_wavefronts", "neither",
                f"{refuted}. roofkit's bytes in flight at one load per warp allow "
                f"{allowed:.0f} GB/s, but the same one-wave grid streams keys at {streams:.0f} "
                f"GB/s when each thread has more of them (2^20 to 2^26 keys, "
                f"{OPEN_ROWS_EVIDENCE}): its warps keep several loads in flight. At the "
-               f"application's {app.get('keys', 0):,} keys ({app.get('global_loads_per_thread', 0):.0f} "
-               f"loads a thread, {app.get('dram_gb_per_s', 0):.0f} GB/s) the line through the "
-               f"sizes leaves {sizes['fixed_share_at_app_keys']:.0%} of the time to a fixed "
-               f"cost ({sizes['fixed_ms'] * 1000:.1f} us of work that does not grow with the keys: "
+               f"application's {app.get('keys', 0):,} keys ({loads:.0f} loads a thread, "
+               f"{app.get('dram_gb_per_s', 0):.0f} GB/s) the line through the sizes leaves "
+               f"{sizes['fixed_share_at_app_keys']:.0%} of the time to a fixed cost "
+               f"({sizes['fixed_ms'] * 1000:.1f} us of work that does not grow with the keys: "
                f"the blocks' start, clearing and merging their histograms; {drain:.0%} of "
                f"ncu's stall samples wait at exit for the global merge's atomics to drain): "
                f"too little work for the grid, which neither tool names")
