@@ -347,6 +347,24 @@ TEST(Diagnosis, TooFewBytesInFlightFromAGridUnderOneWaveIsASmallGrid) {
   EXPECT_EQ(few->limiter, "small_grid") << few->verdict;
   EXPECT_NE(few->verdict.find("132 blocks fill"), std::string::npos) << few->verdict;
   EXPECT_NE(few->try_first.find("more blocks"), std::string::npos) << few->try_first;
+  // A grid that fills the wave (SMs x resident blocks per SM, as CUB sizes its one-wave grids)
+  // has no slot for another block: the grid is not the cause, the loads per warp are.
+  const int per_sm = few->occupancy->active_blocks;
+  ASSERT_GT(per_sm, 0);
+  for (const int empty : {0, per_sm - 1}) {
+    r.kernels[i].launch.grid = {static_cast<unsigned>(132 * per_sm - empty), 1, 1};
+    const auto full = diagnose_kernel(r, i, analyze(r)[i]);
+    ASSERT_TRUE(full.has_value());
+    const auto* h = finding(*full, "latency_hiding");
+    ASSERT_NE(h, nullptr);
+    EXPECT_EQ(h->evidence_text.count("cause"), 0u) << empty;
+    EXPECT_EQ(full->limiter, "latency_hiding") << full->verdict;
+  }
+  // One SM's worth of slots empty: more blocks would add warps, so the grid is the cause.
+  r.kernels[i].launch.grid = {static_cast<unsigned>(131 * per_sm), 1, 1};
+  const auto short_one = diagnose_kernel(r, i, analyze(r)[i]);
+  ASSERT_TRUE(short_one.has_value());
+  EXPECT_EQ(short_one->limiter, "small_grid") << short_one->verdict;
 }
 
 TEST(Diagnosis, OccupancyGainIsTheLatencyBoundShareAndNotForBusyComputeKernels) {

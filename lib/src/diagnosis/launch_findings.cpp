@@ -82,15 +82,18 @@ std::optional<diagnosis_cliff> nearest_cliff(const arch_spec& arch, const launch
   return std::nullopt;
 }
 
-// A grid of at most one wave has every block resident from the start: more resident warps, and
+// A grid of less than one wave has every block resident from the start: more resident warps, and
 // the bytes they would keep in flight, can only come from more blocks. Names the grid as the
-// cause of too few bytes in flight (evidence_text "cause": "small_grid").
+// cause of too few bytes in flight (evidence_text "cause": "small_grid") when at least one SM's
+// worth of block slots is left empty; a grid that fills the wave (CUB's one-wave grids of SMs x
+// blocks per SM) has no room for more resident blocks, so the loads per warp are the cause.
 void add_grid_cause(diagnosis_finding& f, const kernel_result& k, std::optional<double> waves,
                     const diagnosis_occupancy& occ, int sm_count) {
   if (!waves)
     return;
   f.evidence["waves"] = *waves;
-  if (*waves > 1)
+  const double slots = 1.0 * occ.active_blocks * sm_count;
+  if (blocks_of(k) > slots - occ.active_blocks)
     return;
   f.evidence_text["cause"] = "small_grid";
   f.text += fmt::format("; the grid's {:.0f} blocks fill {:.0f}% of one wave ({} SMs x {} "
