@@ -44,6 +44,12 @@ def dram_of(d, run):
             for l in json.load(open(os.path.join(d, run + ".json")))["profile"]["launches"]]
 
 
+def profiler_ms_per_launch(d, run):
+    """The run's profiler time per profiled launch (profile_overhead_per_launch_s), in ms."""
+    profile = json.load(open(os.path.join(d, run + ".json")))["profile"]
+    return round(1e3 * (profile.get("profile_overhead_per_launch_s") or 0), 3)
+
+
 def ours_against_ours(d, a, b):
     x, y = dram_of(d, a), dram_of(d, b)
     pairs = [(p, q) for p, q in zip(x, y) if None not in p and None not in q]
@@ -63,7 +69,8 @@ def report(d, rev):
         ours_vs_ours={f"{a}_vs_{b}": ours_against_ours(d, a, b)
                       for a, b in (("ours1", "ours2"), ("ours1", "ours3"), ("ours2", "ours3"))},
         ncu_second_vs_first=ncu_csv.dram_agreement(os.path.join(d, "ncu1.csv"),
-                                                   os.path.join(d, "ncu2.csv")))
+                                                   os.path.join(d, "ncu2.csv")),
+        profiler_ms_per_launch={r: profiler_ms_per_launch(d, r) for r in runs})
 
 
 if __name__ == "__main__":
