@@ -9,6 +9,8 @@ the losses and weight and gradient sums, so that runs under a profiler can be ch
 plain run.
 
 Run: torchrun --nproc_per_node 2 validation/apps/ddp_train.py [--steps 6] [--width 8192]
+--no-ddp trains the same model in one plain process (no process group, no NCCL, no DDP hooks):
+the same compute kernels, for telling what NCCL's presence changes.
 """
 import argparse
 import json
@@ -26,17 +28,19 @@ def main():
     p.add_argument("--width", type=int, default=8192)
     p.add_argument("--layers", type=int, default=4)
     p.add_argument("--batch", type=int, default=1024)
+    p.add_argument("--no-ddp", action="store_true", help="one process, no NCCL")
     a = p.parse_args()
     local = int(os.environ.get("LOCAL_RANK", "0"))
     torch.cuda.set_device(local)
-    dist.init_process_group("nccl")
-    rank = dist.get_rank()
+    if not a.no_ddp:
+        dist.init_process_group("nccl")
+    rank = 0 if a.no_ddp else dist.get_rank()
     torch.manual_seed(0)
     layers = []
     for _ in range(a.layers):
         layers += [torch.nn.Linear(a.width, a.width), torch.nn.ReLU()]
     model = torch.nn.Sequential(*layers).cuda()
-    ddp = DDP(model, device_ids=[local], bucket_cap_mb=256)
+    ddp = model if a.no_ddp else DDP(model, device_ids=[local], bucket_cap_mb=256)
     opt = torch.optim.SGD(ddp.parameters(), lr=1e-4)
     g = torch.Generator(device="cuda").manual_seed(1 + rank)
     x = torch.randn(a.batch, a.width, device="cuda", generator=g)
@@ -59,7 +63,8 @@ def main():
         times.append(time.perf_counter() - t0)
         losses.append(loss.item())
     params = sum(p.numel() for p in model.parameters())
-    print(json.dumps({"rank": rank, "world_size": dist.get_world_size(), "steps": a.steps,
+    print(json.dumps({"rank": rank, "world_size": 1 if a.no_ddp else dist.get_world_size(),
+                      "steps": a.steps,
                       "step_s": times, "losses": losses,
                       "gradient_bytes": params * 4,
                       "weights_checksum": float(sum(p.double().sum() for p in model.parameters())),
@@ -69,7 +74,8 @@ def main():
                       "param_sums": [float(p.double().sum()) for p in model.parameters()],
                       "grad_sums": [float(p.grad.double().sum()) for p in model.parameters()]}),
           flush=True)
-    dist.destroy_process_group()
+    if not a.no_ddp:
+        dist.destroy_process_group()
 
 
 if __name__ == "__main__":

@@ -18,12 +18,15 @@ import lab_json  # noqa: E402
 from lab_json import record  # noqa: E402
 
 
-def compare(d):
-    merged = json.load(open(os.path.join(d, "one.json")))
-    ours = [l for l in merged["multi_gpu"]["launches"] if l.get("counters")]
+def compare_files(ours_path, first, second=None):
+    """Our run at `ours_path` (one process's, or a merged run's launches under multi_gpu) against
+    ncu's one-pass export `first`; `second` against `first` when given; and per launch that
+    writes, ncu's writes less ours."""
+    run = json.load(open(ours_path))
+    launches = run["multi_gpu"]["launches"] if "multi_gpu" in run else run["profile"]["launches"]
+    ours = [l for l in launches if l.get("counters")]
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
-        json.dump({"context": merged.get("context", {}), "profile": {"launches": ours}}, f)
-    first = os.path.join(d, "ncu1.csv")
+        json.dump({"context": run.get("context", {}), "profile": {"launches": ours}}, f)
     out = json.loads(subprocess.run(
         [sys.executable, os.path.join(SCRIPTS, "profile-compare.py"), f.name, first, "--dram",
          first], check=True, capture_output=True, text=True).stdout)
@@ -35,13 +38,20 @@ def compare(d):
             gaps.append({"kernel": ncu_csv.base_name(l["name"]), "ours": w["ours"],
                          "ncu": w["ncu"], "ncu_less_ours": w["ncu"] - w["ours"]})
     lower = sorted(g["ncu_less_ours"] for g in gaps if g["ncu_less_ours"] > 0)
-    return {"launches_matched": out.get("launches_matched"),
-            "counts_unequal": out.get("counts_unequal"),
-            "ours_vs_ncu_one_pass": ncu_csv.ours_dram_agreement(out),
-            "ncu_second_vs_first": ncu_csv.dram_agreement(first, os.path.join(d, "ncu2.csv")),
-            "ours_writes_lower": {"launches": len(lower), "of": len(gaps),
-                                  "median_bytes": lower[len(lower) // 2] if lower else 0},
-            "writes": gaps}
+    result = {"launches_matched": out.get("launches_matched"),
+              "counts_unequal": out.get("counts_unequal"),
+              "ours_vs_ncu_one_pass": ncu_csv.ours_dram_agreement(out)}
+    if second:
+        result["ncu_second_vs_first"] = ncu_csv.dram_agreement(first, second)
+    result["ours_writes_lower"] = {"launches": len(lower), "of": len(gaps),
+                                   "median_bytes": lower[len(lower) // 2] if lower else 0}
+    result["writes"] = gaps
+    return result
+
+
+def compare(d):
+    return compare_files(os.path.join(d, "one.json"), os.path.join(d, "ncu1.csv"),
+                         os.path.join(d, "ncu2.csv"))
 
 
 def report(d, rev):
