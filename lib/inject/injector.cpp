@@ -256,6 +256,8 @@ public:
     close_batch("exit");
     timer_.drain();
     collectives_.drain();
+    if (nvlink_)
+      write(nvlink_line(nvlink_->since_start(), pid_));
     if (progress_)
       progress_->finish();
     if (book_)
@@ -287,6 +289,15 @@ public:
         write(registers_line(function, registers, pid_));
     write(end_line(launches_.load(), pid_));
     records_.close();
+  }
+
+  // A rank's GPU: its NVLink traffic is read at its first launch and at exit.
+  void start_nvlink_meter(CUdevice dev) {
+    char bus[32] = {};
+    if (cuDeviceGetPCIBusId(bus, sizeof bus, dev) == CUDA_SUCCESS)
+      nvlink_ = std::make_unique<nvlink_meter>(bus);
+    else
+      write(nvlink_line({"", "the GPU's PCI bus id is unknown"}, pid_));
   }
 
   // Before this rank's collective call waits for its peers (the NCCL call recorder asks): the
@@ -501,7 +512,10 @@ private:
       CUdevice dev = 0;
       if (cuCtxGetDevice(&dev) == CUDA_SUCCESS) {
         write_start(static_cast<int>(dev), "", 0, nullptr);
-        write(rank_record(dev, static_cast<long>(pid_)));
+        const std::string rank = rank_record(dev, static_cast<long>(pid_));
+        write(rank);
+        if (!rank.empty())
+          start_nvlink_meter(dev);
       }
     }
     CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
@@ -1247,6 +1261,7 @@ private:
   std::map<std::string, std::int64_t> batch_ends_; ///< what ended the batches, by call
   driver_gate gate_{gate_limit}; ///< keeps the application's threads out during replays
   std::unique_ptr<detail::peer_table> peers_; ///< the job's ranks on this node (multi-GPU jobs)
+  std::unique_ptr<nvlink_meter> nvlink_;      ///< a rank's GPU's NVLink traffic
 };
 
 } // namespace

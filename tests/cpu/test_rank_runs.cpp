@@ -3,6 +3,7 @@
 // NCCL calls, and a merged run.
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -48,6 +49,9 @@ std::string rank_log_text(int rank, double allreduce_s, bool finished) {
   t += timing_line({"gemm_kernel(float*)", 2, 2e-3 * (rank + 1), 1e-3 * (rank + 1), 0, 0});
   t += timing_line(
       {"ncclDevKernel_AllReduce_Sum_f32_RING_LL(x)", 1, allreduce_s, allreduce_s, 0, 0});
+  // Rank 0's GPU sent 70 MB over NVLink; rank 1's counters could not be read.
+  t += rank == 0 ? nvlink_line({"fields", "", 70e6, 69e6, 2.0}, pid)
+                 : nvlink_line({"", "no NVLink on this GPU"}, pid);
   if (finished)
     t += end_line(3, pid);
   return t;
@@ -81,6 +85,16 @@ TEST(rank_runs, one_run_per_rank_with_collectives_then_the_merge) {
     EXPECT_EQ(j.at("multi_gpu").at("world_size"), 2);
     EXPECT_EQ(j.at("multi_gpu").at("status"), rank == 0 ? "ok" : "ended early (crashed or killed)");
     EXPECT_EQ(j.at("multi_gpu").at("collectives")[0].at("op"), "all_reduce");
+    EXPECT_DOUBLE_EQ(j.at("multi_gpu").at("collectives")[0].at("bus_bytes"), 67108864);
+    const json& nv = j.at("multi_gpu").at("nvlink");
+    if (rank == 0) {
+      EXPECT_DOUBLE_EQ(nv.at("tx_bytes"), 70e6);
+      EXPECT_DOUBLE_EQ(nv.at("collective_bus_bytes"), 67108864);
+      EXPECT_DOUBLE_EQ(nv.at("tx_per_bus_byte"), 70e6 / 67108864);
+    } else {
+      EXPECT_EQ(nv.at("counter"), "");
+      EXPECT_EQ(nv.at("why"), "no NVLink on this GPU");
+    }
     files.push_back(rank_run_path(dir / "run.json", rank));
     std::ofstream(files.back()) << r.json;
   }
@@ -94,6 +108,17 @@ TEST(rank_runs, one_run_per_rank_with_collectives_then_the_merge) {
   ASSERT_FALSE(s.kernels.empty());
   EXPECT_EQ(s.kernels[0].name, "gemm_kernel(float*)");
   EXPECT_EQ(s.kernels[0].slowest_rank, 1);
+  EXPECT_DOUBLE_EQ(s.ranks[0].nvlink.tx_bytes, 70e6);
+  EXPECT_DOUBLE_EQ(s.ranks[0].collective_bus_bytes, 67108864);
+  EXPECT_TRUE(s.ranks[1].nvlink.counter.empty());
+  const auto notes = merge_tables(s)[0].notes;
+  const auto has = [&](const std::string& text) {
+    return std::any_of(notes.begin(), notes.end(),
+                       [&](const std::string& n) { return n.find(text) != std::string::npos; });
+  };
+  EXPECT_TRUE(has("rank 0: its GPU sent 0.070 GB and received 0.069 GB over NVLink in 2.0 s"));
+  EXPECT_TRUE(has("bus bytes 0.067 GB (sent / bus bytes 1.043)"));
+  EXPECT_TRUE(has("rank 1: NVLink traffic not read (no NVLink on this GPU)"));
   const run merged = load_run(dir / "run.json");
   EXPECT_EQ(merged.kernels.size(), 2u);
   fs::remove_all(dir);

@@ -194,11 +194,13 @@ TEST(collective_correlation, a_group_of_calls_is_one_kernel) {
   EXPECT_EQ(out[0].op, collective_op::all_reduce);
   EXPECT_DOUBLE_EQ(out[0].bytes, 4000);
   EXPECT_DOUBLE_EQ(out[0].busbw, 4000 * 1.5 / 1e-3); // 4 ranks: 2(3)/4
+  EXPECT_DOUBLE_EQ(out[0].bus_bytes, 4000 * 1.5);
   // Different kinds in one group: mixed, each call with its own factor.
   auto a = call(10, collective_op::all_gather, 4000, 10, 1, 4);
   out = correlate_collectives({g, a}, {rank_launch(10, 20, 1e-3)});
   EXPECT_EQ(out[0].op, collective_op::mixed);
   EXPECT_DOUBLE_EQ(out[0].busbw, (1000 * 1.5 + 4000 * 0.75) / 1e-3);
+  EXPECT_DOUBLE_EQ(out[0].bus_bytes, 1000 * 1.5 + 4000 * 0.75);
 }
 
 TEST(collective_correlation, another_stream_and_no_call) {
@@ -211,6 +213,8 @@ TEST(collective_correlation, another_stream_and_no_call) {
   EXPECT_EQ(out[1].calls, 0); // nothing left: op from the kernel name, no bandwidth
   EXPECT_EQ(out[1].op, collective_op::all_reduce);
   EXPECT_DOUBLE_EQ(out[1].busbw, 0);
+  EXPECT_DOUBLE_EQ(out[1].bus_bytes, 0);
+  EXPECT_DOUBLE_EQ(out[0].bus_bytes, 512); // 2 ranks: 2(1)/2
   // A call made after the launch never belongs to it; another process's calls neither.
   out = correlate_collectives(
       {call(10, collective_op::all_reduce, 512, 50), call(10, collective_op::all_reduce, 64, 1, 2)},
@@ -226,6 +230,7 @@ TEST(rank_log_lines, round_trip_and_skip_the_rest) {
   text += "{\"type\":\"nccl\",\"pid\":42,\"stream\":99,\"op\":\"all_reduce\",\"bytes\":4096,"
           "\"nranks\":2,\"t_ns\":1200}\n";
   text += collective_line(l);
+  text += nvlink_line({"fields", "", 3.5e9, 2.5e9, 1.25}, 42);
   text += end_line(8, 42);
   text += "{\"type\":\"collective\",\"pid\":42,\"ind"; // cut short
   const rank_log log = parse_rank_log(text);
@@ -241,6 +246,17 @@ TEST(rank_log_lines, round_trip_and_skip_the_rest) {
   ASSERT_EQ(log.launches.size(), 1u);
   EXPECT_EQ(log.launches[0].index, 7);
   EXPECT_DOUBLE_EQ(log.launches[0].time_s, 2.5e-4);
+  ASSERT_TRUE(log.nvlink);
+  EXPECT_EQ(log.nvlink->counter, "fields");
+  EXPECT_DOUBLE_EQ(log.nvlink->tx_bytes, 3.5e9);
+  EXPECT_DOUBLE_EQ(log.nvlink->rx_bytes, 2.5e9);
+  EXPECT_DOUBLE_EQ(log.nvlink->seconds, 1.25);
+  // Unread: the reason survives; a log without the line has none.
+  const rank_log unread = parse_rank_log(nvlink_line({"", "no NVLink here"}, 42));
+  ASSERT_TRUE(unread.nvlink);
+  EXPECT_EQ(unread.nvlink->counter, "");
+  EXPECT_EQ(unread.nvlink->why, "no NVLink here");
+  EXPECT_FALSE(parse_rank_log(rank_line(r, 42, 1, "GPU-0123")).nvlink);
   // The profile log reader takes the same text (the multi-GPU lines are not its own).
   const profile_log p = parse_profile_log(text);
   EXPECT_TRUE(p.finished);

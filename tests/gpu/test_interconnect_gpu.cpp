@@ -4,10 +4,12 @@
 #include <cstdio>
 #include <set>
 
+#include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
 #include "roofkit/core.hpp"
 #include "roofkit/interconnect.hpp"
+#include "roofkit/ranks.hpp"
 
 namespace {
 
@@ -51,6 +53,51 @@ TEST(interconnect_gpu, pairs_and_all_reduce_within_the_links) {
   }
   // Large messages reach more of the links than small ones (latency bound).
   EXPECT_GT(r.all_reduce.back().busbw, 4 * r.all_reduce.front().busbw);
+}
+
+// NVML's NVLink counters against a peer copy of known size: GPU 0 sends at least the copy's
+// bytes, and at most a quarter more (the counters are the whole GPU's); GPU 1 receives them.
+TEST(interconnect_gpu, nvlink_counters_count_a_peer_copy) {
+  if (roofkit::visible_device_count() < 2)
+    GTEST_SKIP() << "needs two GPUs";
+  int can = 0;
+  ROOFKIT_CUDA_CHECK(cudaDeviceCanAccessPeer(&can, 0, 1));
+  if (can == 0)
+    GTEST_SKIP() << "GPUs 0 and 1 have no peer access";
+  const std::size_t bytes = std::size_t{512} << 20;
+  void* src = nullptr;
+  void* dst = nullptr;
+  char bus0[32] = {};
+  char bus1[32] = {};
+  ROOFKIT_CUDA_CHECK(cudaDeviceGetPCIBusId(bus0, sizeof bus0, 0));
+  ROOFKIT_CUDA_CHECK(cudaDeviceGetPCIBusId(bus1, sizeof bus1, 1));
+  ROOFKIT_CUDA_CHECK(cudaSetDevice(1));
+  ROOFKIT_CUDA_CHECK(cudaMalloc(&dst, bytes));
+  ROOFKIT_CUDA_CHECK(cudaSetDevice(0));
+  ROOFKIT_CUDA_CHECK(cudaMalloc(&src, bytes));
+  ROOFKIT_CUDA_CHECK(cudaMemset(src, 1, bytes));
+  if (cudaDeviceEnablePeerAccess(1, 0) != cudaSuccess)
+    (void)cudaGetLastError(); // enabled already
+  ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+  const roofkit::nvlink_meter sent(bus0);
+  const roofkit::nvlink_meter received(bus1);
+  ROOFKIT_CUDA_CHECK(cudaMemcpyPeer(dst, 1, src, 0, bytes));
+  ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+  const roofkit::nvlink_traffic t0 = sent.since_start();
+  const roofkit::nvlink_traffic t1 = received.since_start();
+  ROOFKIT_CUDA_CHECK(cudaFree(src));
+  ROOFKIT_CUDA_CHECK(cudaSetDevice(1));
+  ROOFKIT_CUDA_CHECK(cudaFree(dst));
+  ROOFKIT_CUDA_CHECK(cudaSetDevice(0));
+  if (t0.counter.empty())
+    GTEST_SKIP() << "NVLink counters not read: " << t0.why;
+  std::printf("%s: GPU 0 sent %.0f bytes, GPU 1 received %.0f, for a copy of %zu\n",
+              t0.counter.c_str(), t0.tx_bytes, t1.rx_bytes, bytes);
+  const double b = static_cast<double>(bytes);
+  EXPECT_GE(t0.tx_bytes, b);
+  EXPECT_LE(t0.tx_bytes, 1.25 * b);
+  EXPECT_GE(t1.rx_bytes, b);
+  EXPECT_LE(t1.rx_bytes, 1.25 * b);
 }
 
 } // namespace

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -112,7 +113,10 @@ struct collective_record {
   collective_op op = collective_op::unknown; ///< from the calls, else from the kernel name
   double bytes = 0;                          ///< summed over its calls
   int nranks = 0;
-  int calls = 0;    ///< NCCL calls matched to it (0: bytes unknown)
+  int calls = 0; ///< NCCL calls matched to it (0: bytes unknown)
+  /// Each call's bytes times its operation's bus factor, summed: what nccl-tests' bus bandwidth
+  /// counts as moved (a ring all-reduce's sends per rank); 0 when unknown.
+  double bus_bytes = 0;
   double algbw = 0; ///< bytes / time (bytes/s); 0 when unknown
   double busbw = 0; ///< nccl-tests' bus bandwidth (bytes/s); 0 when unknown
 };
@@ -128,6 +132,36 @@ std::vector<collective_record> correlate_collectives(std::vector<nccl_call> call
 std::string rank_line(const rank_info& r, std::int64_t pid, int ordinal, const std::string& uuid);
 std::string collective_line(const collective_launch& l);
 
+/// A GPU's NVLink data traffic, all links, between two readings of NVML's cumulative counters.
+/// They count the whole GPU: every process's traffic, not one kernel's.
+struct nvlink_traffic {
+  std::string counter; ///< the NVML fields read; "" when none could be
+  std::string why;     ///< why none could be ("" when read)
+  double tx_bytes = 0; ///< sent
+  double rx_bytes = 0; ///< received
+  double seconds = 0;  ///< between the readings
+};
+
+/// Reads one GPU's NVLink counters through NVML, loaded at run time: the data throughput fields
+/// (KiB, all links), else the byte count fields of newer drivers. The first reading is taken
+/// on construction; no exceptions (a GPU without NVLink, or without NVML, says why).
+class nvlink_meter {
+public:
+  /// `pci_bus_id` as cudaDeviceGetPCIBusId writes it.
+  explicit nvlink_meter(const std::string& pci_bus_id);
+  ~nvlink_meter();
+  nvlink_meter(const nvlink_meter&) = delete;
+  nvlink_meter& operator=(const nvlink_meter&) = delete;
+  /// The traffic since construction (counter "" and `why` when it cannot be read).
+  nvlink_traffic since_start() const;
+
+private:
+  struct state;
+  std::unique_ptr<state> state_;
+};
+/// The record log's line of a process's NVLink traffic.
+std::string nvlink_line(const nvlink_traffic& t, std::int64_t pid);
+
 /// What a rank's record log holds besides what parse_profile_log reads.
 struct rank_log {
   std::optional<rank_info> rank;
@@ -135,6 +169,7 @@ struct rank_log {
   std::string gpu_uuid;
   std::vector<nccl_call> calls;
   std::vector<collective_launch> launches;
+  std::optional<nvlink_traffic> nvlink; ///< its GPU's NVLink traffic over the process's run
 };
 /// Reads the rank, nccl and collective lines of a record log (other lines are skipped; a
 /// truncated last line is ignored).
@@ -198,6 +233,9 @@ struct merge_summary {
     double collective_wait_s = 0;
     /// Collectives in which it was the fastest rank: it came last, the others waited for it.
     std::int64_t last_to_arrive = 0;
+    /// Its GPU's NVLink traffic over its run (NVML); counter "" when not read.
+    nvlink_traffic nvlink;
+    double collective_bus_bytes = 0; ///< its collectives' bus bytes, summed
   };
   struct kernel_row {
     std::string name;

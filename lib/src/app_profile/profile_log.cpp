@@ -335,7 +335,7 @@ profile_log parse_profile_log(std::string_view text) {
       } else if (type == "registers") {
         log.function_registers[{pid, j.at("function").get<std::string>()}] =
             j.at("registers").get<unsigned>();
-      } else if (type == "rank" || type == "nccl" || type == "collective") {
+      } else if (type == "rank" || type == "nccl" || type == "collective" || type == "nvlink") {
         // multi-GPU records: parse_rank_log (roofkit/ranks.hpp) reads them
       } else if (!parse_sampling_line(type, j, pid, log)) {
         throw runtime_error(fmt::format("unknown record type '{}'", type));

@@ -1,14 +1,13 @@
 // Measured roofs by default: the quick ceilings of a GPU, measured once and cached per GPU
 // (UUID, driver, clocks) in the user's cache directory; or theoretical roofs, or a machine file
 // checked against the GPU it is applied to.
-#include <dlfcn.h>
-
 #include <cstdlib>
 #include <filesystem>
 
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
+#include "internal/nvml_api.hpp"
 #include "roofkit/ceilings.hpp"
 #include "roofkit/core.hpp"
 #include "roofkit/device.hpp"
@@ -19,22 +18,12 @@ namespace {
 
 // The driver's own version string through NVML, loaded at run time; "" without NVML.
 std::string nvml_driver_version() {
-  void* lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!lib)
+  nvml::api nv;
+  if (!nv.open() || !nv.driver_version || nv.init() != 0)
     return "";
-  using status_fn = int (*)();
-  using version_fn = int (*)(char*, unsigned);
-  const auto init = reinterpret_cast<status_fn>(dlsym(lib, "nvmlInit_v2"));
-  const auto shutdown = reinterpret_cast<status_fn>(dlsym(lib, "nvmlShutdown"));
-  const auto version = reinterpret_cast<version_fn>(dlsym(lib, "nvmlSystemGetDriverVersion"));
-  std::string out;
-  if (init && shutdown && version && init() == 0) {
-    char text[96] = {};
-    if (version(text, sizeof text) == 0)
-      out = text;
-    shutdown();
-  }
-  dlclose(lib);
+  char text[96] = {};
+  std::string out = nv.driver_version(text, sizeof text) == 0 ? text : "";
+  nv.shutdown();
   return out;
 }
 

@@ -162,6 +162,8 @@ std::vector<collective_record> correlate_collectives(std::vector<nccl_call> call
     }
     if (r.calls == 0)
       r.op = collective_op_of_kernel(r.launch.name);
+    if (r.calls > 0 && std::isfinite(bus_bytes))
+      r.bus_bytes = bus_bytes;
     if (r.calls > 0 && r.launch.time_s > 0) {
       r.algbw = r.bytes / r.launch.time_s;
       r.busbw = std::isfinite(bus_bytes) ? bus_bytes / r.launch.time_s : 0;
@@ -188,6 +190,14 @@ std::string collective_line(const collective_launch& l) {
   return j.dump() + '\n';
 }
 
+std::string nvlink_line(const nvlink_traffic& t, std::int64_t pid) {
+  json j = {{"type", "nvlink"},       {"pid", pid},
+            {"counter", t.counter},   {"why", t.why},
+            {"tx_bytes", t.tx_bytes}, {"rx_bytes", t.rx_bytes},
+            {"seconds", t.seconds}};
+  return j.dump() + '\n';
+}
+
 rank_log parse_rank_log(std::string_view text) {
   rank_log out;
   std::size_t pos = 0;
@@ -200,7 +210,8 @@ rank_log parse_rank_log(std::string_view text) {
     // Only the lines of this module's types: the others are parse_profile_log's.
     if (line.find("\"type\":\"rank\"") == std::string_view::npos &&
         line.find("\"type\":\"nccl\"") == std::string_view::npos &&
-        line.find("\"type\":\"collective\"") == std::string_view::npos)
+        line.find("\"type\":\"collective\"") == std::string_view::npos &&
+        line.find("\"type\":\"nvlink\"") == std::string_view::npos)
       continue;
     const json j = json::parse(line, nullptr, false);
     if (j.is_discarded() || !j.is_object())
@@ -236,6 +247,10 @@ rank_log parse_rank_log(std::string_view text) {
       l.t_ns = j.value("t_ns", std::int64_t{0});
       l.time_s = j.value("time_s", 0.0);
       out.launches.push_back(std::move(l));
+    } else if (type == "nvlink") {
+      out.nvlink =
+          nvlink_traffic{j.value("counter", ""), j.value("why", ""), j.value("tx_bytes", 0.0),
+                         j.value("rx_bytes", 0.0), j.value("seconds", 0.0)};
     }
   }
   return out;

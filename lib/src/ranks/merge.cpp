@@ -192,6 +192,12 @@ struct merger {
         summary.collective_points.push_back({row.rank, parse_collective_op(key.first), key.second,
                                              median(values),
                                              static_cast<std::int64_t>(values.size())});
+      if (mg->contains("nvlink")) {
+        const ojson& n = (*mg)["nvlink"];
+        row.nvlink = {n.value("counter", ""), n.value("why", ""), n.value("tx_bytes", 0.0),
+                      n.value("rx_bytes", 0.0), n.value("seconds", 0.0)};
+        row.collective_bus_bytes = n.value("collective_bus_bytes", 0.0);
+      }
       if (interconnect.is_null() && mg->contains("interconnect"))
         interconnect = (*mg)["interconnect"];
     }
@@ -238,7 +244,25 @@ ojson rank_json(const merge_summary::rank_row& r) {
           {"collective_launches", r.collectives},
           {"collective_wait_s", r.collective_wait_s},
           {"collectives_last_to_arrive", r.last_to_arrive},
-          {"median_busbw_bytes_per_s", r.median_busbw}};
+          {"median_busbw_bytes_per_s", r.median_busbw},
+          {"nvlink_tx_bytes", r.nvlink.counter.empty() ? ojson() : ojson(r.nvlink.tx_bytes)},
+          {"nvlink_rx_bytes", r.nvlink.counter.empty() ? ojson() : ojson(r.nvlink.rx_bytes)},
+          {"collective_bus_bytes", r.collective_bus_bytes}};
+}
+
+// A rank's NVLink traffic beside its collectives' bus bytes; "" when its run has none.
+std::string nvlink_note(const merge_summary::rank_row& r) {
+  const nvlink_traffic& n = r.nvlink;
+  if (n.counter.empty())
+    return n.why.empty() ? "" : fmt::format("rank {}: NVLink traffic not read ({})", r.rank, n.why);
+  std::string out = fmt::format("rank {}: its GPU sent {:.3f} GB and received {:.3f} GB over "
+                                "NVLink in {:.1f} s (NVML, the whole GPU); its collectives' bus "
+                                "bytes {:.3f} GB",
+                                r.rank, n.tx_bytes / 1e9, n.rx_bytes / 1e9, n.seconds,
+                                r.collective_bus_bytes / 1e9);
+  if (r.collective_bus_bytes > 0)
+    out += fmt::format(" (sent / bus bytes {:.3f})", n.tx_bytes / r.collective_bus_bytes);
+  return out;
 }
 
 ojson kernel_json(const merge_summary::kernel_row& k) {
@@ -414,6 +438,9 @@ std::vector<table> merge_tables(const merge_summary& s, std::size_t max_kernels)
                         s.matched_collectives, s.collective_fastest_s * 1e3)
           : "waiting in collectives: not computed (no collectives, or the ranks' collectives "
             "differ in order)");
+  for (const auto& r : s.ranks)
+    if (std::string note = nvlink_note(r); !note.empty())
+      ranks.notes.push_back(std::move(note));
   table kernels;
   kernels.id = "kernels_across_ranks";
   kernels.title = "Kernels across ranks (GPU time per rank)";

@@ -48,9 +48,27 @@ ojson collectives_json(const std::vector<collective_record>& list) {
                    {"bytes", c.bytes},
                    {"nranks", c.nranks},
                    {"calls", c.calls},
+                   {"bus_bytes", c.bus_bytes},
                    {"algbw_bytes_per_s", c.algbw},
                    {"busbw_bytes_per_s", c.busbw}});
   return out;
+}
+
+// The GPU's NVLink traffic over the rank's run beside its collectives' bus bytes (a ring
+// all-reduce sends its bus bytes from every rank).
+ojson nvlink_json(const nvlink_traffic& t, const std::vector<collective_record>& collectives) {
+  if (t.counter.empty())
+    return {{"counter", ""}, {"why", t.why}};
+  double bus = 0;
+  for (const auto& c : collectives)
+    bus += c.bus_bytes;
+  return {{"counter", t.counter},
+          {"scope", "the whole GPU, every process, from the rank's first launch to its exit"},
+          {"tx_bytes", t.tx_bytes},
+          {"rx_bytes", t.rx_bytes},
+          {"seconds", t.seconds},
+          {"collective_bus_bytes", bus},
+          {"tx_per_bus_byte", bus > 0 ? ojson(t.tx_bytes / bus) : ojson()}};
 }
 
 } // namespace
@@ -110,6 +128,8 @@ rank_run build_rank_run(int rank, const std::string& text, profile_run_inputs in
     waited_ns += c.peer_wait_ns;
   mg["nccl_calls_waiting_for_peer_replays_s"] = 1e-9 * static_cast<double>(waited_ns);
   mg["collectives"] = collectives_json(r.collectives);
+  if (r.extra.nvlink)
+    mg["nvlink"] = nvlink_json(*r.extra.nvlink, r.collectives);
   j["multi_gpu"] = mg;
   r.json = j.dump(2) + '\n';
   return r;
