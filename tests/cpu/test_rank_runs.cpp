@@ -91,6 +91,7 @@ TEST(rank_runs, one_run_per_rank_with_collectives_then_the_merge) {
       EXPECT_DOUBLE_EQ(nv.at("tx_bytes"), 70e6);
       EXPECT_DOUBLE_EQ(nv.at("collective_bus_bytes"), 67108864);
       EXPECT_DOUBLE_EQ(nv.at("tx_per_bus_byte"), 70e6 / 67108864);
+      EXPECT_DOUBLE_EQ(nv.at("rooted_bus_bytes"), 0); // an all-reduce: every rank sends
     } else {
       EXPECT_EQ(nv.at("counter"), "");
       EXPECT_EQ(nv.at("why"), "no NVLink on this GPU");
@@ -121,6 +122,36 @@ TEST(rank_runs, one_run_per_rank_with_collectives_then_the_merge) {
   EXPECT_TRUE(has("rank 1: NVLink traffic not read (no NVLink on this GPU)"));
   const run merged = load_run(dir / "run.json");
   EXPECT_EQ(merged.kernels.size(), 2u);
+  fs::remove_all(dir);
+}
+
+TEST(rank_runs, a_broadcast_is_sent_by_its_root_only) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("roofkit-rank-rooted-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::int64_t pid = 7;
+  std::string t = start_line({{"name", "NVIDIA H200"}, {"ordinal", "0"}}, "roofline", 8, pid);
+  t += rank_line({0, 0, 2, "RANK"}, pid, 0, "GPU-root");
+  t += "{\"type\":\"nccl\",\"pid\":7,\"stream\":9,\"op\":\"broadcast\",\"bytes\":4194304,"
+       "\"nranks\":2,\"t_ns\":10}\n";
+  t += collective_line({pid, 0, "ncclDevKernel_Broadcast_RING_LL(x)", 9, 20, 1e-4});
+  t += nvlink_line({"fields", "", 4194304, 0, 0.5}, pid);
+  t += end_line(1, pid);
+  profile_run_inputs in;
+  const rank_run r = build_rank_run(0, t, in, {}, profile_log{});
+  const json nv = json::parse(r.json).at("multi_gpu").at("nvlink");
+  EXPECT_DOUBLE_EQ(nv.at("collective_bus_bytes"), 4194304); // broadcast: factor 1
+  EXPECT_DOUBLE_EQ(nv.at("rooted_bus_bytes"), 4194304);
+  const fs::path file = rank_run_path(dir / "run.json", 0);
+  std::ofstream(file) << r.json;
+  const merge_summary s = merge_rank_runs({file}, dir / "run.json");
+  ASSERT_EQ(s.ranks.size(), 2u); // rank 1 of 2 has no file
+  const auto notes = merge_tables(s)[0].notes;
+  EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
+    return n.find("(sent / bus bytes 1.000), of which 0.004 GB broadcast or reduced, sent by "
+                  "the root only") != std::string::npos;
+  }));
   fs::remove_all(dir);
 }
 

@@ -4,7 +4,7 @@
 process; ncu_ddp.csv and its log ncu_ddp.log, ncu_ddp_app.csv (application replay),
 ncu_plain1.csv, ncu_plain2.csv: ncu's one-pass DRAM exports): each of ours against ncu's
 kernel replay, ncu's application replay and its plain runs against its kernel replay of the
-DDP step, and the passes ncu's log gives per launch."""
+DDP step, our DDP run against ncu's plain runs, and the passes ncu's log gives per launch."""
 import collections
 import os
 import re
@@ -46,6 +46,8 @@ def report(d, rev):
                                                                    f("ncu_ddp_app.csv")),
         plain=brief(plain),
         ncu_plain_vs_ncu_ddp=ncu_csv.dram_agreement(f("ncu_ddp.csv"), f("ncu_plain1.csv")),
+        ddp_ours_vs_ncu_plain=[brief(compare_files(f("ddp.json"), f(n)))
+                               for n in ("ncu_plain1.csv", "ncu_plain2.csv")],
         ddp_writes=ddp["writes"], plain_writes=plain["writes"])
 
 

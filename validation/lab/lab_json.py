@@ -6,9 +6,12 @@ import sys
 
 
 def gpus(fields="name,driver_version"):
-    """nvidia-smi's line per GPU for `fields`."""
-    return subprocess.run(["nvidia-smi", f"--query-gpu={fields}", "--format=csv,noheader"],
-                          capture_output=True, text=True).stdout.strip().splitlines()
+    """nvidia-smi's line per GPU for `fields`; [] without nvidia-smi (a report remade offline)."""
+    try:
+        return subprocess.run(["nvidia-smi", f"--query-gpu={fields}", "--format=csv,noheader"],
+                              capture_output=True, text=True).stdout.strip().splitlines()
+    except FileNotFoundError:
+        return []
 
 
 def record(what, command, rev, device=None, **parts):

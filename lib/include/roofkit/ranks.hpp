@@ -236,6 +236,7 @@ struct merge_summary {
     /// Its GPU's NVLink traffic over its run (NVML); counter "" when not read.
     nvlink_traffic nvlink;
     double collective_bus_bytes = 0; ///< its collectives' bus bytes, summed
+    double rooted_bus_bytes = 0;     ///< of which broadcasts' and reduces' (sent by the root)
   };
   struct kernel_row {
     std::string name;

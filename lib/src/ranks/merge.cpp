@@ -197,6 +197,7 @@ struct merger {
         row.nvlink = {n.value("counter", ""), n.value("why", ""), n.value("tx_bytes", 0.0),
                       n.value("rx_bytes", 0.0), n.value("seconds", 0.0)};
         row.collective_bus_bytes = n.value("collective_bus_bytes", 0.0);
+        row.rooted_bus_bytes = n.value("rooted_bus_bytes", 0.0);
       }
       if (interconnect.is_null() && mg->contains("interconnect"))
         interconnect = (*mg)["interconnect"];
@@ -262,6 +263,9 @@ std::string nvlink_note(const merge_summary::rank_row& r) {
                                 r.collective_bus_bytes / 1e9);
   if (r.collective_bus_bytes > 0)
     out += fmt::format(" (sent / bus bytes {:.3f})", n.tx_bytes / r.collective_bus_bytes);
+  if (r.rooted_bus_bytes > 0)
+    out += fmt::format(", of which {:.3f} GB broadcast or reduced, sent by the root only",
+                       r.rooted_bus_bytes / 1e9);
   return out;
 }
 

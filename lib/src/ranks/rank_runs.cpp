@@ -60,14 +60,19 @@ ojson nvlink_json(const nvlink_traffic& t, const std::vector<collective_record>&
   if (t.counter.empty())
     return {{"counter", ""}, {"why", t.why}};
   double bus = 0;
-  for (const auto& c : collectives)
+  double rooted = 0; // broadcast and reduce: the root sends, the others receive
+  for (const auto& c : collectives) {
     bus += c.bus_bytes;
+    if (c.op == collective_op::broadcast || c.op == collective_op::reduce)
+      rooted += c.bus_bytes;
+  }
   return {{"counter", t.counter},
           {"scope", "the whole GPU, every process, from the rank's first launch to its exit"},
           {"tx_bytes", t.tx_bytes},
           {"rx_bytes", t.rx_bytes},
           {"seconds", t.seconds},
           {"collective_bus_bytes", bus},
+          {"rooted_bus_bytes", rooted},
           {"tx_per_bus_byte", bus > 0 ? ojson(t.tx_bytes / bus) : ojson()}};
 }
 
