@@ -10,7 +10,8 @@ plain run.
 
 Run: torchrun --nproc_per_node 2 validation/apps/ddp_train.py [--steps 6] [--width 8192]
 --no-ddp trains the same model in one plain process (no process group, no NCCL, no DDP hooks):
-the same compute kernels, for telling what NCCL's presence changes.
+the same compute kernels, for telling what NCCL's presence changes; --pad-mb N takes N MiB of
+device memory before the model, which moves where its buffers lie.
 """
 import argparse
 import json
@@ -29,9 +30,12 @@ def main():
     p.add_argument("--layers", type=int, default=4)
     p.add_argument("--batch", type=int, default=1024)
     p.add_argument("--no-ddp", action="store_true", help="one process, no NCCL")
+    p.add_argument("--pad-mb", type=int, default=0,
+                   help="MiB of device memory taken first, so that the buffers lie elsewhere")
     a = p.parse_args()
     local = int(os.environ.get("LOCAL_RANK", "0"))
     torch.cuda.set_device(local)
+    pad = torch.empty(a.pad_mb << 20, dtype=torch.uint8, device="cuda") if a.pad_mb else None
     if not a.no_ddp:
         dist.init_process_group("nccl")
     rank = 0 if a.no_ddp else dist.get_rank()
@@ -76,6 +80,7 @@ def main():
           flush=True)
     if not a.no_ddp:
         dist.destroy_process_group()
+    del pad
 
 
 if __name__ == "__main__":

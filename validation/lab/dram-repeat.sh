@@ -4,6 +4,7 @@
 # two DRAM metrics alone (one pass), twice: each of our runs against ncu's first, our runs
 # against each other and ncu's second against its first, launch by launch, with the launches
 # that miss and the launch before each (what the L2 held before the flush).
+# PROFILE_ARGS: more options for our runs (e.g. "--replay-batch 256"), named in the evidence.
 # Writes $OUT/dram-repeat.json and $OUT/work.tgz. Usage: REV=rev [OUT=dir] validation/lab/dram-repeat.sh BUILD
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
@@ -13,7 +14,8 @@ W="$(mktemp -d)"
 one=(python3 validation/apps/train_step.py --steps 1)
 rc=0
 for i in 1 2 3; do
-  "$BUILD/tools/roofline-cuda" profile -q --sample all --profile-from-start off \
+  # shellcheck disable=SC2086
+  "$BUILD/tools/roofline-cuda" profile -q --sample all --profile-from-start off ${PROFILE_ARGS:-} \
     -o "$W/ours$i.json" -- "${one[@]}" >"$W/ours$i.out" 2>"$W/ours$i.err" || rc=1
 done
 for i in 1 2; do
