@@ -155,4 +155,28 @@ TEST(rank_runs, a_broadcast_is_sent_by_its_root_only) {
   fs::remove_all(dir);
 }
 
+TEST(rank_runs, nvlink_lines_of_a_large_job_are_one_summary) {
+  merge_summary s;
+  for (int rank = 0; rank < 10; ++rank) {
+    merge_summary::rank_row row;
+    row.rank = rank;
+    if (rank == 9)
+      row.nvlink.why = "no NVLink on this GPU";
+    else
+      row.nvlink = {"fields", "", 1e9 * (rank + 1), 1e9, 2.0};
+    row.collective_bus_bytes = 2e9;
+    s.ranks.push_back(row);
+  }
+  const auto notes = merge_tables(s)[0].notes;
+  const auto count = [&](const std::string& text) {
+    return std::count_if(notes.begin(), notes.end(),
+                         [&](const std::string& n) { return n.find(text) != std::string::npos; });
+  };
+  EXPECT_EQ(count("rank 0: its GPU sent"), 0); // no line per rank beyond 8 ranks
+  EXPECT_EQ(count("NVLink (NVML, each rank's whole GPU): 9 ranks read, 1.000 to 9.000 GB sent "
+                  "per rank; sent / its collectives' bus bytes 0.500 to 4.500"),
+            1);
+  EXPECT_EQ(count("NVLink traffic not read on 1 of the ranks (no NVLink on this GPU)"), 1);
+}
+
 } // namespace

@@ -269,6 +269,46 @@ std::string nvlink_note(const merge_summary::rank_row& r) {
   return out;
 }
 
+// The ranks' NVLink lines: one per rank up to `per_rank_up_to` ranks, else one for the job.
+std::vector<std::string> nvlink_notes(const std::vector<merge_summary::rank_row>& rows,
+                                      std::size_t per_rank_up_to = 8) {
+  std::vector<std::string> out;
+  if (rows.size() <= per_rank_up_to) {
+    for (const auto& r : rows)
+      if (std::string note = nvlink_note(r); !note.empty())
+        out.push_back(std::move(note));
+    return out;
+  }
+  std::vector<double> sent;
+  std::vector<double> ratio;
+  std::size_t unread = 0;
+  std::string why;
+  for (const auto& r : rows) {
+    if (r.nvlink.counter.empty()) {
+      unread += !r.nvlink.why.empty();
+      why = why.empty() ? r.nvlink.why : why;
+      continue;
+    }
+    sent.push_back(r.nvlink.tx_bytes);
+    if (r.collective_bus_bytes > 0)
+      ratio.push_back(r.nvlink.tx_bytes / r.collective_bus_bytes);
+  }
+  if (!sent.empty()) {
+    const auto [lo, hi] = std::minmax_element(sent.begin(), sent.end());
+    std::string note = fmt::format(
+        "NVLink (NVML, each rank's whole GPU): {} ranks read, {:.3f} to {:.3f} GB sent per rank",
+        sent.size(), *lo / 1e9, *hi / 1e9);
+    if (!ratio.empty()) {
+      const auto [rlo, rhi] = std::minmax_element(ratio.begin(), ratio.end());
+      note += fmt::format("; sent / its collectives' bus bytes {:.3f} to {:.3f}", *rlo, *rhi);
+    }
+    out.push_back(std::move(note));
+  }
+  if (unread > 0)
+    out.push_back(fmt::format("NVLink traffic not read on {} of the ranks ({})", unread, why));
+  return out;
+}
+
 ojson kernel_json(const merge_summary::kernel_row& k) {
   return {{"name", k.name},         {"collective", k.collective}, {"ranks", k.ranks},
           {"launches", k.launches}, {"mean_time_s", k.mean_s},    {"min_time_s", k.min_s},
@@ -442,9 +482,8 @@ std::vector<table> merge_tables(const merge_summary& s, std::size_t max_kernels)
                         s.matched_collectives, s.collective_fastest_s * 1e3)
           : "waiting in collectives: not computed (no collectives, or the ranks' collectives "
             "differ in order)");
-  for (const auto& r : s.ranks)
-    if (std::string note = nvlink_note(r); !note.empty())
-      ranks.notes.push_back(std::move(note));
+  for (auto& note : nvlink_notes(s.ranks))
+    ranks.notes.push_back(std::move(note));
   table kernels;
   kernels.id = "kernels_across_ranks";
   kernels.title = "Kernels across ranks (GPU time per rank)";
