@@ -6,6 +6,7 @@
 #   ncu1, ncu2     ncu's two DRAM metrics (one pass), twice
 #   ncu_pad, ours_pad  each once more with 256 MiB taken before the model (--pad-mb 256), which
 #                  moves where its buffers lie
+# PROFILE_ARGS: more options for our runs (e.g. "--replay-batch 1"), named in the evidence.
 # Writes $OUT/ddp-plain-spread.json (ddp_plain_spread_json.py). Usage (one GPU, after a build
 # with the tools): OUT=dir REV=rev validation/lab/ddp-plain-spread.sh BUILD
 set -uo pipefail
@@ -19,7 +20,8 @@ NCU=(ncu --profile-from-start off --cache-control all --clock-control none --csv
 ours() { # name, then the application's extra arguments
   local name=$1
   shift
-  "$RC" profile -q --sample all --profile-from-start off -o "$OUT/$name.json" \
+  # shellcheck disable=SC2086
+  "$RC" profile -q --sample all --profile-from-start off ${PROFILE_ARGS:-} -o "$OUT/$name.json" \
     -- "${PLAIN[@]}" "$@" >"$OUT/$name.out" 2>"$OUT/$name.err" || exit 1
 }
 ncu_run() { # name, then the application's extra arguments
