@@ -55,8 +55,8 @@ def report(d, rev):
         "the DDP step's model in a plain process (one GPU): DRAM bytes of one tool's two runs, "
         "of a run with the buffers moved (256 MiB taken first), and of the two tools, launch by "
         "launch (within 1% or 64 KiB)",
-        (f"PROFILE_ARGS='{os.environ['PROFILE_ARGS']}' " if os.environ.get("PROFILE_ARGS")
-         else "") + "OUT=dir REV=rev validation/lab/ddp-plain-spread.sh BUILD", rev,
+        lab_json.with_profile_args("OUT=dir REV=rev validation/lab/ddp-plain-spread.sh BUILD"),
+        rev,
         ours_second_vs_first=ours_agreement(f("ours1.json"), f("ours2.json")),
         ncu_second_vs_first=ncu_csv.dram_agreement(f("ncu1.csv"), f("ncu2.csv")),
         ours_moved_vs_first=ours_agreement(f("ours1.json"), f("ours_pad.json")),

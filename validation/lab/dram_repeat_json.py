@@ -63,8 +63,7 @@ def report(d, rev):
         "one training step with every launch profiled, three times, and ncu's one-pass DRAM "
         "values twice: which launches miss ncu's first run in each of ours (within 1% or "
         "64 KiB), our runs against each other, ncu's second against its first",
-        (f"PROFILE_ARGS='{os.environ['PROFILE_ARGS']}' " if os.environ.get("PROFILE_ARGS")
-         else "") + "REV=rev validation/lab/dram-repeat.sh BUILD", rev,
+        lab_json.with_profile_args("REV=rev validation/lab/dram-repeat.sh BUILD"), rev,
         device=(lab_json.gpus("name,driver_version,clocks.sm,clocks.mem") or [""])[0],
         ours_vs_ncu_first={r: against_ncu(d, r) for r in runs},
         ours_vs_ours={f"{a}_vs_{b}": ours_against_ours(d, a, b)

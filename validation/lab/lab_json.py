@@ -14,6 +14,14 @@ def gpus(fields="name,driver_version"):
         return []
 
 
+def with_profile_args(command):
+    """`command` as run: prefixed with PROFILE_ARGS='...' when that variable gave our runs more
+    options."""
+    import os
+    extra = os.environ.get("PROFILE_ARGS")
+    return f"PROFILE_ARGS='{extra}' {command}" if extra else command
+
+
 def record(what, command, rev, device=None, **parts):
     """A roofkit.validation/1 record: what, command, device (the first GPU's name and driver
     unless given), date, revision, then `parts` in order."""
