@@ -3,7 +3,6 @@
 (ours1.json, ours2.json, ours_pad.json: our runs; ncu1.csv, ncu2.csv, ncu_pad.csv: ncu's one-pass
 DRAM exports): launches whose DRAM read and write bytes agree within 1% or 64 KiB, for each
 pair: a tool against itself, against itself with the buffers moved, and against the other."""
-import json
 import os
 import sys
 
@@ -13,36 +12,12 @@ sys.path.insert(0, HERE)
 import ncu_csv  # noqa: E402
 import lab_json  # noqa: E402
 from ddp_one_rank_json import compare_files  # noqa: E402
+from dram_repeat_json import ours_against_ours  # noqa: E402
 
-DRAM = ("dram__bytes_read.sum", "dram__bytes_write.sum")
-
-
-def our_launches(path):
-    """Our run's profiled launches with DRAM counters, keyed for matching in order."""
-    out = []
-    for l in json.load(open(path))["profile"]["launches"]:
-        c = l.get("counters", {})
-        if all(m in c for m in DRAM):
-            key = (ncu_csv.base_name(l["name"]), tuple(l["launch"]["grid"]),
-                   tuple(l["launch"]["block"]))
-            out.append((key, [c[m] for m in DRAM]))
-    return out
-
-
-def ours_agreement(first, second):
-    """Launches of `second` (matched in order within their shape) whose DRAM bytes agree with
-    `first`'s: how far our runs agree with each other."""
-    by_key = {}
-    for key, values in our_launches(first):
-        by_key.setdefault(key, []).append(values)
-    seen, matched, agree = {}, 0, 0
-    for key, values in our_launches(second):
-        i = seen.get(key, 0)
-        seen[key] = i + 1
-        if i < len(by_key.get(key, [])):
-            matched += 1
-            agree += all(ncu_csv.dram_close(a, b) for a, b in zip(by_key[key][i], values))
-    return {"matched": matched, "agree": agree}
+def ours_agreement(d, first, second):
+    """Our runs `first` and `second` launch by launch (dram_repeat_json's rule): matched, agree."""
+    both = ours_against_ours(d, first, second)
+    return {"matched": both["matched"], "agree": both["agree"]}
 
 
 def ours_vs_ncu(d, ours, ncu):
@@ -57,9 +32,9 @@ def report(d, rev):
         "launch (within 1% or 64 KiB)",
         lab_json.with_profile_args("OUT=dir REV=rev validation/lab/ddp-plain-spread.sh BUILD"),
         rev,
-        ours_second_vs_first=ours_agreement(f("ours1.json"), f("ours2.json")),
+        ours_second_vs_first=ours_agreement(d, "ours1", "ours2"),
         ncu_second_vs_first=ncu_csv.dram_agreement(f("ncu1.csv"), f("ncu2.csv")),
-        ours_moved_vs_first=ours_agreement(f("ours1.json"), f("ours_pad.json")),
+        ours_moved_vs_first=ours_agreement(d, "ours1", "ours_pad"),
         ncu_moved_vs_first=ncu_csv.dram_agreement(f("ncu1.csv"), f("ncu_pad.csv")),
         ours_first_vs_ncu_first=ours_vs_ncu(d, "ours1.json", "ncu1.csv"),
         ours_second_vs_ncu_second=ours_vs_ncu(d, "ours2.json", "ncu2.csv"),
