@@ -6,10 +6,11 @@
 #   exits     profile's exit codes: no GPU visible (3), launches selected but none profiled (4)
 #   skip      a GPU test run where the tests skip (no GPU visible) fails the skip check
 #   fallback  the driver's L2 flush turned off: the run and stderr say the sweep was used and why
-#   sampling  a training step of our own (validation/apps/train_step.py, 50 steps) alone and under
-#             `profile` with the defaults (per-shape sampling), and 5 steps with --sample all:
-#             wall times, launches timed, shapes measured, time shares against the all run
-#   everyncu  one step of the training step with every launch profiled against ncu, each ncu run
+#   sampling  a training step of our own (TRAIN_APP, default validation/apps/train_step.py; 50
+#             steps) alone and under `profile` with the defaults (per-shape sampling), and 5 steps
+#             with --sample all: wall times, launches timed, shapes measured, time shares against
+#             the all run
+#   everyncu  one step of TRAIN_APP with every launch profiled against ncu, each ncu run
 #             bounded by NCU_LIMIT_S seconds (default 260; the launches it finished are compared):
 #             counts equal, DRAM bytes against ncu's one-pass values, against ncu's own second
 #             run and against two more with the step's memory moved (another process holding
@@ -23,7 +24,9 @@
 #             `ceilings` must reject the timer's measurements (exit 1), and each GPU test that
 #             exists to catch one must fail, and pass in the unplanted build
 # Each stage writes one evidence file under $OUT (roofkit.validation/1, with command, device,
-# revision). Usage: OUT=dir REV=revision validation/scripts/release-checks.sh BUILD_DIR [stages]
+# revision). TRAIN_APP (sampling, everyncu): validation/apps/train_step.py or gpt_train.py; the
+# evidence of gpt_train.py is named after it (sampling-gpt-train-GPU.json).
+# Usage: OUT=dir REV=revision [TRAIN_APP=script] validation/scripts/release-checks.sh BUILD_DIR [stages]
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
 BUILD="${1:?usage: OUT=dir REV=rev validation/scripts/release-checks.sh BUILD_DIR [stages]}"
@@ -75,6 +78,15 @@ record() { # record FILE WHAT COMMAND: wraps results.jsonl into FILE and starts 
 }
 : >"$W/results.jsonl"
 app="$BUILD/tests/apps/roofkit_app_features"
+TRAIN_APP="${TRAIN_APP:-validation/apps/train_step.py}"
+case "$(basename "$TRAIN_APP")" in
+  train_step.py) train_tag=train-step train_what="our MLP-Mixer training step" every_tag="" ;;
+  gpt_train.py)
+    train_tag=gpt-train every_tag=-gpt-train
+    train_what="our GPT training loop (DataLoader workers, pin-memory thread, SDPA attention, fp16 autocast with a GradScaler, foreach AdamW, EMA on a second stream)" ;;
+  *) echo "release-checks: TRAIN_APP must be validation/apps/train_step.py or gpt_train.py" >&2
+     exit 2 ;;
+esac
 [ -x "$app" ] || app="$(find "$BUILD/tests/apps" -maxdepth 1 -type f -executable | head -1)"
 
 if [[ " $stages " == *" roofs "* ]]; then
@@ -219,7 +231,7 @@ PY
     "OUT=... REV=... validation/scripts/release-checks.sh BUILD fallback"
 fi
 if [[ " $stages " == *" sampling "* ]]; then
-  ts=validation/apps/train_step.py
+  ts="$TRAIN_APP"
   # Untimed: the first Python process of a fresh machine reads PyTorch from disk (15.0 s against
   # 9.2 s for the next, H200), which would flatter the ratio to the profiled run.
   python3 "$ts" --steps 1 >/dev/null 2>&1
@@ -259,15 +271,15 @@ print(json.dumps({"check": "sampling_vs_all",
                   "max_time_share_difference_pp_same_5_steps": None if diff is None else round(100 * diff, 3),
                   "max_time_share_difference_pp_50_default_vs_5_all": None if diff50 is None else round(100 * diff50, 3)}))
 PY
-  record "sampling-train-step-$gpu.json" "Per-shape sampling on our MLP-Mixer training step: 50 steps under profile with the defaults against the application alone (wall), 5 steps with the defaults and with --sample all (wall, overhead), every launch timed, every shape measured, the largest per-kernel time-share difference between the default and the all run of the same 5 steps" \
-    "OUT=... REV=... validation/scripts/release-checks.sh BUILD sampling"
+  record "sampling-$train_tag-$gpu.json" "Per-shape sampling on $train_what: 50 steps under profile with the defaults against the application alone (wall), 5 steps with the defaults and with --sample all (wall, overhead), every launch timed, every shape measured, the largest per-kernel time-share difference between the default and the all run of the same 5 steps" \
+    "OUT=... REV=... TRAIN_APP=$TRAIN_APP validation/scripts/release-checks.sh BUILD sampling"
 fi
 
 if [[ " $stages " == *" everyncu "* ]]; then
   # One training step with every launch profiled (--sample all; warm-up steps outside
   # cudaProfilerStart), then ncu on the same step with our counter names, and twice with the two
   # DRAM metrics alone (its one-pass values, and their own run-to-run spread).
-  one=(python3 validation/apps/train_step.py --steps 1)
+  one=(python3 "$TRAIN_APP" --steps 1)
   check every_profiled 0 "$RC" profile -q --sample all --profile-from-start off \
     --records "$W/every.records.jsonl" -o "$W/every.json" -- "${one[@]}"
   ncu_line=(timeout "${NCU_LIMIT_S:-260}" ncu --profile-from-start off --cache-control all --clock-control none --csv --page raw
@@ -287,8 +299,8 @@ if [[ " $stages " == *" everyncu "* ]]; then
     release_device_memory
   done
   python3 validation/scripts/every_launch_vs_ncu.py "$W" >>"$W/results.jsonl"
-  record "every-launch-vs-ncu-$gpu.json" "One step of our MLP-Mixer training step with every launch profiled (--sample all): profiler time per launch, every count against ncu with our counter names, DRAM read and write bytes against ncu's one-pass DRAM values (within 1% or 64 KiB) beside ncu's second run against its first and two more ncu runs with the step's memory moved to other physical pages (another process holding 1 or 5 GiB first)" \
-    "OUT=... REV=... validation/scripts/release-checks.sh BUILD everyncu"
+  record "every-launch-vs-ncu$every_tag-$gpu.json" "One step of $train_what with every launch profiled (--sample all): profiler time per launch, every count against ncu with our counter names, DRAM read and write bytes against ncu's one-pass DRAM values (within 1% or 64 KiB) beside ncu's second run against its first and two more ncu runs with the step's memory moved to other physical pages (another process holding 1 or 5 GiB first)" \
+    "OUT=... REV=... TRAIN_APP=$TRAIN_APP validation/scripts/release-checks.sh BUILD everyncu"
 fi
 
 if [[ " $stages " == *" nvtx "* ]]; then
