@@ -20,7 +20,7 @@ bool is_kernel_launch(CUpti_CallbackId cbid) {
 
 namespace {
 
-// Calls that read or set context, device and function state only.
+// Calls that read or set context, device and function state only, and the error names.
 bool context_query(CUpti_CallbackId cbid) {
   switch (cbid) {
   case CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent:
@@ -72,6 +72,8 @@ bool context_query(CUpti_CallbackId cbid) {
   case CUPTI_DRIVER_TRACE_CBID_cuModuleGetFunction:
   case CUPTI_DRIVER_TRACE_CBID_cuModuleGetGlobal_v2:
   case CUPTI_DRIVER_TRACE_CBID_cuLibraryGetGlobal:
+  case CUPTI_DRIVER_TRACE_CBID_cuGetErrorString:
+  case CUPTI_DRIVER_TRACE_CBID_cuGetErrorName:
     return true;
   default:
     return false;

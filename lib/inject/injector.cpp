@@ -87,16 +87,17 @@ struct device_state {
 
 /// A step of a batch waiting for its replay: a selected launch (measured), or device work that
 /// ran between two of them and is re-issued in every pass (a launch that is not measured, a
-/// memset).
+/// memset, a device-to-device copy).
 struct pending_launch {
-  std::unique_ptr<captured_launch> launch; ///< a kernel launch; null for a memset
-  std::function<CUresult()> memset;
-  launch_record rec;    ///< measured launches only
-  double capture_s = 0; ///< time spent on it in its callback
+  std::unique_ptr<captured_launch> launch; ///< a kernel launch; null for other device work
+  std::function<CUresult()> work;          ///< the memset or copy
+  const char* what = "a memset";           ///< names the memset or copy
+  launch_record rec;                       ///< measured launches only
+  double capture_s = 0;                    ///< time spent on it in its callback
   bool measured = true;
 
-  CUresult issue() const { return launch ? relaunch(launch->args()) : memset(); }
-  std::string label() const { return launch ? rec.kernel.name : "a memset"; }
+  CUresult issue() const { return launch ? relaunch(launch->args()) : work(); }
+  std::string label() const { return launch ? rec.kernel.name : what; }
 };
 
 /// Consecutive launches replayed together, from one checkpoint saved before the first.
@@ -1078,15 +1079,20 @@ private:
     return true;
   }
 
-  // A memset between the open batch's launches joins it as a step, unless the batch is full.
+  // A memset or a copy within the batch's device memory between the open batch's launches joins
+  // it as a step, unless the batch is full.
   bool ride_along(CUpti_CallbackId cbid, const CUpti_CallbackData* d) {
     if (batch_->launches.size() >= max_batch_steps())
       return false;
-    std::function<CUresult()> memset = memset_step(cbid, d->functionParams);
-    if (!memset)
-      return false;
     pending_launch step;
-    step.memset = std::move(memset);
+    step.work = memset_step(cbid, d->functionParams);
+    if (!step.work) {
+      tool_scope scope;
+      step.work = device_copy_step(cbid, d->functionParams, batch_->ctx);
+      step.what = "a device-to-device copy";
+    }
+    if (!step.work)
+      return false;
     step.measured = false;
     batch_->launches.push_back(std::move(step));
     return true;

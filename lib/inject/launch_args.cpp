@@ -211,4 +211,49 @@ std::function<CUresult()> memset_step(CUpti_CallbackId cbid, const void* params)
   }
 }
 
+namespace {
+
+// Device memory of `ctx` that only a call can read from the host: not managed, not mapped.
+bool plain_device_memory(CUdeviceptr p, CUcontext ctx) {
+  unsigned type = 0;
+  unsigned managed = 1;
+  CUcontext owner = nullptr;
+  return cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, p) == CUDA_SUCCESS &&
+         type == CU_MEMORYTYPE_DEVICE &&
+         cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, p) == CUDA_SUCCESS &&
+         managed == 0 &&
+         cuPointerGetAttribute(&owner, CU_POINTER_ATTRIBUTE_CONTEXT, p) == CUDA_SUCCESS &&
+         owner == ctx;
+}
+
+} // namespace
+
+std::function<CUresult()> device_copy_step(CUpti_CallbackId cbid, const void* params,
+                                           CUcontext ctx) {
+  if (!params)
+    return {};
+  switch (cbid) {
+  case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoD_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoD_v2_ptds: {
+    const auto& p = *static_cast<const cuMemcpyDtoD_v2_params*>(params);
+    if (!plain_device_memory(p.dstDevice, ctx) || !plain_device_memory(p.srcDevice, ctx))
+      return {};
+    return bound<cuMemcpyDtoD_v2_params>(params, [](const cuMemcpyDtoD_v2_params& q) {
+      return cuMemcpyDtoD(q.dstDevice, q.srcDevice, q.ByteCount);
+    });
+  }
+  case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync_v2_ptsz: {
+    const auto& p = *static_cast<const cuMemcpyDtoDAsync_v2_params*>(params);
+    if (!plain_device_memory(p.dstDevice, ctx) || !plain_device_memory(p.srcDevice, ctx))
+      return {};
+    return bound<cuMemcpyDtoDAsync_v2_params>(params, [](const cuMemcpyDtoDAsync_v2_params& q) {
+      return cuMemcpyDtoDAsync(q.dstDevice, q.srcDevice, q.ByteCount, q.hStream);
+    });
+  }
+  default:
+    return {};
+  }
+}
+
 } // namespace roofkit::inject

@@ -60,4 +60,11 @@ CUresult relaunch(const launch_args& a);
 /// parameters are copied.
 std::function<CUresult()> memset_step(CUpti_CallbackId cbid, const void* params);
 
+/// For a device-to-device copy (cuMemcpyDtoD, synchronous or not, any stream form) whose source
+/// and destination are both plain device memory of `ctx` (not managed, not another context's),
+/// the same copy again, to re-issue inside a batch's replays; empty for any other call or memory.
+/// The parameters are copied. Asks the driver about both pointers: call it in the tool's scope.
+std::function<CUresult()> device_copy_step(CUpti_CallbackId cbid, const void* params,
+                                           CUcontext ctx);
+
 } // namespace roofkit::inject

@@ -5,8 +5,10 @@
 // replay that does not put the variables back counts each pass as well. Then, inside the same
 // batch, a buffer allocated, cleared with an asynchronous memset and accumulated into by a kernel:
 // the allocation and the memset keep the batch open and the replays must leave the sum as one
-// launch makes it. Prints the counts and "module_variables: all results correct" and exits 0 when
-// every count and both buffers are right.
+// launch makes it. Then a device-to-device copy of that sum into a third buffer, accumulated into
+// once more: the copy keeps the batch open too, and each pass must copy again before the kernel
+// adds to it. Prints the counts and "module_variables: all results correct" and exits 0 when every
+// count and all three buffers are right.
 #include <cstdio>
 #include <vector>
 
@@ -49,6 +51,10 @@ int main() {
   CHECK(cudaMemsetAsync(y, 0, n * sizeof(float)));
   accumulate<<<blocks, 256>>>(y, x, n);
   accumulate<<<blocks, 256>>>(y, x, n);
+  float* z = nullptr;
+  CHECK(cudaMalloc(&z, n * sizeof(float)));
+  CHECK(cudaMemcpyAsync(z, y, n * sizeof(float), cudaMemcpyDeviceToDevice));
+  accumulate<<<blocks, 256>>>(z, x, n);
   CHECK(cudaGetLastError());
   unsigned early = 0;
   CHECK(cudaMemcpyFromSymbol(&early, early_launches, sizeof early));
@@ -57,13 +63,16 @@ int main() {
   std::vector<float> sum(n);
   CHECK(cudaMemcpy(out.data(), x, n * sizeof(float), cudaMemcpyDeviceToHost));
   CHECK(cudaMemcpy(sum.data(), y, n * sizeof(float), cudaMemcpyDeviceToHost));
+  std::vector<float> copied(n);
+  CHECK(cudaMemcpy(copied.data(), z, n * sizeof(float), cudaMemcpyDeviceToHost));
   CHECK(cudaFree(x));
   CHECK(cudaFree(y));
+  CHECK(cudaFree(z));
   const unsigned want = 2u * static_cast<unsigned>(blocks);
   // x: 0 -> 1 -> 2 (late adds one) -> 2 -> 3.
   int wrong = 0;
   for (int i = 0; i < n; ++i)
-    wrong += (out[i] != 3.0f) + (sum[i] != 6.0f);
+    wrong += (out[i] != 3.0f) + (sum[i] != 6.0f) + (copied[i] != 9.0f);
   std::printf(APP_NAME ": counted %u (this module), %u (the late module), expected %u each; %d "
                        "wrong values\n",
               early, late, want, wrong);

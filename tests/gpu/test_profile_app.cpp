@@ -287,7 +287,9 @@ TEST(profile_app, device_printf_heap_and_device_launches) {
 // Module variables: a CUPTI checkpoint restores those of the modules loaded before it, not of a
 // module loaded while the batch is open (its kernels counted every replay pass: 5 times the
 // launches). A buffer allocated and cleared inside the batch and accumulated into twice keeps its
-// sum. Every launch profiled in one batch, alone, and sampled, and each count right.
+// sum; its device-to-device copy, accumulated into once more, keeps the batch open and is copied
+// again in every pass. Every launch profiled in one batch, alone, and sampled, and each count
+// right.
 TEST(profile_app, module_variables_are_put_back_after_each_pass) {
   for (const char* options : {"--sample all", "--sample all --replay-batch 1", "--sample 1"}) {
     const auto p = profile("module-variables", options, "", ROOFKIT_APP_MODULE_VARIABLES);
@@ -295,6 +297,8 @@ TEST(profile_app, module_variables_are_put_back_after_each_pass) {
     EXPECT_NE(p.out.find("all results correct"), std::string::npos) << options << "\n" << p.out;
     EXPECT_TRUE(p.run["profile"]["errors"].empty()) << p.run["profile"]["errors"].dump();
     EXPECT_GE(p.run["profile"]["profiled_launches"].get<int>(), 2) << options;
+    const json time = p.run["profile"].value("profiler_time_s", json::object());
+    EXPECT_FALSE(time.contains("batch_ended_by:cuMemcpyDtoDAsync_v2")) << options << time.dump();
   }
 }
 
