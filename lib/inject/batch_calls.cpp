@@ -74,6 +74,7 @@ bool context_query(CUpti_CallbackId cbid) {
   case CUPTI_DRIVER_TRACE_CBID_cuLibraryGetGlobal:
   case CUPTI_DRIVER_TRACE_CBID_cuGetErrorString:
   case CUPTI_DRIVER_TRACE_CBID_cuGetErrorName:
+  case CUPTI_DRIVER_TRACE_CBID_cuInit: // the driver is initialised already when a batch is open
     return true;
   default:
     return false;

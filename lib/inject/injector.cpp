@@ -191,10 +191,17 @@ public:
     if (env && std::string(env) == "off")
       return;
     std::string why;
-    activity_registers_ = start_launch_registers(why);
-    if (!activity_registers_)
+    activity_registers_ = start_launch_registers(why, &injector::on_kernel_span, this);
+    if (activity_registers_)
+      timer_.expect_spans();
+    else
       say("warning: no kernel activity records (" + why +
-          "): registers per thread are the compiled counts");
+          "): registers per thread are the compiled counts, launch times the events'");
+  }
+
+  static void on_kernel_span(void* me, std::uint32_t correlation, std::uint64_t start_ns,
+                             std::uint64_t end_ns) {
+    static_cast<injector*>(me)->timer_.on_span(correlation, start_ns, end_ns);
   }
 
   // The profiler's own time, added to `fields` (the record log sums its profiler_time lines).
@@ -274,6 +281,8 @@ public:
       }
     for (const auto& [why, n] : batch_ends_)
       fields["batch_ended_by:" + why] = static_cast<double>(n);
+    if (activity_registers_)
+      fields["launch_groups_timed_by_events"] = timer_.groups_timed_by_events();
     if (!fields.empty())
       write(profiler_time_line(fields));
     if (phases_)
@@ -559,7 +568,7 @@ private:
       write(inferred_record);
     progress_->tick(index + 1, book_->measured(), book_->inferred());
     lock.unlock();
-    timer_.begin(d->context, a.stream, at.group);
+    timer_.begin(d->context, a.stream, at.group, d->correlationId);
     if (collective)
       collectives_.begin(a.stream, name, index, pid_);
   }

@@ -94,4 +94,15 @@ std::vector<std::string> launch_book::finish(const std::vector<std::string>& ker
   return lines;
 }
 
+std::map<int, launch_time_stats> prefer_spans(const std::map<int, launch_time_stats>& events,
+                                              const std::map<int, launch_time_stats>& spans) {
+  std::map<int, launch_time_stats> out = events;
+  for (auto& [group, t] : out) {
+    const auto span = spans.find(group);
+    if (span != spans.end() && span->second.count() == t.count())
+      t = span->second;
+  }
+  return out;
+}
+
 } // namespace roofkit::inject

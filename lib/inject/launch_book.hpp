@@ -12,6 +12,11 @@
 
 namespace roofkit::inject {
 
+/// Per group, the times of the kernel activity records (`spans`) where every launch the events
+/// timed has one (equal counts), else the events' (`events`); groups without events are left out.
+std::map<int, launch_time_stats> prefer_spans(const std::map<int, launch_time_stats>& events,
+                                              const std::map<int, launch_time_stats>& spans);
+
 class launch_book {
 public:
   launch_book(sample_limit limit, std::int64_t pid) : sampler_(limit), pid_(pid) {}

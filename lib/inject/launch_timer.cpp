@@ -1,5 +1,8 @@
 #include "launch_timer.hpp"
 
+#include "launch_book.hpp"
+#include "launch_registers.hpp"
+
 namespace roofkit::inject {
 
 namespace {
@@ -10,6 +13,7 @@ struct open_pair {
   CUstream stream = nullptr;
   CUevent start = nullptr;
   int kernel = -1;
+  std::uint32_t correlation = 0;
 };
 thread_local open_pair current;
 
@@ -28,7 +32,7 @@ CUevent launch_timer::take(CUcontext ctx) {
   return e;
 }
 
-bool launch_timer::begin(CUcontext ctx, CUstream stream, int group) {
+bool launch_timer::begin(CUcontext ctx, CUstream stream, int group, std::uint32_t correlation) {
   std::lock_guard lock(mutex_);
   CUevent start = take(ctx);
   if (!start || cuEventRecord(start, stream) != CUDA_SUCCESS) {
@@ -36,7 +40,13 @@ bool launch_timer::begin(CUcontext ctx, CUstream stream, int group) {
       free_[ctx].push_back(start);
     return false;
   }
-  current = {true, ctx, stream, start, group};
+  current = {true, ctx, stream, start, group, correlation};
+  if (expect_spans_ && awaiting_span_.size() >= max_awaiting_spans) {
+    expect_spans_ = false; // the events time every group from here
+    awaiting_span_.clear();
+  }
+  if (expect_spans_)
+    awaiting_span_[correlation] = group; // before the launch: its record may come at once
   return true;
 }
 
@@ -48,6 +58,7 @@ void launch_timer::end(bool launched) {
   current.active = false;
   CUevent stop = launched ? take(p.ctx) : nullptr;
   if (!stop || cuEventRecord(stop, p.stream) != CUDA_SUCCESS) {
+    awaiting_span_.erase(p.correlation);
     free_[p.ctx].push_back(p.start);
     if (stop)
       free_[p.ctx].push_back(stop);
@@ -85,18 +96,42 @@ void launch_timer::collect(bool wait_all, CUcontext ctx) {
 }
 
 void launch_timer::drain(CUcontext ctx) {
-  std::lock_guard lock(mutex_);
-  collect(true, ctx);
-  if (ctx) {
-    for (CUevent e : free_[ctx])
-      cuEventDestroy(e);
-    free_.erase(ctx);
+  {
+    std::lock_guard lock(mutex_);
+    collect(true, ctx);
+    if (ctx) {
+      for (CUevent e : free_[ctx])
+        cuEventDestroy(e);
+      free_.erase(ctx);
+    }
   }
+  if (!ctx && expect_spans_)
+    flush_kernel_activity(); // every timed kernel has finished: its record is in a buffer
+}
+
+void launch_timer::on_span(std::uint32_t correlation, std::uint64_t start_ns,
+                           std::uint64_t end_ns) {
+  std::lock_guard lock(mutex_);
+  const auto it = awaiting_span_.find(correlation);
+  if (it == awaiting_span_.end())
+    return; // not a timed launch of the application (a replay, a graph's kernel)
+  span_times_[it->second].add(static_cast<double>(end_ns - start_ns) * 1e-9);
+  awaiting_span_.erase(it);
 }
 
 std::map<int, launch_time_stats> launch_timer::stats() {
   std::lock_guard lock(mutex_);
-  return times_;
+  return prefer_spans(times_, span_times_);
+}
+
+int launch_timer::groups_timed_by_events() {
+  std::lock_guard lock(mutex_);
+  int n = 0;
+  for (const auto& [group, t] : times_) {
+    const auto span = span_times_.find(group);
+    n += span == span_times_.end() || span->second.count() != t.count();
+  }
+  return n;
 }
 
 } // namespace roofkit::inject

@@ -3,8 +3,14 @@
 // kernel's share of the GPU time is known whether it was profiled or not. Completed pairs are
 // collected as later launches arrive; at most `max_pending` pairs wait, and each group's times are
 // kept as launch_time_stats, so memory stays flat however many launches.
+//
+// Where kernel activity records arrive as well (on_span), a group's times are the records' GPU
+// start to end instead, when every timed launch of the group has its record: an event pair also
+// holds what the GPU waited for between the two events (the driver loading the module at a
+// kernel's first launch, the launch itself reaching an idle GPU), which the record does not.
 #include <cuda.h>
 
+#include <cstdint>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -18,14 +24,22 @@ namespace roofkit::inject {
 class launch_timer {
 public:
   /// Records the start event before the launch (callback entry). Returns false when it could not.
-  /// `group` is the caller's number for what the launch is counted under.
-  bool begin(CUcontext ctx, CUstream stream, int group);
+  /// `group` is the caller's number for what the launch is counted under; `correlation` the
+  /// driver call's correlation id, which its kernel activity record carries.
+  bool begin(CUcontext ctx, CUstream stream, int group, std::uint32_t correlation);
   /// Records the stop event after the launch (callback exit) on the same thread.
   void end(bool launched);
   /// Waits for the pending pairs of `ctx` (all contexts when null) and collects them.
   void drain(CUcontext ctx = nullptr);
-  /// Per group: launches and times so far (after drain()).
+  /// Kernel activity records will arrive (on_span): each timed launch waits for its own.
+  void expect_spans() { expect_spans_ = true; }
+  /// A kernel activity record: the launch of this correlation id ran from `start_ns` to `end_ns`.
+  void on_span(std::uint32_t correlation, std::uint64_t start_ns, std::uint64_t end_ns);
+  /// Per group: launches and times so far (after drain()), from the activity records where every
+  /// timed launch of the group has one, else from the events.
   std::map<int, launch_time_stats> stats();
+  /// Groups whose times are the events' because some of their launches had no activity record.
+  int groups_timed_by_events();
 
 private:
   struct pair {
@@ -42,7 +56,11 @@ private:
   std::deque<pair> pending_;
   std::map<CUcontext, std::vector<CUevent>> free_;
   std::map<int, launch_time_stats> times_;
+  std::map<std::uint32_t, int> awaiting_span_; ///< correlation id -> group, until its record
+  std::map<int, launch_time_stats> span_times_;
+  bool expect_spans_ = false;
   static constexpr std::size_t max_pending = 4096;
+  static constexpr std::size_t max_awaiting_spans = 1 << 20; ///< beyond: records are not coming
 };
 
 } // namespace roofkit::inject

@@ -99,3 +99,26 @@ TEST(launch_book, distinct_nvtx_paths_are_bounded) {
 }
 
 } // namespace
+
+// Launch times: a group takes its kernel activity records' times only when every launch its events
+// timed has one; a kernel's first launch, whose event pair also held the module's loading, then no
+// longer counts for the time the GPU waited.
+TEST(launch_book, activity_times_replace_a_groups_event_times_only_when_complete) {
+  std::map<int, roofkit::launch_time_stats> events;
+  std::map<int, roofkit::launch_time_stats> spans;
+  for (double t : {3.2e-3, 16e-6, 16.5e-6})
+    events[0].add(t);
+  for (double t : {15e-6, 15.5e-6, 16e-6})
+    spans[0].add(t);
+  events[1].add(1e-3);
+  events[1].add(1e-3);
+  spans[1].add(0.9e-3); // one of two launches has a record: the events stay
+  spans[2].add(5e-6);   // no events for the group: left out
+  const auto chosen = roofkit::inject::prefer_spans(events, spans);
+  ASSERT_EQ(chosen.size(), 2u);
+  EXPECT_EQ(chosen.at(0).count(), 3);
+  EXPECT_NEAR(chosen.at(0).total_s(), 46.5e-6, 1e-12);
+  EXPECT_NEAR(chosen.at(0).max_s(), 16e-6, 1e-9);
+  EXPECT_EQ(chosen.at(1).count(), 2);
+  EXPECT_NEAR(chosen.at(1).total_s(), 2e-3, 1e-12);
+}

@@ -143,7 +143,8 @@ TEST(replay_batch_calls, the_injector_subscribes_to_launches_and_batch_enders_on
        {CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent, CUPTI_DRIVER_TRACE_CBID_cuEventRecord,
         CUPTI_DRIVER_TRACE_CBID_cuStreamGetCaptureInfo_v2, CUPTI_DRIVER_TRACE_CBID_cuGetProcAddress,
         CUPTI_DRIVER_TRACE_CBID_cuModuleGetFunction, CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData,
-        CUPTI_DRIVER_TRACE_CBID_cuGetErrorString, CUPTI_DRIVER_TRACE_CBID_cuGetErrorName})
+        CUPTI_DRIVER_TRACE_CBID_cuGetErrorString, CUPTI_DRIVER_TRACE_CBID_cuGetErrorName,
+        CUPTI_DRIVER_TRACE_CBID_cuInit})
     EXPECT_FALSE(needs_driver_callback(id)) << driver_call(id);
   EXPECT_GT(seen, 0);
   EXPECT_LT(seen, named);

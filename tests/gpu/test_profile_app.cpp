@@ -289,7 +289,7 @@ TEST(profile_app, device_printf_heap_and_device_launches) {
 // launches). A buffer allocated and cleared inside the batch and accumulated into twice keeps its
 // sum; its device-to-device copy, accumulated into once more, keeps the batch open and is copied
 // again in every pass. Every launch profiled in one batch, alone, and sampled, and each count
-// right.
+// right; every kernel timed by its activity records.
 TEST(profile_app, module_variables_are_put_back_after_each_pass) {
   for (const char* options : {"--sample all", "--sample all --replay-batch 1", "--sample 1"}) {
     const auto p = profile("module-variables", options, "", ROOFKIT_APP_MODULE_VARIABLES);
@@ -299,6 +299,8 @@ TEST(profile_app, module_variables_are_put_back_after_each_pass) {
     EXPECT_GE(p.run["profile"]["profiled_launches"].get<int>(), 2) << options;
     const json time = p.run["profile"].value("profiler_time_s", json::object());
     EXPECT_FALSE(time.contains("batch_ended_by:cuMemcpyDtoDAsync_v2")) << options << time.dump();
+    // Every kernel's launch times come from its activity records (the driver's correlation ids).
+    EXPECT_EQ(time.value("launch_groups_timed_by_events", -1.0), 0.0) << options << time.dump();
   }
 }
 
