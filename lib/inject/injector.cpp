@@ -199,9 +199,9 @@ public:
           "): registers per thread are the compiled counts, launch times the events'");
   }
 
-  static void on_kernel_span(void* me, std::uint32_t correlation, std::uint64_t start_ns,
-                             std::uint64_t end_ns) {
-    static_cast<injector*>(me)->timer_.on_span(correlation, start_ns, end_ns);
+  static void on_kernel_span(void* me, std::uint32_t correlation, const char* symbol,
+                             std::uint64_t start_ns, std::uint64_t end_ns) {
+    static_cast<injector*>(me)->timer_.on_span(correlation, symbol, start_ns, end_ns);
   }
 
   // The profiler's own time, added to `fields` (the record log sums its profiler_time lines).
@@ -568,7 +568,7 @@ private:
       write(inferred_record);
     progress_->tick(index + 1, book_->measured(), book_->inferred());
     lock.unlock();
-    timer_.begin(d->context, a.stream, at.group, d->correlationId);
+    timer_.begin(d->context, a.stream, at.group, d->correlationId, d->symbolName);
     if (collective)
       collectives_.begin(a.stream, name, index, pid_);
   }

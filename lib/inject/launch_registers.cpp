@@ -38,8 +38,8 @@ void CUPTIAPI buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer, s
       std::lock_guard lock(seen_mutex);
       seen()[k->name] = k->registersPerThread;
     }
-    if (span_sink && k->end > k->start)
-      span_sink(span_user, k->correlationId, k->start, k->end);
+    if (span_sink && k->name != nullptr && k->end > k->start)
+      span_sink(span_user, k->correlationId, k->name, k->start, k->end);
   }
   std::free(buffer);
 }

@@ -9,10 +9,11 @@
 
 namespace roofkit::inject {
 
-/// Receives each kernel activity record: the launch's correlation id (the driver call's) and the
-/// kernel's GPU start and end in nanoseconds. Called on CUPTI's thread or the flushing one.
-using kernel_span_sink = void (*)(void* user, std::uint32_t correlation, std::uint64_t start_ns,
-                                  std::uint64_t end_ns);
+/// Receives each kernel activity record: the launch's correlation id (the driver call's), the
+/// function's mangled name and the kernel's GPU start and end in nanoseconds. Called on CUPTI's
+/// thread or the flushing one.
+using kernel_span_sink = void (*)(void* user, std::uint32_t correlation, const char* name,
+                                  std::uint64_t start_ns, std::uint64_t end_ns);
 
 /// Starts kernel activity tracing (concurrent kernels, no serialisation), its records flushed
 /// every `flush_ms` milliseconds and each passed to `sink` (with `user`) when one is given. False,

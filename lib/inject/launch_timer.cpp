@@ -1,5 +1,8 @@
 #include "launch_timer.hpp"
 
+#include <functional>
+#include <string_view>
+
 #include "launch_book.hpp"
 #include "launch_registers.hpp"
 
@@ -32,7 +35,8 @@ CUevent launch_timer::take(CUcontext ctx) {
   return e;
 }
 
-bool launch_timer::begin(CUcontext ctx, CUstream stream, int group, std::uint32_t correlation) {
+bool launch_timer::begin(CUcontext ctx, CUstream stream, int group, std::uint32_t correlation,
+                         const char* symbol) {
   std::lock_guard lock(mutex_);
   CUevent start = take(ctx);
   if (!start || cuEventRecord(start, stream) != CUDA_SUCCESS) {
@@ -45,8 +49,8 @@ bool launch_timer::begin(CUcontext ctx, CUstream stream, int group, std::uint32_
     expect_spans_ = false; // the events time every group from here
     awaiting_span_.clear();
   }
-  if (expect_spans_)
-    awaiting_span_[correlation] = group; // before the launch: its record may come at once
+  if (expect_spans_ && symbol) // before the launch: its record may come at once
+    awaiting_span_[correlation] = {group, std::hash<std::string_view>{}(symbol)};
   return true;
 }
 
@@ -109,13 +113,14 @@ void launch_timer::drain(CUcontext ctx) {
     flush_kernel_activity(); // every timed kernel has finished: its record is in a buffer
 }
 
-void launch_timer::on_span(std::uint32_t correlation, std::uint64_t start_ns,
+void launch_timer::on_span(std::uint32_t correlation, const char* symbol, std::uint64_t start_ns,
                            std::uint64_t end_ns) {
+  const std::size_t hash = std::hash<std::string_view>{}(symbol);
   std::lock_guard lock(mutex_);
   const auto it = awaiting_span_.find(correlation);
-  if (it == awaiting_span_.end())
-    return; // not a timed launch of the application (a replay, a graph's kernel)
-  span_times_[it->second].add(static_cast<double>(end_ns - start_ns) * 1e-9);
+  if (it == awaiting_span_.end() || it->second.symbol != hash)
+    return; // not a timed launch of the application (a replay, a graph's or the tool's kernel)
+  span_times_[it->second.group].add(static_cast<double>(end_ns - start_ns) * 1e-9);
   awaiting_span_.erase(it);
 }
 

@@ -25,16 +25,21 @@ class launch_timer {
 public:
   /// Records the start event before the launch (callback entry). Returns false when it could not.
   /// `group` is the caller's number for what the launch is counted under; `correlation` the
-  /// driver call's correlation id, which its kernel activity record carries.
-  bool begin(CUcontext ctx, CUstream stream, int group, std::uint32_t correlation);
+  /// driver call's correlation id and `symbol` the function's mangled name (null: unknown), which
+  /// its kernel activity record carries.
+  bool begin(CUcontext ctx, CUstream stream, int group, std::uint32_t correlation,
+             const char* symbol);
   /// Records the stop event after the launch (callback exit) on the same thread.
   void end(bool launched);
   /// Waits for the pending pairs of `ctx` (all contexts when null) and collects them.
   void drain(CUcontext ctx = nullptr);
   /// Kernel activity records will arrive (on_span): each timed launch waits for its own.
   void expect_spans() { expect_spans_ = true; }
-  /// A kernel activity record: the launch of this correlation id ran from `start_ns` to `end_ns`.
-  void on_span(std::uint32_t correlation, std::uint64_t start_ns, std::uint64_t end_ns);
+  /// A kernel activity record: the launch of this correlation id ran function `symbol` from
+  /// `start_ns` to `end_ns`. A record of another function under the same id (a kernel the tool
+  /// launched inside the application's launch call) is passed over.
+  void on_span(std::uint32_t correlation, const char* symbol, std::uint64_t start_ns,
+               std::uint64_t end_ns);
   /// Per group: launches and times so far (after drain()), from the activity records where every
   /// timed launch of the group has one, else from the events.
   std::map<int, launch_time_stats> stats();
@@ -56,7 +61,11 @@ private:
   std::deque<pair> pending_;
   std::map<CUcontext, std::vector<CUevent>> free_;
   std::map<int, launch_time_stats> times_;
-  std::map<std::uint32_t, int> awaiting_span_; ///< correlation id -> group, until its record
+  struct awaited {
+    int group;
+    std::size_t symbol; ///< hash of the function's mangled name
+  };
+  std::map<std::uint32_t, awaited> awaiting_span_; ///< by correlation id, until its record
   std::map<int, launch_time_stats> span_times_;
   bool expect_spans_ = false;
   static constexpr std::size_t max_pending = 4096;

@@ -499,8 +499,17 @@ TEST(profile_app, stalls_name_where_the_warps_wait) {
   EXPECT_EQ(chase_top, "long_scoreboard") << (*chase)["counters"];
   EXPECT_GT(chase_share, 0.5);
   EXPECT_EQ(ring_top, "barrier") << (*ring)["counters"];
+  ASSERT_TRUE(chase->contains("diagnosis") && ring->contains("diagnosis")) << p.err;
   EXPECT_EQ((*chase)["diagnosis"]["limiter"], "latency_hiding") << (*chase)["diagnosis"];
   EXPECT_EQ((*ring)["diagnosis"]["limiter"], "synchronization") << (*ring)["diagnosis"];
+  // Each kernel's launch time (its activity record; the first launch of the application, while
+  // the profiler's own kernels start under the same call) is its time under the counters.
+  for (const auto& k : p.run["profile"]["kernels"]) {
+    const json* run_kernel = kernel_named(p.run, k["name"].get<std::string>());
+    ASSERT_TRUE(run_kernel);
+    const double counted = (*run_kernel)["gpu_time_s"].get<double>();
+    EXPECT_NEAR(k["median_time_s"].get<double>(), counted, 0.1 * counted) << k["name"];
+  }
   bool noted = false;
   for (const auto& n : p.run["context"]["notes"])
     noted = noted || n.get<std::string>().find("warp stalls:") != std::string::npos;
