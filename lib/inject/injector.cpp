@@ -1233,9 +1233,9 @@ private:
 
   static constexpr double turn_limit_s = 120;
   // Steps a batch holds per measured launch it may hold (--replay-batch), up to a limit of steps
-  // in all (or --replay-batch where that is more): the launches and memsets between measured
-  // ones, which keep the batch open, re-run in every pass, and CUPTI's counter image for the
-  // longest batch is made once at start (77 ms for 129 ranges on the H200, 0.5 MiB a range).
+  // in all (or --replay-batch where that is more): the launches, memsets and copies between
+  // measured ones, which keep the batch open, re-run in every pass, and CUPTI's counter image for
+  // the longest batch is made once at start (77 ms for 129 ranges on the H200, 0.5 MiB a range).
   static constexpr std::size_t batch_steps_per_launch = 4;
   static constexpr std::size_t max_batch_steps_in_all = 128;
   static constexpr std::chrono::seconds gate_limit{10};
