@@ -32,6 +32,8 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
+from launch_count import kernel_launches
+
 NOISE = 0.1
 
 
@@ -97,8 +99,10 @@ class Trainer:
         self.opt = torch.optim.AdamW(self.params, lr=args.lr, weight_decay=0.1, foreach=True)
         total = args.warmup + args.steps
         ramp = max(1, min(10, total // 5))
-        self.sched = torch.optim.lr_scheduler.LambdaLR(
-            self.opt, lambda s: min(1.0, (s + 1) / ramp) * 0.5 * (1 + math.cos(math.pi * s / total)))
+        def rate(s):  # warm-up, then cosine
+            return min(1.0, (s + 1) / ramp) * 0.5 * (1 + math.cos(math.pi * s / total))
+
+        self.sched = torch.optim.lr_scheduler.LambdaLR(self.opt, rate)
         self.scaler = torch.amp.GradScaler("cuda")
         self.ema = [p.detach().clone() for p in self.params]
         self.ema_stream = torch.cuda.Stream()
@@ -128,17 +132,6 @@ class Trainer:
         in_range("backward", self.scaler.scale(loss).backward)
         in_range("optimizer", optimizer)
         return loss.detach()
-
-
-def count_launches(trainer, seqs):
-    from torch.profiler import ProfilerActivity, profile
-    torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        trainer.step(seqs)
-        torch.cuda.synchronize()
-    kernels = [e for e in prof.events() if str(e.device_type).endswith("CUDA")
-               and not e.name.startswith(("Memcpy", "Memset"))]
-    return len(kernels)
 
 
 def parse():
@@ -197,7 +190,8 @@ def main():
     for _ in range(args.warmup):
         values.append(trainer.step(next(source)).item())
     if args.count_launches:
-        print(f"gpt_train: one step launches {count_launches(trainer, next(source))} kernels")
+        n = kernel_launches(lambda: trainer.step(next(source)))
+        print(f"gpt_train: one step launches {n} kernels")
     torch.cuda.synchronize()
     torch.cuda.profiler.start()
     t0 = time.perf_counter()
