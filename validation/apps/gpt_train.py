@@ -23,7 +23,6 @@ finite, or when over 30 steps or more the mean loss of the last five is not belo
 first step's; 77 without a CUDA device.
 usage: gpt_train.py [--steps N] [--warmup N] [--depth N] [--batch N] [--seq N] [--workers N]
                     [--seed N] [--count-launches]"""
-import argparse
 import math
 import sys
 import time
@@ -32,7 +31,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from launch_count import kernel_launches
+from training_common import kernel_launches, training_options
 
 NOISE = 0.1
 
@@ -135,10 +134,7 @@ class Trainer:
 
 
 def parse():
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--steps", type=int, default=3, help="measured steps (default 3)")
-    p.add_argument("--warmup", type=int, default=2, help="steps before the measured ones")
-    p.add_argument("--depth", type=int, default=8, help="transformer blocks (default 8)")
+    p = training_options(__doc__.split("\n\n")[0], 8, "transformer blocks", 20261129)
     p.add_argument("--batch", type=int, default=16)
     p.add_argument("--seq", type=int, default=256)
     p.add_argument("--width", type=int, default=512)
@@ -146,9 +142,6 @@ def parse():
     p.add_argument("--vocab", type=int, default=4096)
     p.add_argument("--lr", type=float, default=2e-3)
     p.add_argument("--workers", type=int, default=2, help="DataLoader worker processes")
-    p.add_argument("--seed", type=int, default=20261129)
-    p.add_argument("--count-launches", action="store_true",
-                   help="count one step's kernel launches with torch.profiler and print it")
     args = p.parse_args()
     if min(args.steps, args.depth, args.batch, args.seq, args.heads) < 1 or args.warmup < 0 \
             or args.workers < 0 or args.width % args.heads:

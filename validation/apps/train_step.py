@@ -22,7 +22,6 @@ only: `--steps 1` is the one-iteration run for `ncu --set full`.
 Prints the loss of every step and exits 1 when one is not finite, 77 without a CUDA device.
 usage: train_step.py [--steps N] [--warmup N] [--depth N] [--batch N] [--seed N]
                      [--count-launches]"""
-import argparse
 import math
 import sys
 import time
@@ -30,7 +29,7 @@ import time
 import torch
 from torch import nn
 
-from launch_count import kernel_launches
+from training_common import kernel_launches, training_options
 
 
 class MixerBlock(nn.Module):
@@ -103,16 +102,10 @@ def count_launches(model, opt, args, dev):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--steps", type=int, default=3, help="measured steps (default 3)")
-    p.add_argument("--warmup", type=int, default=2, help="steps before the measured ones")
-    p.add_argument("--depth", type=int, default=12, help="mixer blocks (default 12)")
+    p = training_options(__doc__.split("\n\n")[0], 12, "mixer blocks", 20261128)
     p.add_argument("--batch", type=int, default=64)
     p.add_argument("--image", type=int, default=64)
     p.add_argument("--classes", type=int, default=100)
-    p.add_argument("--seed", type=int, default=20261128)
-    p.add_argument("--count-launches", action="store_true",
-                   help="count one step's kernel launches with torch.profiler and print it")
     args = p.parse_args()
     if args.steps < 1 or args.warmup < 0 or args.depth < 1 or args.batch < 1:
         print("train_step: --steps, --depth and --batch must be >= 1, --warmup >= 0",
