@@ -31,7 +31,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from training_common import kernel_launches, training_options
+from training_common import in_range, kernel_launches, training_options
 
 NOISE = 0.1
 
@@ -81,14 +81,6 @@ class GPT(nn.Module):
     def forward(self, idx):
         x = self.blocks(self.tokens(idx) + self.positions[: idx.shape[1]])
         return self.norm(x) @ self.tokens.weight.t()  # the head shares the embedding
-
-
-def in_range(name, work):
-    torch.cuda.nvtx.range_push(name)
-    try:
-        return work()
-    finally:
-        torch.cuda.nvtx.range_pop()
 
 
 class Trainer:

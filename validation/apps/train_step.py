@@ -29,7 +29,7 @@ import time
 import torch
 from torch import nn
 
-from training_common import kernel_launches, training_options
+from training_common import in_range, kernel_launches, training_options
 
 
 class MixerBlock(nn.Module):
@@ -70,14 +70,6 @@ def batch(args, step, dev):
     images = torch.randn(args.batch, 3, args.image, args.image, device=dev, generator=g)
     labels = torch.randint(0, args.classes, (args.batch,), device=dev, generator=g)
     return images, labels
-
-
-def in_range(name, work):
-    torch.cuda.nvtx.range_push(name)
-    try:
-        return work()
-    finally:
-        torch.cuda.nvtx.range_pop()
 
 
 def train_step(model, opt, images, labels):

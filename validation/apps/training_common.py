@@ -1,5 +1,5 @@
-"""What the two training scripts (train_step.py, gpt_train.py) share: their common options and
-the kernel count behind `--count-launches` (torch.profiler; not under another profiler: both
+"""What the two training scripts (train_step.py, gpt_train.py) share: their common options, their
+NVTX ranges and the kernel count behind `--count-launches` (torch.profiler; not under another profiler: both
 would use CUPTI)."""
 import argparse
 
@@ -17,6 +17,15 @@ def training_options(description, depth, depth_help, seed):
     p.add_argument("--count-launches", action="store_true",
                    help="count one step's kernel launches with torch.profiler and print it")
     return p
+
+
+def in_range(name, work):
+    """Runs `work()` inside an NVTX push/pop range `name` on the calling thread."""
+    torch.cuda.nvtx.range_push(name)
+    try:
+        return work()
+    finally:
+        torch.cuda.nvtx.range_pop()
 
 
 def kernel_launches(work):
