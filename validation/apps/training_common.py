@@ -1,6 +1,6 @@
-"""What the two training scripts (train_step.py, gpt_train.py) share: their common options, their
-NVTX ranges and the kernel count behind `--count-launches` (torch.profiler; not under another profiler: both
-would use CUPTI)."""
+"""What the two training scripts (train_step.py, gpt_train.py) share: their common options,
+their NVTX ranges and the kernel count behind `--count-launches` (torch.profiler; not under
+another profiler: both would use CUPTI)."""
 import argparse
 
 import torch
