@@ -100,6 +100,7 @@ void launch_timer::collect(bool wait_all, CUcontext ctx) {
 }
 
 void launch_timer::drain(CUcontext ctx) {
+  bool spans = false;
   {
     std::lock_guard lock(mutex_);
     collect(true, ctx);
@@ -108,8 +109,9 @@ void launch_timer::drain(CUcontext ctx) {
         cuEventDestroy(e);
       free_.erase(ctx);
     }
+    spans = expect_spans_;
   }
-  if (!ctx && expect_spans_)
+  if (!ctx && spans) // not under the lock: the flush hands the records to on_span()
     flush_kernel_activity(); // every timed kernel has finished: its record is in a buffer
 }
 
