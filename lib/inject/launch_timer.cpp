@@ -111,8 +111,10 @@ void launch_timer::drain(CUcontext ctx) {
     }
     spans = expect_spans_;
   }
-  if (!ctx && spans) // not under the lock: the flush hands the records to on_span()
-    flush_kernel_activity(); // every timed kernel has finished: its record is in a buffer
+  // Every timed kernel has finished, so its record is in a buffer; flushed outside the lock, as
+  // the flush hands the records to on_span().
+  if (!ctx && spans)
+    flush_kernel_activity();
 }
 
 void launch_timer::on_span(std::uint32_t correlation, const char* symbol, std::uint64_t start_ns,
