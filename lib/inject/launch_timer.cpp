@@ -1,9 +1,5 @@
 #include "launch_timer.hpp"
 
-#include <functional>
-#include <string_view>
-
-#include "launch_book.hpp"
 #include "launch_registers.hpp"
 
 namespace roofkit::inject {
@@ -45,12 +41,8 @@ bool launch_timer::begin(CUcontext ctx, CUstream stream, int group, std::uint32_
     return false;
   }
   current = {true, ctx, stream, start, group, correlation};
-  if (expect_spans_ && awaiting_span_.size() >= max_awaiting_spans) {
-    expect_spans_ = false; // the events time every group from here
-    awaiting_span_.clear();
-  }
-  if (expect_spans_ && symbol) // before the launch: its record may come at once
-    awaiting_span_[correlation] = {group, std::hash<std::string_view>{}(symbol)};
+  if (expect_spans_) // before the launch: its record may come at once
+    spans_.expect(correlation, group, symbol);
   return true;
 }
 
@@ -62,7 +54,7 @@ void launch_timer::end(bool launched) {
   current.active = false;
   CUevent stop = launched ? take(p.ctx) : nullptr;
   if (!stop || cuEventRecord(stop, p.stream) != CUDA_SUCCESS) {
-    awaiting_span_.erase(p.correlation);
+    spans_.cancel(p.correlation);
     free_[p.ctx].push_back(p.start);
     if (stop)
       free_[p.ctx].push_back(stop);
@@ -109,7 +101,7 @@ void launch_timer::drain(CUcontext ctx) {
         cuEventDestroy(e);
       free_.erase(ctx);
     }
-    spans = expect_spans_;
+    spans = expect_spans_ && spans_.expecting();
   }
   // Every timed kernel has finished, so its record is in a buffer; flushed outside the lock, as
   // the flush hands the records to on_span().
@@ -119,28 +111,18 @@ void launch_timer::drain(CUcontext ctx) {
 
 void launch_timer::on_span(std::uint32_t correlation, const char* symbol, std::uint64_t start_ns,
                            std::uint64_t end_ns) {
-  const std::size_t hash = std::hash<std::string_view>{}(symbol);
   std::lock_guard lock(mutex_);
-  const auto it = awaiting_span_.find(correlation);
-  if (it == awaiting_span_.end() || it->second.symbol != hash)
-    return; // not a timed launch of the application (a replay, a graph's or the tool's kernel)
-  span_times_[it->second.group].add(static_cast<double>(end_ns - start_ns) * 1e-9);
-  awaiting_span_.erase(it);
+  spans_.record(correlation, symbol, start_ns, end_ns);
 }
 
 std::map<int, launch_time_stats> launch_timer::stats() {
   std::lock_guard lock(mutex_);
-  return prefer_spans(times_, span_times_);
+  return spans_.prefer(times_);
 }
 
 int launch_timer::groups_timed_by_events() {
   std::lock_guard lock(mutex_);
-  int n = 0;
-  for (const auto& [group, t] : times_) {
-    const auto span = span_times_.find(group);
-    n += span == span_times_.end() || span->second.count() != t.count();
-  }
-  return n;
+  return spans_.groups_left_to_events(times_);
 }
 
 } // namespace roofkit::inject

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "launch_book.hpp"
 #include "roofkit/app_profile.hpp"
 
 namespace roofkit::inject {
@@ -61,15 +62,9 @@ private:
   std::deque<pair> pending_;
   std::map<CUcontext, std::vector<CUevent>> free_;
   std::map<int, launch_time_stats> times_;
-  struct awaited {
-    int group;
-    std::size_t symbol; ///< hash of the function's mangled name
-  };
-  std::map<std::uint32_t, awaited> awaiting_span_; ///< by correlation id, until its record
-  std::map<int, launch_time_stats> span_times_;
+  launch_spans spans_;
   bool expect_spans_ = false;
   static constexpr std::size_t max_pending = 4096;
-  static constexpr std::size_t max_awaiting_spans = 1 << 20; ///< beyond: records are not coming
 };
 
 } // namespace roofkit::inject

@@ -1,7 +1,7 @@
 // The injected library's book of launches (lib/inject/launch_book.cpp, compiled in): shapes and
 // NVTX ranges numbered as they come, the first N launches of a shape measured and the rest
 // inferred and streamed to the record log, and the records it writes at exit read back as the
-// launcher reads them.
+// launcher reads them; launch times matched to their kernel activity records (launch_spans).
 #include <gtest/gtest.h>
 
 #include "launch_book.hpp"
@@ -100,25 +100,52 @@ TEST(launch_book, distinct_nvtx_paths_are_bounded) {
 
 } // namespace
 
-// Launch times: a group takes its kernel activity records' times only when every launch its events
-// timed has one; a kernel's first launch, whose event pair also held the module's loading, then no
-// longer counts for the time the GPU waited.
-TEST(launch_book, activity_times_replace_a_groups_event_times_only_when_complete) {
+// Launch times: a launch takes the activity record of its own function under its correlation id
+// (the profiler's warm-up kernel, started inside the application's first launch call, carries the
+// same id and is passed over), and a group takes its records' times only when every launch its
+// events timed has one; a kernel's first launch, whose event pair also held the module's loading,
+// then no longer counts for the time the GPU waited.
+TEST(launch_book, activity_records_time_their_own_launches_and_complete_groups) {
+  roofkit::inject::launch_spans spans;
+  spans.expect(7, 0, "_Z13pointer_chasePKjjPji");
+  EXPECT_FALSE(spans.record(7, "_Z11clock_probeiPx", 1000, 2120)); // another function, same id
+  EXPECT_TRUE(spans.record(7, "_Z13pointer_chasePKjjPji", 5000, 397192));
+  EXPECT_FALSE(spans.record(7, "_Z13pointer_chasePKjjPji", 5000, 6000)); // counted once
+  spans.expect(8, 0, "_Z13pointer_chasePKjjPji");
+  EXPECT_TRUE(spans.record(8, "_Z13pointer_chasePKjjPji", 0, 16000));
+  spans.expect(9, 1, "_Z4ringPfi");
+  spans.expect(10, 1, "_Z4ringPfi");
+  spans.cancel(10); // the launch failed: no record will come
+  EXPECT_FALSE(spans.record(10, "_Z4ringPfi", 0, 1000));
+  spans.expect(11, 2, nullptr); // no name: the events time it
+  EXPECT_FALSE(spans.record(11, "_Z1fv", 0, 1000));
+
   std::map<int, roofkit::launch_time_stats> events;
-  std::map<int, roofkit::launch_time_stats> spans;
-  for (double t : {3.2e-3, 16e-6, 16.5e-6})
-    events[0].add(t);
-  for (double t : {15e-6, 15.5e-6, 16e-6})
-    spans[0].add(t);
+  events[0].add(3.2e-3); // the first launch's pair held the module's loading
+  events[0].add(20e-6);
   events[1].add(1e-3);
-  events[1].add(1e-3);
-  spans[1].add(0.9e-3); // one of two launches has a record: the events stay
-  spans[2].add(5e-6);   // no events for the group: left out
-  const auto chosen = roofkit::inject::prefer_spans(events, spans);
-  ASSERT_EQ(chosen.size(), 2u);
-  EXPECT_EQ(chosen.at(0).count(), 3);
-  EXPECT_NEAR(chosen.at(0).total_s(), 46.5e-6, 1e-12);
-  EXPECT_NEAR(chosen.at(0).max_s(), 16e-6, 1e-9);
-  EXPECT_EQ(chosen.at(1).count(), 2);
+  events[1].add(1e-3); // two timed launches, no record for either
+  events[2].add(5e-6);
+  const auto chosen = spans.prefer(events);
+  ASSERT_EQ(chosen.size(), 3u);
+  EXPECT_EQ(chosen.at(0).count(), 2);
+  EXPECT_NEAR(chosen.at(0).total_s(), 392192e-9 + 16000e-9, 1e-12);
   EXPECT_NEAR(chosen.at(1).total_s(), 2e-3, 1e-12);
+  EXPECT_NEAR(chosen.at(2).total_s(), 5e-6, 1e-12);
+  EXPECT_EQ(spans.groups_left_to_events(events), 2);
+}
+
+// Records that never come do not pile up: past the limit of launches waiting at once, no launch
+// waits any more and every group keeps its events' times.
+TEST(launch_book, launches_stop_waiting_for_records_past_the_limit) {
+  roofkit::inject::launch_spans spans(3);
+  for (std::uint32_t id = 0; id < 3; ++id)
+    spans.expect(id, 0, "_Z1fv");
+  EXPECT_TRUE(spans.expecting());
+  spans.expect(3, 0, "_Z1fv");
+  EXPECT_FALSE(spans.expecting());
+  EXPECT_FALSE(spans.record(0, "_Z1fv", 0, 1000));
+  std::map<int, roofkit::launch_time_stats> events;
+  events[0].add(1e-6);
+  EXPECT_EQ(spans.groups_left_to_events(events), 1);
 }
