@@ -226,6 +226,15 @@ bool plain_device_memory(CUdeviceptr p, CUcontext ctx) {
          owner == ctx;
 }
 
+// The copy again when both of its ends are plain device memory of `ctx`.
+template <class P, class F>
+std::function<CUresult()> plain_copy(const void* params, CUcontext ctx, F call) {
+  const auto& p = *static_cast<const P*>(params);
+  if (!plain_device_memory(p.dstDevice, ctx) || !plain_device_memory(p.srcDevice, ctx))
+    return {};
+  return bound<P>(params, call);
+}
+
 } // namespace
 
 std::function<CUresult()> device_copy_step(CUpti_CallbackId cbid, const void* params,
@@ -234,23 +243,16 @@ std::function<CUresult()> device_copy_step(CUpti_CallbackId cbid, const void* pa
     return {};
   switch (cbid) {
   case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoD_v2:
-  case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoD_v2_ptds: {
-    const auto& p = *static_cast<const cuMemcpyDtoD_v2_params*>(params);
-    if (!plain_device_memory(p.dstDevice, ctx) || !plain_device_memory(p.srcDevice, ctx))
-      return {};
-    return bound<cuMemcpyDtoD_v2_params>(params, [](const cuMemcpyDtoD_v2_params& q) {
+  case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoD_v2_ptds:
+    return plain_copy<cuMemcpyDtoD_v2_params>(params, ctx, [](const cuMemcpyDtoD_v2_params& q) {
       return cuMemcpyDtoD(q.dstDevice, q.srcDevice, q.ByteCount);
     });
-  }
   case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync_v2:
-  case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync_v2_ptsz: {
-    const auto& p = *static_cast<const cuMemcpyDtoDAsync_v2_params*>(params);
-    if (!plain_device_memory(p.dstDevice, ctx) || !plain_device_memory(p.srcDevice, ctx))
-      return {};
-    return bound<cuMemcpyDtoDAsync_v2_params>(params, [](const cuMemcpyDtoDAsync_v2_params& q) {
-      return cuMemcpyDtoDAsync(q.dstDevice, q.srcDevice, q.ByteCount, q.hStream);
-    });
-  }
+  case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync_v2_ptsz:
+    return plain_copy<cuMemcpyDtoDAsync_v2_params>(
+        params, ctx, [](const cuMemcpyDtoDAsync_v2_params& q) {
+          return cuMemcpyDtoDAsync(q.dstDevice, q.srcDevice, q.ByteCount, q.hStream);
+        });
   default:
     return {};
   }

@@ -41,8 +41,7 @@ bool launch_timer::begin(CUcontext ctx, CUstream stream, int group, std::uint32_
     return false;
   }
   current = {true, ctx, stream, start, group, correlation};
-  if (expect_spans_) // before the launch: its record may come at once
-    spans_.expect(correlation, group, symbol);
+  spans_.expect(correlation, group, symbol); // before the launch: its record may come at once
   return true;
 }
 
@@ -101,7 +100,7 @@ void launch_timer::drain(CUcontext ctx) {
         cuEventDestroy(e);
       free_.erase(ctx);
     }
-    spans = expect_spans_ && spans_.expecting();
+    spans = spans_.expecting();
   }
   // Every timed kernel has finished, so its record is in a buffer; flushed outside the lock, as
   // the flush hands the records to on_span().

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "launch_book.hpp"
+#include "launch_spans.hpp"
 #include "roofkit/app_profile.hpp"
 
 namespace roofkit::inject {
@@ -35,7 +35,7 @@ public:
   /// Waits for the pending pairs of `ctx` (all contexts when null) and collects them.
   void drain(CUcontext ctx = nullptr);
   /// Kernel activity records will arrive (on_span): each timed launch waits for its own.
-  void expect_spans() { expect_spans_ = true; }
+  void expect_spans() { spans_.start(); }
   /// A kernel activity record: the launch of this correlation id ran function `symbol` from
   /// `start_ns` to `end_ns`. A record of another function under the same id (a kernel the tool
   /// launched inside the application's launch call) is passed over.
@@ -63,7 +63,6 @@ private:
   std::map<CUcontext, std::vector<CUevent>> free_;
   std::map<int, launch_time_stats> times_;
   launch_spans spans_;
-  bool expect_spans_ = false;
   static constexpr std::size_t max_pending = 4096;
 };
 

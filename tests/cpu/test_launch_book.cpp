@@ -1,10 +1,12 @@
 // The injected library's book of launches (lib/inject/launch_book.cpp, compiled in): shapes and
 // NVTX ranges numbered as they come, the first N launches of a shape measured and the rest
 // inferred and streamed to the record log, and the records it writes at exit read back as the
-// launcher reads them; launch times matched to their kernel activity records (launch_spans).
+// launcher reads them; and launch times matched to their kernel activity records
+// (lib/inject/launch_spans.cpp).
 #include <gtest/gtest.h>
 
 #include "launch_book.hpp"
+#include "launch_spans.hpp"
 #include "roofkit/app_profile.hpp"
 
 namespace {
@@ -107,6 +109,7 @@ TEST(launch_book, distinct_nvtx_paths_are_bounded) {
 // then no longer counts for the time the GPU waited.
 TEST(launch_book, activity_records_time_their_own_launches_and_complete_groups) {
   roofkit::inject::launch_spans spans;
+  spans.start();
   spans.expect(7, 0, "_Z13pointer_chasePKjjPji");
   EXPECT_FALSE(spans.record(7, "_Z11clock_probeiPx", 1000, 2120)); // another function, same id
   EXPECT_TRUE(spans.record(7, "_Z13pointer_chasePKjjPji", 5000, 397192));
@@ -139,6 +142,8 @@ TEST(launch_book, activity_records_time_their_own_launches_and_complete_groups) 
 // waits any more and every group keeps its events' times.
 TEST(launch_book, launches_stop_waiting_for_records_past_the_limit) {
   roofkit::inject::launch_spans spans(3);
+  EXPECT_FALSE(spans.expecting()); // until kernel activity is traced
+  spans.start();
   for (std::uint32_t id = 0; id < 3; ++id)
     spans.expect(id, 0, "_Z1fv");
   EXPECT_TRUE(spans.expecting());
