@@ -76,7 +76,7 @@ activity_pause::~activity_pause() {
 void flush_kernel_activity() { cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); }
 
 std::map<std::string, unsigned> finish_launch_registers() {
-  cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  flush_kernel_activity();
   cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
   std::lock_guard lock(seen_mutex);
   return seen();
