@@ -141,11 +141,36 @@ bool queries_only(CUpti_CallbackId cbid) {
   return context_query(cbid) || stream_or_memory_query(cbid);
 }
 
+// Copies to the host and waits for or queries of work: they read device memory, not write it.
+bool host_read(CUpti_CallbackId cbid) {
+  switch (cbid) {
+  case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH:
+  case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2_ptds:
+  case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync:
+  case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize:
+  case CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamQuery:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamQuery_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuEventSynchronize:
+  case CUPTI_DRIVER_TRACE_CBID_cuEventQuery:
+    return true;
+  default:
+    return false;
+  }
+}
+
 } // namespace
 
 batch_effect replay_batch_effect(CUpti_CallbackId cbid) {
   if (is_kernel_launch(cbid))
     return batch_effect::keeps;
+  if (host_read(cbid))
+    return batch_effect::host_reads;
   switch (cbid) {
   // The runtime loads modules lazily inside its own calls, holding a lock of its own; replaying
   // there left that lock broken (the PyTorch script hung at its next launch). A module load adds
@@ -171,8 +196,14 @@ batch_effect replay_batch_effect(CUpti_CallbackId cbid) {
   }
 }
 
+bool creates_managed_memory(CUpti_CallbackId cbid) {
+  return cbid == CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged ||
+         cbid == CUPTI_DRIVER_TRACE_CBID_cuLibraryGetManaged;
+}
+
 bool needs_driver_callback(CUpti_CallbackId cbid) {
-  return is_kernel_launch(cbid) || replay_batch_effect(cbid) != batch_effect::keeps;
+  return is_kernel_launch(cbid) || creates_managed_memory(cbid) ||
+         replay_batch_effect(cbid) != batch_effect::keeps;
 }
 
 } // namespace roofkit::inject

@@ -50,6 +50,7 @@ using NV::Cupti::Checkpoint::cuptiCheckpointSave;
 #include "launch_registers.hpp"
 #include "launch_timer.hpp"
 #include "nvtx_ranges.hpp"
+#include "pinned_memory.hpp"
 #include "rank_env.hpp"
 #include "record_log.hpp"
 #include "replay_output.hpp"
@@ -393,6 +394,8 @@ private:
       return;
     ++modules_loaded_;
     variables_.add_image(m->pCubin, m->cubinSize);
+    if (has_managed_variables(m->pCubin, m->cubinSize))
+      managed_memory_ = true;
     std::set<std::string> users = kernels_using_device_heap(m->pCubin, m->cubinSize);
     if (users.empty())
       return;
@@ -421,6 +424,8 @@ private:
     if (batch_ && effect != batch_effect::keeps) {
       if (effect == batch_effect::replays && (ride_along(cbid, d) || allocation_inside(cbid, d)))
         return;
+      if (effect == batch_effect::host_reads && host_read_inside())
+        return;
       tool_scope scope;
       const char* call = nullptr;
       cuptiGetCallbackName(CUPTI_CB_DOMAIN_DRIVER_API, cbid, &call);
@@ -429,6 +434,9 @@ private:
       else
         close_batch(call ? call : "a driver call");
     }
+    pinned_.on_call(cbid, d->functionParams, enter, !enter && succeeded(d));
+    if (!enter && creates_managed_memory(cbid) && succeeded(d))
+      managed_memory_ = true;
     switch (cbid) {
     case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture:
     case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz:
@@ -998,9 +1006,12 @@ private:
       steps.push_back({[&issue, &l] { issue(l); }, l.measured, l.launch != nullptr});
     }
     std::vector<range_values> values;
+    bool kept = false;
     try {
       // The application's launches have run: their printf output comes out before the redirect.
       ROOFKIT_CU_CHECK(cuCtxSynchronize());
+      keep_pinned_memory();
+      kept = true;
       output.emplace();
       const activity_pause paused(activity_registers_);
       values = b.state->session->profile_steps(steps, [&] { b.restore(); });
@@ -1030,7 +1041,25 @@ private:
                           b.launches.back().label(), again.what()));
       }
     }
+    if (kept)
+      put_back_pinned_memory();
     return values;
+  }
+
+  // The application's page-locked host memory as its work left it, before the replay's restores
+  // take it back to the checkpoint's contents; put back after the last pass.
+  void keep_pinned_memory() {
+    const auto t0 = std::chrono::steady_clock::now();
+    counts_["pinned_bytes_kept"] += static_cast<double>(pinned_.keep());
+    counts_["pinned_keep_s"] +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+  void put_back_pinned_memory() {
+    const auto t0 = std::chrono::steady_clock::now();
+    pinned_.put_back();
+    counts_["pinned_keep_s"] +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
 
   // A record per measured launch of a replayed batch, each charged its share of `seconds`.
@@ -1125,6 +1154,17 @@ private:
         d->context != batch_->ctx)
       return false;
     counts_["allocations_inside_batches"] += 1;
+    return true;
+  }
+
+  // A copy to the host or a wait for work keeps the batch open: it writes no device memory, and the
+  // replay keeps the page-locked host memory that the host may write once it has seen results
+  // (pinned_). Not where the process has managed memory, which the replay's restores would take
+  // back to the checkpoint's contents as well.
+  bool host_read_inside() {
+    if (managed_memory_)
+      return false;
+    counts_["host_reads_inside_batches"] += 1;
     return true;
   }
 
@@ -1268,6 +1308,8 @@ private:
   std::set<std::string> kernels_with_output_;
   std::mutex heap_mutex_;
   module_variables variables_;                   ///< writable variables of the loaded modules
+  pinned_memory pinned_;                         ///< page-locked host memory, kept across replays
+  std::atomic<bool> managed_memory_{false};      ///< the process has managed memory
   std::atomic<std::uint64_t> modules_loaded_{0}; ///< module-loaded callbacks so far
   std::set<std::string> heap_kernels_; ///< mangled names of the loaded functions that use the heap
   launch_timer timer_;

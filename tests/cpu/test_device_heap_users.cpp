@@ -1,5 +1,7 @@
 // kernels_using_device_heap() on a cubin and a fat binary that nvcc built from
 // tests/data/cubin/heap_kernels.cu, whose kernels use the device heap or not by construction.
+#include <elf.h>
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -59,6 +61,36 @@ TEST(device_heap_users, writable_variables_are_the_global_ones_with_their_sizes)
   for (std::size_t size = 0; size < image.size(); size += 97)
     roofkit::writable_device_variables(image.data(), size);
   EXPECT_TRUE(roofkit::writable_device_variables(nullptr, 0).empty());
+}
+
+// heap_kernels.cu defines one __managed__ variable; a cubin without one (the managed flag of its
+// symbol cleared) and anything that is not an image have none.
+TEST(device_heap_users, managed_variables_are_found_by_their_symbol_flag) {
+  for (const char* path : {ROOFKIT_TEST_HEAP_CUBIN, ROOFKIT_TEST_HEAP_FATBIN}) {
+    const std::string image = roofkit::read_text_file(path);
+    EXPECT_TRUE(roofkit::has_managed_variables(image.data(), image.size())) << path;
+  }
+  std::string image = roofkit::read_text_file(ROOFKIT_TEST_HEAP_CUBIN);
+  const std::string name = "_ZN8counters16shared_with_hostE";
+  // Clear st_other (byte 5 of an Elf64_Sym) of the symbol whose name is at that string offset.
+  const auto* header = reinterpret_cast<const Elf64_Ehdr*>(image.data());
+  const auto* sections = reinterpret_cast<const Elf64_Shdr*>(image.data() + header->e_shoff);
+  int cleared = 0;
+  for (int i = 0; i < header->e_shnum; ++i) {
+    if (sections[i].sh_type != SHT_SYMTAB)
+      continue;
+    const char* strings = image.data() + sections[sections[i].sh_link].sh_offset;
+    auto* symbols = reinterpret_cast<Elf64_Sym*>(image.data() + sections[i].sh_offset);
+    for (std::size_t k = 0; k < sections[i].sh_size / sizeof(Elf64_Sym); ++k)
+      if (name == strings + symbols[k].st_name) {
+        symbols[k].st_other = 0;
+        ++cleared;
+      }
+  }
+  EXPECT_EQ(cleared, 1);
+  EXPECT_FALSE(roofkit::has_managed_variables(image.data(), image.size()));
+  EXPECT_FALSE(roofkit::has_managed_variables(name.data(), name.size()));
+  EXPECT_FALSE(roofkit::has_managed_variables(nullptr, 0));
 }
 
 } // namespace

@@ -27,10 +27,11 @@ bool starts_with(const std::string& s, const std::string& prefix) {
   return s.compare(0, prefix.size(), prefix) == 0;
 }
 
-TEST(replay_batch_calls, calls_that_touch_memory_or_show_results_never_keep_a_batch) {
+TEST(replay_batch_calls, calls_that_touch_memory_or_show_results_never_just_keep_a_batch) {
   // Families of calls that copy, set, allocate, free, map or migrate memory, wait for or query
   // the device, run host work in a stream, signal, or end a stream, context or capture (their
-  // getters of attributes aside).
+  // getters of attributes aside): they replay the batch first, or, for copies to the host and
+  // waits, leave the injector to decide (host_reads).
   const std::vector<std::string> ending = {"cuMemcpy",
                                            "cuMemset",
                                            "cuMemAlloc",
@@ -78,12 +79,40 @@ TEST(replay_batch_calls, calls_that_touch_memory_or_show_results_never_keep_a_ba
     for (const auto& prefix : ending)
       if (!getter && starts_with(name, prefix)) {
         ++checked;
-        EXPECT_EQ(replay_batch_effect(id), batch_effect::replays) << name;
+        EXPECT_NE(replay_batch_effect(id), batch_effect::keeps) << name;
+        EXPECT_NE(replay_batch_effect(id), batch_effect::drops) << name;
         break;
       }
   }
   EXPECT_GT(named, 600);   // this CUPTI names its driver callbacks
   EXPECT_GT(checked, 150); // and the families above are there
+}
+
+// Only copies from the device to the host and waits for or queries of work (every form of each)
+// are host reads; a copy that writes device memory, or host work in a stream, is not.
+TEST(replay_batch_calls, host_reads_are_copies_to_the_host_and_waits) {
+  const std::vector<std::string> reads = {"cuMemcpyDtoH",        "cuCtxSynchronize",
+                                          "cuStreamSynchronize", "cuEventSynchronize",
+                                          "cuStreamQuery",       "cuEventQuery"};
+  int host_reads = 0;
+  for (CUpti_CallbackId id = 1; id < CUPTI_DRIVER_TRACE_CBID_SIZE; ++id) {
+    const std::string name = driver_call(id);
+    if (name.empty())
+      continue;
+    bool read = false;
+    for (const auto& prefix : reads)
+      read = read || starts_with(name, prefix);
+    EXPECT_EQ(replay_batch_effect(id) == batch_effect::host_reads, read) << name;
+    host_reads += read ? 1 : 0;
+  }
+  EXPECT_EQ(host_reads, 14); // 6 copies (sync, async; plain, _v2, per-thread) and 8 waits
+  EXPECT_EQ(replay_batch_effect(CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2),
+            batch_effect::replays);
+  EXPECT_EQ(replay_batch_effect(CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync), batch_effect::replays);
+  EXPECT_EQ(replay_batch_effect(CUPTI_DRIVER_TRACE_CBID_cuLaunchHostFunc), batch_effect::replays);
+  EXPECT_TRUE(roofkit::inject::creates_managed_memory(CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged));
+  EXPECT_TRUE(roofkit::inject::needs_driver_callback(CUPTI_DRIVER_TRACE_CBID_cuLibraryGetManaged));
+  EXPECT_FALSE(roofkit::inject::creates_managed_memory(CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2));
 }
 
 TEST(replay_batch_calls, launches_and_module_loads_keep_a_batch_unloads_drop_it) {

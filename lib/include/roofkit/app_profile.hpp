@@ -577,6 +577,8 @@ std::set<std::string> kernels_using_device_heap(const void* image, std::size_t s
 /// cuModuleGetGlobal takes it), with their sizes in bytes, over every cubin in `image`. Constant
 /// memory is not listed. Empty for anything that is not such an image.
 std::map<std::string, std::size_t> writable_device_variables(const void* image, std::size_t size);
+/// True when a cubin or fat binary defines __managed__ variables (memory the host can write).
+bool has_managed_variables(const void* image, std::size_t size);
 
 /// Makes sure the device heap of the current context is set up: one thread of a kernel of
 /// roofkit's takes and frees a few bytes. Setting up the heap is part of the first heap call of

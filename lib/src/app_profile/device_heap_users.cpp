@@ -168,6 +168,16 @@ void scan_device_variables(const elf_image& e, std::map<std::string, std::size_t
   }
 }
 
+// st_other flag of a __managed__ variable in a CUDA ELF (cuda-gdb's STO_CUDA_MANAGED).
+constexpr unsigned char managed_symbol = 0x4;
+
+bool scan_managed_variables(const elf_image& e) {
+  for (const Elf64_Sym& sym : e.symbols)
+    if (ELF64_ST_TYPE(sym.st_info) == STT_OBJECT && (sym.st_other & managed_symbol) != 0)
+      return true;
+  return false;
+}
+
 } // namespace
 
 std::set<std::string> kernels_using_device_heap(const void* image, std::size_t size) {
@@ -180,6 +190,13 @@ std::map<std::string, std::size_t> writable_device_variables(const void* image, 
   std::map<std::string, std::size_t> variables;
   for_each_elf(image, size, [&](const elf_image& e) { scan_device_variables(e, variables); });
   return variables;
+}
+
+bool has_managed_variables(const void* image, std::size_t size) {
+  bool managed = false;
+  for_each_elf(image, size,
+               [&](const elf_image& e) { managed = managed || scan_managed_variables(e); });
+  return managed;
 }
 
 } // namespace roofkit
