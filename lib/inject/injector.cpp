@@ -109,7 +109,8 @@ struct pending_batch {
   variable_snapshot variables; ///< what the checkpoint leaves out: its launches' module variables
   std::uint64_t modules_at_open = 0; ///< modules loaded when the checkpoint was saved
   std::vector<pending_launch> launches;
-  std::size_t measured = 0; ///< launches of `launches` that are measured
+  std::size_t measured = 0;       ///< launches of `launches` that are measured
+  bool reads_host_memory = false; ///< a launch's parameters point into page-locked host memory
 
   /// Device memory as it was before the first launch (synchronous).
   void restore() {
@@ -939,6 +940,7 @@ private:
     }
     const double spent =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    note_host_pointers(*copy);
     pending_launch step;
     step.launch = std::move(copy);
     step.rec = std::move(rec);
@@ -1109,6 +1111,7 @@ private:
     } catch (const std::exception&) {
       return false;
     }
+    note_host_pointers(*copy);
     pending_launch step;
     step.launch = std::move(copy);
     step.rec.kernel.name = name;
@@ -1146,12 +1149,15 @@ private:
   // A plain device allocation while the batch is open keeps it open: the checkpoint does not hold
   // the new memory, and the application, which cannot read it before writing it with a launch or
   // a memset (each re-issued in every pass), finds after the passes what its own launches left.
-  // Managed, host and pool allocations, which the host or another stream can fill without a call
-  // the batch sees, still end it.
+  // So does a page-locked host allocation: no restore touches it, and the replay keeps what the
+  // host writes into it (pinned_). Managed and pool allocations, which the host or another stream
+  // can fill without a call the batch sees, still end it.
   bool allocation_inside(CUpti_CallbackId cbid, const CUpti_CallbackData* d) {
+    const bool host = cbid == CUPTI_DRIVER_TRACE_CBID_cuMemHostAlloc ||
+                      cbid == CUPTI_DRIVER_TRACE_CBID_cuMemAllocHost_v2;
     if ((cbid != CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2 &&
-         cbid != CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2) ||
-        d->context != batch_->ctx)
+         cbid != CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2 && !host) ||
+        (!host && d->context != batch_->ctx))
       return false;
     counts_["allocations_inside_batches"] += 1;
     return true;
@@ -1160,12 +1166,19 @@ private:
   // A copy to the host or a wait for work keeps the batch open: it writes no device memory, and the
   // replay keeps the page-locked host memory that the host may write once it has seen results
   // (pinned_). Not where the process has managed memory, which the replay's restores would take
-  // back to the checkpoint's contents as well.
+  // back to the checkpoint's contents as well, nor where a launch of the batch reads page-locked
+  // memory by a pointer among its parameters: its replays would find what the restore left there,
+  // not what the host had written before that launch.
   bool host_read_inside() {
-    if (managed_memory_)
+    if (managed_memory_ || batch_->reads_host_memory)
       return false;
     counts_["host_reads_inside_batches"] += 1;
     return true;
+  }
+
+  void note_host_pointers(const captured_launch& c) {
+    if (pinned_.holds_pointer(c.param_bytes()))
+      batch_->reads_host_memory = true;
   }
 
   // Steps of one batch, measured or not: the session's sequence limit.

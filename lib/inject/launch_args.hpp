@@ -37,6 +37,10 @@ public:
   captured_launch& operator=(const captured_launch&) = delete;
   /// The launch, with every pointer into this object.
   const launch_args& args() const { return args_; }
+  /// The parameter values as the kernel finds them (each at its offset), or the packed buffer.
+  const std::vector<std::uint8_t>& param_bytes() const {
+    return packed_.empty() ? param_bytes_ : packed_;
+  }
 
 private:
   captured_launch() = default;

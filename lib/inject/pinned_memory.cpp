@@ -58,6 +58,23 @@ std::size_t pinned_memory::bytes() const {
   return total;
 }
 
+bool pinned_memory::holds_pointer(const std::vector<std::uint8_t>& bytes) const {
+  std::lock_guard lock(mutex_);
+  if (ranges_.empty())
+    return false;
+  for (std::size_t at = 0; at + sizeof(std::uintptr_t) <= bytes.size(); at += 8) {
+    std::uintptr_t word = 0;
+    std::memcpy(&word, bytes.data() + at, sizeof word);
+    auto next = ranges_.upper_bound(word);
+    if (next == ranges_.begin())
+      continue;
+    --next;
+    if (word - next->first < next->second)
+      return true;
+  }
+  return false;
+}
+
 std::size_t pinned_memory::keep() {
   std::lock_guard lock(mutex_);
   kept_ranges_.assign(ranges_.begin(), ranges_.end());

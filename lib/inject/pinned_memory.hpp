@@ -22,6 +22,8 @@ public:
   void on_call(CUpti_CallbackId cbid, const void* params, bool entry, bool succeeded);
   /// Bytes followed now.
   std::size_t bytes() const;
+  /// True when an aligned 8-byte word of `bytes` (a launch's parameters) points into a range.
+  bool holds_pointer(const std::vector<std::uint8_t>& bytes) const;
   /// Copies every range now (after the application's work has finished, before a restore).
   /// Returns the bytes copied.
   std::size_t keep();

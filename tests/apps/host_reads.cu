@@ -2,7 +2,8 @@
 // writes its own page-locked memory meanwhile. A copy to pageable memory waited for by a stream
 // synchronisation, a copy to page-locked memory waited for by an event, and stream and event
 // queries come between the launches; after them the host rewrites a page-locked buffer that the
-// next copy to the device reads. These calls keep a replay batch open where the process has no
+// next copy to the device reads; page-locked memory allocated inside the batch and written by the
+// host is read by a later copy. These calls keep a replay batch open where the process has no
 // managed memory: the replays must leave device memory as the launches left it, and must not take
 // back what the host wrote into its page-locked memory (a checkpoint restore does). With
 // "managed", the host also writes a managed counter after the first wait, which a later kernel
@@ -23,6 +24,12 @@ __global__ void add(float* x, int n, float v) {
     x[i] += v;
 }
 
+__global__ void add_from(float* x, int n, const float* y) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    x[i] += y[i];
+}
+
 __global__ void add_counter(float* x, int n, const int* counter) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
@@ -40,9 +47,10 @@ int main(int argc, char** argv) {
   const bool managed = argc > 1 && std::strcmp(argv[1], "managed") == 0;
   const int n = 1 << 20;
   const int blocks = n / 256;
-  float *x = nullptr, *spare = nullptr, *pinned = nullptr, *staged = nullptr;
+  float *x = nullptr, *y = nullptr, *spare = nullptr, *pinned = nullptr, *staged = nullptr;
   int* counter = nullptr;
   CHECK(cudaMalloc(&x, n * sizeof(float)));
+  CHECK(cudaMalloc(&y, n * sizeof(float)));
   CHECK(cudaMalloc(&spare, sizeof(float)));
   CHECK(cudaMallocHost(&pinned, n * sizeof(float)));
   CHECK(cudaMallocHost(&staged, n * sizeof(float)));
@@ -79,15 +87,21 @@ int main(int argc, char** argv) {
     staged[i] = 3.0f;                          // read by the copy to the device below
   add_counter<<<blocks, 256>>>(x, n, counter); // x = 2 (+ 40 with managed)
   add<<<blocks, 256>>>(x, n, 1.0f);            // x = 3 (43)
+  float* late = nullptr;                       // page-locked memory allocated inside the batch
+  CHECK(cudaMallocHost(&late, n * sizeof(float)));
+  for (int i = 0; i < n; ++i)
+    late[i] = 0.5f;
   // A copy from the host ends the batch: the replays run here, and the copy must read what the
   // host wrote into `staged`.
-  CHECK(cudaMemcpy(spare, staged, sizeof(float), cudaMemcpyHostToDevice));
-  add<<<blocks, 256>>>(x, n, 0.0f);
-  CHECK(cudaFree(spare)); // ends any batch still open
-  const float want = managed ? 43.0f : 3.0f;
+  CHECK(cudaMemcpy(y, staged, n * sizeof(float), cudaMemcpyHostToDevice));
+  add_from<<<blocks, 256>>>(x, n, y); // x = 6 (46)
+  CHECK(cudaMemcpy(y, late, n * sizeof(float), cudaMemcpyHostToDevice));
+  add_from<<<blocks, 256>>>(x, n, y); // x = 6.5 (46.5)
+  CHECK(cudaFree(spare));             // ends the batch still open
+  const float want = managed ? 46.5f : 6.5f;
   CHECK(cudaMemcpy(seen.data(), x, n * sizeof(float), cudaMemcpyDeviceToHost));
   wrong += count_wrong(seen.data(), n, want);
-  wrong += count_wrong(pinned, n, 2.0f) + count_wrong(staged, n, 3.0f);
+  wrong += count_wrong(pinned, n, 2.0f) + count_wrong(staged, n, 3.0f) + count_wrong(late, n, 0.5f);
   if (managed)
     wrong += *counter != 40;
   std::printf(APP_NAME ": %s memory, %d wrong values\n", managed ? "managed" : "no managed", wrong);

@@ -6,6 +6,8 @@
 
 #include <cupti.h>
 
+#include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "pinned_memory.hpp"
@@ -69,6 +71,27 @@ TEST(pinned_memory, released_ranges_are_neither_kept_nor_written_back) {
   cuMemFreeHost_params other{a.data()};
   m.on_call(CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2, &other, true, false);
   EXPECT_EQ(m.bytes(), 0u);
+}
+
+// A launch's parameters point into page-locked memory when an aligned word falls inside a range
+// (its first byte up to its last), not at its end or outside.
+TEST(pinned_memory, parameters_pointing_into_a_range_are_found) {
+  pinned_memory m;
+  std::vector<char> buffer(4096);
+  auto params_with = [](std::uintptr_t pointer) {
+    std::vector<std::uint8_t> bytes(24, 0); // an int, padding, a pointer, a float
+    std::memcpy(bytes.data() + 8, &pointer, sizeof pointer);
+    return bytes;
+  };
+  const auto start = reinterpret_cast<std::uintptr_t>(buffer.data());
+  EXPECT_FALSE(m.holds_pointer(params_with(start))); // nothing followed yet
+  host_alloc(m, buffer.data(), buffer.size());
+  EXPECT_TRUE(m.holds_pointer(params_with(start)));
+  EXPECT_TRUE(m.holds_pointer(params_with(start + 4095)));
+  EXPECT_FALSE(m.holds_pointer(params_with(start + 4096)));
+  EXPECT_FALSE(m.holds_pointer(params_with(start - 1)));
+  EXPECT_FALSE(m.holds_pointer(params_with(0)));
+  EXPECT_FALSE(m.holds_pointer({}));
 }
 
 } // namespace

@@ -304,14 +304,15 @@ TEST(profile_app, module_variables_are_put_back_after_each_pass) {
   }
 }
 
-// Copies to the host, waits and queries between launches keep a batch open, and the host's writes
-// to its page-locked memory meanwhile survive the replay (tests/apps/host_reads.cu: the copy to
-// the device that ends the batch reads them). With managed memory in the process they end the
-// batch (the first, the copy, here), so that the host's write to it is in the next checkpoint.
+// Copies to the host, waits, queries and page-locked allocations between launches keep a batch
+// open, and the host's writes to its page-locked memory meanwhile survive the replay
+// (tests/apps/host_reads.cu: the copies to the device that end the batches read them). With managed
+// memory in the process they end the batch (the first, the copy, here), so that the host's write to
+// it is in the next checkpoint.
 TEST(profile_app, host_reads_keep_a_batch_and_the_hosts_pinned_writes_survive) {
-  const std::vector<std::string> host_reads = {"cuMemcpyDtoHAsync_v2", "cuStreamSynchronize",
-                                               "cuEventSynchronize", "cuStreamQuery",
-                                               "cuEventQuery"};
+  const std::vector<std::string> host_reads = {
+      "cuMemcpyDtoHAsync_v2", "cuStreamSynchronize", "cuEventSynchronize", "cuStreamQuery",
+      "cuEventQuery",         "cuMemHostAlloc",      "cuMemAllocHost_v2"};
   for (const char* args : {"", "managed"})
     for (const char* options : {"--sample all", "--sample all --replay-batch 1", "--sample 1"}) {
       const std::string what = std::string(options) + " " + args;
@@ -319,7 +320,7 @@ TEST(profile_app, host_reads_keep_a_batch_and_the_hosts_pinned_writes_survive) {
       ASSERT_EQ(p.exit_code, 0) << what << "\n" << p.err << p.out;
       EXPECT_NE(p.out.find("all results correct"), std::string::npos) << what << "\n" << p.out;
       EXPECT_TRUE(p.run["profile"]["errors"].empty()) << p.run["profile"]["errors"].dump();
-      EXPECT_EQ(p.run["profile"]["total_launches"].get<int>(), 5) << what;
+      EXPECT_EQ(p.run["profile"]["total_launches"].get<int>(), 6) << what;
       const json time = p.run["profile"].value("profiler_time_s", json::object());
       if (std::string(options) != "--sample all")
         continue;
@@ -329,8 +330,8 @@ TEST(profile_app, host_reads_keep_a_batch_and_the_hosts_pinned_writes_survive) {
             << what << " " << call << " " << time.dump();
       EXPECT_GE(time.value("host_reads_inside_batches", 0.0), managed ? 0.0 : 5.0) << time.dump();
       if (!managed) {
-        // One batch up to the copy to the device, one up to the free.
-        EXPECT_EQ(time.value("batches", 0.0), 2.0) << time.dump();
+        // One batch up to each copy to the device, one up to the free.
+        EXPECT_EQ(time.value("batches", 0.0), 3.0) << time.dump();
         EXPECT_GE(time.value("pinned_bytes_kept", 0.0), 2.0 * (1 << 22)) << time.dump();
       }
     }
