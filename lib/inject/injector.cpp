@@ -111,6 +111,7 @@ struct pending_batch {
   std::vector<pending_launch> launches;
   std::size_t measured = 0;       ///< launches of `launches` that are measured
   bool reads_host_memory = false; ///< a launch's parameters point into page-locked host memory
+  bool host_read_kept = false;    ///< a copy to the host or a wait did not end the batch
 
   /// Device memory as it was before the first launch (synchronous).
   void restore() {
@@ -235,6 +236,7 @@ public:
     std::lock_guard lock(mutex_);
     if (batch_ && batch_->ctx == ctx)
       close_batch("context destroyed");
+    pinned_.forget_context(ctx);
     for (auto it = devices_.begin(); it != devices_.end();) {
       if (it->second.primary != ctx) {
         ++it;
@@ -435,7 +437,7 @@ private:
       else
         close_batch(call ? call : "a driver call");
     }
-    pinned_.on_call(cbid, d->functionParams, enter, !enter && succeeded(d));
+    pinned_.on_call(cbid, d->functionParams, d->context, enter, !enter && succeeded(d));
     if (!enter && creates_managed_memory(cbid) && succeeded(d))
       managed_memory_ = true;
     switch (cbid) {
@@ -912,6 +914,8 @@ private:
         s.heap_ready = true;
       }
       copy = captured_launch::copy(a);
+      if (copy && batch_ && reads_pinned_after_host_read(*copy))
+        close_first("a launch reading page-locked memory");
       if (copy && !batch_) {
         const driver_gate::hold_scope quiet(gate_);
         note_busy_driver(quiet);
@@ -1008,12 +1012,16 @@ private:
       steps.push_back({[&issue, &l] { issue(l); }, l.measured, l.launch != nullptr});
     }
     std::vector<range_values> values;
-    bool kept = false;
     try {
-      // The application's launches have run: their printf output comes out before the redirect.
+      // The application's launches have run (their printf output comes out before the redirect),
+      // and what the host wrote into its page-locked memory is kept before any restore.
       ROOFKIT_CU_CHECK(cuCtxSynchronize());
       keep_pinned_memory();
-      kept = true;
+    } catch (const std::exception& e) {
+      failure = e.what(); // nothing restored: memory is as the application left it
+      return values;
+    }
+    try {
       output.emplace();
       const activity_pause paused(activity_registers_);
       values = b.state->session->profile_steps(steps, [&] { b.restore(); });
@@ -1043,8 +1051,7 @@ private:
                           b.launches.back().label(), again.what()));
       }
     }
-    if (kept)
-      put_back_pinned_memory();
+    put_back_pinned_memory();
     return values;
   }
 
@@ -1104,7 +1111,7 @@ private:
       return false;
     tool_scope scope;
     std::unique_ptr<captured_launch> copy = captured_launch::copy(a);
-    if (!copy)
+    if (!copy || reads_pinned_after_host_read(*copy))
       return false;
     try {
       save_variables(f);
@@ -1154,6 +1161,7 @@ private:
   // can fill without a call the batch sees, still end it.
   bool allocation_inside(CUpti_CallbackId cbid, const CUpti_CallbackData* d) {
     const bool host = cbid == CUPTI_DRIVER_TRACE_CBID_cuMemHostAlloc ||
+                      cbid == CUPTI_DRIVER_TRACE_CBID_cuMemAllocHost ||
                       cbid == CUPTI_DRIVER_TRACE_CBID_cuMemAllocHost_v2;
     if ((cbid != CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2 &&
          cbid != CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2 && !host) ||
@@ -1172,8 +1180,16 @@ private:
   bool host_read_inside() {
     if (managed_memory_ || batch_->reads_host_memory)
       return false;
+    batch_->host_read_kept = true;
     counts_["host_reads_inside_batches"] += 1;
     return true;
+  }
+
+  // After a host read kept the batch open, the host may have written page-locked memory: a launch
+  // reading it by a pointer among its parameters must not join (its replays would read what the
+  // restores leave there), so the batch is replayed before it.
+  bool reads_pinned_after_host_read(const captured_launch& c) const {
+    return batch_->host_read_kept && pinned_.holds_pointer(c.param_bytes());
   }
 
   void note_host_pointers(const captured_launch& c) {

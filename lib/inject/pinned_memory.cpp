@@ -4,25 +4,44 @@
 
 namespace roofkit::inject {
 
-void pinned_memory::on_call(CUpti_CallbackId cbid, const void* params, bool entry, bool succeeded) {
+namespace {
+
+// Registrations whose memory cannot be copied back: read-only pages, a device's I/O memory.
+bool writable_registration(unsigned int flags) {
+  return (flags & (CU_MEMHOSTREGISTER_READ_ONLY | CU_MEMHOSTREGISTER_IOMEMORY)) == 0;
+}
+
+} // namespace
+
+void pinned_memory::on_call(CUpti_CallbackId cbid, const void* params, CUcontext ctx, bool entry,
+                            bool succeeded) {
+  if (!entry && !succeeded)
+    return;
   switch (cbid) {
   case CUPTI_DRIVER_TRACE_CBID_cuMemHostAlloc:
-    if (!entry && succeeded) {
+    if (!entry) {
       const auto* p = static_cast<const cuMemHostAlloc_params*>(params);
-      add(*p->pp, p->bytesize);
+      add(*p->pp, p->bytesize, ctx);
+    }
+    return;
+  case CUPTI_DRIVER_TRACE_CBID_cuMemAllocHost:
+    if (!entry) {
+      const auto* p = static_cast<const cuMemAllocHost_params*>(params);
+      add(*p->pp, p->bytesize, ctx);
     }
     return;
   case CUPTI_DRIVER_TRACE_CBID_cuMemAllocHost_v2:
-    if (!entry && succeeded) {
+    if (!entry) {
       const auto* p = static_cast<const cuMemAllocHost_v2_params*>(params);
-      add(*p->pp, p->bytesize);
+      add(*p->pp, p->bytesize, ctx);
     }
     return;
   case CUPTI_DRIVER_TRACE_CBID_cuMemHostRegister:
   case CUPTI_DRIVER_TRACE_CBID_cuMemHostRegister_v2:
-    if (!entry && succeeded) {
+    if (!entry) {
       const auto* p = static_cast<const cuMemHostRegister_v2_params*>(params);
-      add(p->p, p->bytesize);
+      if (writable_registration(p->Flags))
+        add(p->p, p->bytesize, ctx);
     }
     return;
   case CUPTI_DRIVER_TRACE_CBID_cuMemFreeHost:
@@ -38,11 +57,11 @@ void pinned_memory::on_call(CUpti_CallbackId cbid, const void* params, bool entr
   }
 }
 
-void pinned_memory::add(const void* p, std::size_t bytes) {
+void pinned_memory::add(const void* p, std::size_t bytes, CUcontext ctx) {
   if (!p || bytes == 0)
     return;
   std::lock_guard lock(mutex_);
-  ranges_[reinterpret_cast<std::uintptr_t>(p)] = bytes;
+  ranges_[reinterpret_cast<std::uintptr_t>(p)] = {bytes, ctx};
 }
 
 void pinned_memory::remove(const void* p) {
@@ -50,11 +69,16 @@ void pinned_memory::remove(const void* p) {
   ranges_.erase(reinterpret_cast<std::uintptr_t>(p));
 }
 
+void pinned_memory::forget_context(CUcontext ctx) {
+  std::lock_guard lock(mutex_);
+  std::erase_if(ranges_, [ctx](const auto& r) { return r.second.ctx == ctx; });
+}
+
 std::size_t pinned_memory::bytes() const {
   std::lock_guard lock(mutex_);
   std::size_t total = 0;
-  for (const auto& [start, size] : ranges_)
-    total += size;
+  for (const auto& [start, r] : ranges_)
+    total += r.bytes;
   return total;
 }
 
@@ -69,7 +93,7 @@ bool pinned_memory::holds_pointer(const std::vector<std::uint8_t>& bytes) const 
     if (next == ranges_.begin())
       continue;
     --next;
-    if (word - next->first < next->second)
+    if (word - next->first < next->second.bytes)
       return true;
   }
   return false;
@@ -77,7 +101,9 @@ bool pinned_memory::holds_pointer(const std::vector<std::uint8_t>& bytes) const 
 
 std::size_t pinned_memory::keep() {
   std::lock_guard lock(mutex_);
-  kept_ranges_.assign(ranges_.begin(), ranges_.end());
+  kept_ranges_.clear();
+  for (const auto& [start, r] : ranges_)
+    kept_ranges_.emplace_back(start, r.bytes);
   std::size_t total = 0;
   for (const auto& [start, size] : kept_ranges_)
     total += size;
@@ -97,13 +123,15 @@ std::size_t pinned_memory::put_back() {
   for (const auto& [start, size] : kept_ranges_) {
     // A range released since the copy (its release's entry removed it) is not written.
     const auto still = ranges_.find(start);
-    if (still != ranges_.end() && still->second >= size) {
+    if (still != ranges_.end() && still->second.bytes >= size) {
       std::memcpy(reinterpret_cast<void*>(start), kept_.data() + at, size);
       written += size;
     }
     at += size;
   }
   kept_ranges_.clear();
+  if (kept_.capacity() > max_idle_copy) // not held for good after a peak
+    std::vector<std::byte>().swap(kept_);
   return written;
 }
 

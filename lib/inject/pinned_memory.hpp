@@ -17,9 +17,14 @@ namespace roofkit::inject {
 /// followed through the driver's callbacks, and one kept copy of it. Thread-safe.
 class pinned_memory {
 public:
-  /// Follows the call `cbid` with parameters `params`: an allocation or registration at its exit
-  /// (`succeeded`), a release at its entry (before the memory goes). Other calls are ignored.
-  void on_call(CUpti_CallbackId cbid, const void* params, bool entry, bool succeeded);
+  /// Follows the call `cbid` with parameters `params`, made in context `ctx`: an allocation or
+  /// registration at its exit (`succeeded`; read-only and I/O registrations are not followed:
+  /// they cannot be written back), a release at its entry (before the memory goes). Other calls
+  /// are ignored.
+  void on_call(CUpti_CallbackId cbid, const void* params, CUcontext ctx, bool entry,
+               bool succeeded);
+  /// Forgets the ranges of a context being destroyed (which frees them without a release call).
+  void forget_context(CUcontext ctx);
   /// Bytes followed now.
   std::size_t bytes() const;
   /// True when an aligned 8-byte word of `bytes` (a launch's parameters) points into a range.
@@ -31,11 +36,17 @@ public:
   std::size_t put_back();
 
 private:
-  void add(const void* p, std::size_t bytes);
+  struct range {
+    std::size_t bytes = 0;
+    CUcontext ctx = nullptr;
+  };
+  void add(const void* p, std::size_t bytes, CUcontext ctx);
   void remove(const void* p);
 
+  static constexpr std::size_t max_idle_copy = std::size_t{64} << 20;
+
   mutable std::mutex mutex_;
-  std::map<std::uintptr_t, std::size_t> ranges_; ///< start -> bytes
+  std::map<std::uintptr_t, range> ranges_; ///< by start
   std::vector<std::pair<std::uintptr_t, std::size_t>> kept_ranges_;
   std::vector<std::byte> kept_;
 };

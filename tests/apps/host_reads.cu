@@ -1,9 +1,10 @@
 // A test application for `roofline-cuda profile`: the host reads results between launches and
 // writes its own page-locked memory meanwhile. A copy to pageable memory waited for by a stream
 // synchronisation, a copy to page-locked memory waited for by an event, and stream and event
-// queries come between the launches; after them the host rewrites a page-locked buffer that the
-// next copy to the device reads; page-locked memory allocated inside the batch and written by the
-// host is read by a later copy. These calls keep a replay batch open where the process has no
+// queries come between the launches; after them the host rewrites a page-locked buffer that a
+// kernel then reads through its pointer (the batch is replayed before that kernel) and the next
+// copy to the device reads; page-locked memory allocated inside the batch and written by the host
+// is read by a later copy. These calls keep a replay batch open where the process has no
 // managed memory: the replays must leave device memory as the launches left it, and must not take
 // back what the host wrote into its page-locked memory (a checkpoint restore does). With
 // "managed", the host also writes a managed counter after the first wait, which a later kernel
@@ -84,9 +85,12 @@ int main(int argc, char** argv) {
   (void)cudaEventQuery(done);
   wrong += count_wrong(pinned, n, 2.0f);
   for (int i = 0; i < n; ++i)
-    staged[i] = 3.0f;                          // read by the copy to the device below
-  add_counter<<<blocks, 256>>>(x, n, counter); // x = 2 (+ 40 with managed)
-  add<<<blocks, 256>>>(x, n, 1.0f);            // x = 3 (43)
+    staged[i] = 3.0f; // read by a kernel (through its pointer) and by a copy to the device below
+  // A kernel reading page-locked memory the host wrote after a kept wait: the batch is replayed
+  // before it, so that its own replays find what the host wrote.
+  add_from<<<blocks, 256>>>(x, n, staged);     // x = 5
+  add_counter<<<blocks, 256>>>(x, n, counter); // x = 5 (+ 40 with managed)
+  add<<<blocks, 256>>>(x, n, 1.0f);            // x = 6 (46)
   float* late = nullptr;                       // page-locked memory allocated inside the batch
   CHECK(cudaMallocHost(&late, n * sizeof(float)));
   for (int i = 0; i < n; ++i)
@@ -94,11 +98,11 @@ int main(int argc, char** argv) {
   // A copy from the host ends the batch: the replays run here, and the copy must read what the
   // host wrote into `staged`.
   CHECK(cudaMemcpy(y, staged, n * sizeof(float), cudaMemcpyHostToDevice));
-  add_from<<<blocks, 256>>>(x, n, y); // x = 6 (46)
+  add_from<<<blocks, 256>>>(x, n, y); // x = 9 (49)
   CHECK(cudaMemcpy(y, late, n * sizeof(float), cudaMemcpyHostToDevice));
-  add_from<<<blocks, 256>>>(x, n, y); // x = 6.5 (46.5)
+  add_from<<<blocks, 256>>>(x, n, y); // x = 9.5 (49.5)
   CHECK(cudaFree(spare));             // ends the batch still open
-  const float want = managed ? 46.5f : 6.5f;
+  const float want = managed ? 49.5f : 9.5f;
   CHECK(cudaMemcpy(seen.data(), x, n * sizeof(float), cudaMemcpyDeviceToHost));
   wrong += count_wrong(seen.data(), n, want);
   wrong += count_wrong(pinned, n, 2.0f) + count_wrong(staged, n, 3.0f) + count_wrong(late, n, 0.5f);
