@@ -17,25 +17,18 @@ void pinned_memory::on_call(CUpti_CallbackId cbid, const void* params, CUcontext
                             bool succeeded) {
   if (!entry && !succeeded)
     return;
+  // The allocations' parameters: the pointer written back, and the size.
+  auto allocated = [&](const auto* p) {
+    if (!entry)
+      add(*p->pp, p->bytesize, ctx);
+  };
   switch (cbid) {
   case CUPTI_DRIVER_TRACE_CBID_cuMemHostAlloc:
-    if (!entry) {
-      const auto* p = static_cast<const cuMemHostAlloc_params*>(params);
-      add(*p->pp, p->bytesize, ctx);
-    }
-    return;
+    return allocated(static_cast<const cuMemHostAlloc_params*>(params));
   case CUPTI_DRIVER_TRACE_CBID_cuMemAllocHost:
-    if (!entry) {
-      const auto* p = static_cast<const cuMemAllocHost_params*>(params);
-      add(*p->pp, p->bytesize, ctx);
-    }
-    return;
+    return allocated(static_cast<const cuMemAllocHost_params*>(params));
   case CUPTI_DRIVER_TRACE_CBID_cuMemAllocHost_v2:
-    if (!entry) {
-      const auto* p = static_cast<const cuMemAllocHost_v2_params*>(params);
-      add(*p->pp, p->bytesize, ctx);
-    }
-    return;
+    return allocated(static_cast<const cuMemAllocHost_v2_params*>(params));
   case CUPTI_DRIVER_TRACE_CBID_cuMemHostRegister:
   case CUPTI_DRIVER_TRACE_CBID_cuMemHostRegister_v2:
     if (!entry) {
