@@ -905,6 +905,7 @@ private:
     if (batch_ && (heap || to_load))
       close_first("a function to load");
     std::unique_ptr<captured_launch> copy;
+    bool pinned = false; // the launch reads page-locked memory by a pointer among its parameters
     try {
       if (to_load)
         ROOFKIT_CU_CHECK(cuFuncLoad(f));
@@ -914,7 +915,8 @@ private:
         s.heap_ready = true;
       }
       copy = captured_launch::copy(a);
-      if (copy && batch_ && reads_pinned_after_host_read(*copy))
+      pinned = copy && reads_pinned(*copy);
+      if (pinned && batch_ && batch_->host_read_kept)
         close_first("a launch reading page-locked memory");
       if (copy && !batch_) {
         const driver_gate::hold_scope quiet(gate_);
@@ -944,7 +946,7 @@ private:
     }
     const double spent =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    note_host_pointers(*copy);
+    batch_->reads_host_memory = batch_->reads_host_memory || pinned;
     pending_launch step;
     step.launch = std::move(copy);
     step.rec = std::move(rec);
@@ -1111,14 +1113,15 @@ private:
       return false;
     tool_scope scope;
     std::unique_ptr<captured_launch> copy = captured_launch::copy(a);
-    if (!copy || reads_pinned_after_host_read(*copy))
+    const bool pinned = copy && reads_pinned(*copy);
+    if (!copy || (pinned && batch_->host_read_kept))
       return false;
     try {
       save_variables(f);
     } catch (const std::exception&) {
       return false;
     }
-    note_host_pointers(*copy);
+    batch_->reads_host_memory = batch_->reads_host_memory || pinned;
     pending_launch step;
     step.launch = std::move(copy);
     step.rec.kernel.name = name;
@@ -1185,16 +1188,12 @@ private:
     return true;
   }
 
-  // After a host read kept the batch open, the host may have written page-locked memory: a launch
-  // reading it by a pointer among its parameters must not join (its replays would read what the
-  // restores leave there), so the batch is replayed before it.
-  bool reads_pinned_after_host_read(const captured_launch& c) const {
-    return batch_->host_read_kept && pinned_.holds_pointer(c.param_bytes());
-  }
-
-  void note_host_pointers(const captured_launch& c) {
-    if (pinned_.holds_pointer(c.param_bytes()))
-      batch_->reads_host_memory = true;
+  // Whether a launch reads page-locked memory by a pointer among its parameters. After a host read
+  // kept the batch open the host may have written that memory, so such a launch does not join (its
+  // replays would read what the restores leave there); once one has joined, host reads end the
+  // batch (host_read_inside).
+  bool reads_pinned(const captured_launch& c) const {
+    return pinned_.holds_pointer(c.param_bytes());
   }
 
   // Steps of one batch, measured or not: the session's sequence limit.
