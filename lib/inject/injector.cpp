@@ -143,7 +143,7 @@ public:
       turn_ = std::make_unique<profiler_turn>("");
     }
     // The end record says the process reached exit, whatever happens below.
-    std::atexit([] { injector::get().finish(); });
+    register_exit_handler();
     try {
       options_ = options_from_environment([](const char* n) -> const char* { return getenv(n); });
       selector_ = std::make_unique<launch_selector>(options_);
@@ -305,6 +305,14 @@ public:
     records_.close();
   }
 
+  // Exit handlers run last registered first, and a library's own handler unloads its modules
+  // (the runtime's, for the fat binaries it registered): an unload drops the open batch. So the
+  // handler is registered again after each module load and at a batch's opening after one (in
+  // case the library registered its handler after loading eagerly); finish() runs once.
+  static void register_exit_handler() {
+    std::atexit([] { injector::get().finish(); });
+  }
+
   // A rank's GPU: its NVLink traffic is read at its first launch and at exit.
   void start_nvlink_meter(CUdevice dev) {
     char bus[32] = {};
@@ -396,6 +404,7 @@ private:
     if (!m || !m->pCubin)
       return;
     ++modules_loaded_;
+    register_exit_handler(); // after the exit handler of the library whose module this is
     variables_.add_image(m->pCubin, m->cubinSize);
     if (has_managed_variables(m->pCubin, m->cubinSize))
       managed_memory_ = true;
@@ -526,6 +535,8 @@ private:
     const launch_args a = decode_launch(cbid, d->functionParams);
     const std::int64_t index = launches_++;
     std::unique_lock lock(mutex_);
+    if (finished_) // launched by another library's exit handler, after the run was written
+      return;
     const std::string name = d->symbolName ? demangled(d->symbolName) : "(unnamed kernel)";
     const int id = kernel_id(name);
     if (!device_written_) {
@@ -928,6 +939,10 @@ private:
         b.checkpoint.ctx = ctx;
         b.checkpoint.allowOverwrite = 1;
         b.modules_at_open = modules_loaded_;
+        if (b.modules_at_open != modules_at_last_open_) { // a module loaded eagerly since
+          modules_at_last_open_ = b.modules_at_open;
+          register_exit_handler();
+        }
         sync_and_save(b.checkpoint, [] {});
         batch_.emplace(std::move(b));
       }
@@ -1339,6 +1354,7 @@ private:
   pinned_memory pinned_;                         ///< page-locked host memory, kept across replays
   std::atomic<bool> managed_memory_{false};      ///< the process has managed memory
   std::atomic<std::uint64_t> modules_loaded_{0}; ///< module-loaded callbacks so far
+  std::uint64_t modules_at_last_open_ = 0;       ///< modules_loaded_ when a batch last opened
   std::set<std::string> heap_kernels_; ///< mangled names of the loaded functions that use the heap
   launch_timer timer_;
   collective_timer collectives_{[this](const std::string& line) { write(line); }};

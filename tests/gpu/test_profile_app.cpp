@@ -9,7 +9,8 @@
 // tests/apps/managed_memory.cu: in-place kernels on managed and mapped host memory. On
 // tests/apps/device_side.cu: device printf, the device heap, device-side launches and a
 // cudaProfilerStart/Stop region. On tests/apps/module_variables.cu: variables of a module loaded
-// while a batch is open, and an allocation and a memset inside a batch.
+// while a batch is open, and an allocation and a memset inside a batch. On
+// tests/apps/exit_unload.cu: a batch still open when a library's exit handler unloads its module.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -340,6 +341,26 @@ TEST(profile_app, host_reads_keep_a_batch_and_the_hosts_pinned_writes_survive) {
         EXPECT_GE(time.value("pinned_bytes_kept", 0.0), 2.0 * (1 << 22)) << time.dump();
       }
     }
+}
+
+// A library loaded with dlopen after CUDA started unloads its module in its own exit handler,
+// which runs before the one registered when CUDA started (tests/apps/exit_unload.cu): the batch
+// still open at exit is replayed by the injected library's handler, registered again at each
+// module load, and not dropped by the unload.
+TEST(profile_app, a_batch_open_at_exit_is_replayed_before_a_library_unloads) {
+  const auto p = profile("exit-unload", "", "", ROOFKIT_APP_EXIT_UNLOAD);
+  ASSERT_EQ(p.exit_code, 0) << p.err << p.out;
+  EXPECT_NE(p.out.find("exit_unload: all results correct"), std::string::npos) << p.out;
+  const json& prof = p.run["profile"];
+  EXPECT_EQ(prof["total_launches"].get<int>(), 5);
+  EXPECT_EQ(prof["profiled_launches"].get<int>(), 5) << prof["not_profiled"].dump();
+  EXPECT_TRUE(prof["not_profiled"].empty()) << prof["not_profiled"].dump();
+  EXPECT_TRUE(prof["errors"].empty()) << prof["errors"].dump();
+  const json time = prof.value("profiler_time_s", json::object());
+  EXPECT_EQ(time.value("batches", 0.0), 1.0) << time.dump();
+  EXPECT_EQ(time.value("batch_ended_by:exit", 0.0), 1.0) << time.dump();
+  for (const auto& [key, n] : time.items())
+    EXPECT_EQ(key.find("(dropped)"), std::string::npos) << key;
 }
 
 // --profile-from-start off: only the launch between cudaProfilerStart and cudaProfilerStop.
