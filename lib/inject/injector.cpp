@@ -1145,8 +1145,8 @@ private:
     return true;
   }
 
-  // A memset or a copy within the batch's device memory between the open batch's launches joins
-  // it as a step, unless the batch is full.
+  // A memset, a copy within the batch's device memory or a copy from the host (of the bytes the
+  // host holds now) between the open batch's launches joins it as a step, unless the batch is full.
   bool ride_along(CUpti_CallbackId cbid, const CUpti_CallbackData* d) {
     if (batch_->launches.size() >= max_batch_steps())
       return false;
@@ -1156,6 +1156,13 @@ private:
       tool_scope scope;
       step.work = device_copy_step(cbid, d->functionParams, batch_->ctx);
       step.what = "a device-to-device copy";
+    }
+    if (!step.work) {
+      tool_scope scope;
+      step.work = host_copy_step(cbid, d->functionParams, batch_->ctx, host_copy_max_bytes);
+      step.what = "a copy from the host";
+      if (step.work)
+        counts_["host_copies_inside_batches"] += 1;
     }
     if (!step.work)
       return false;
@@ -1322,6 +1329,8 @@ private:
   static constexpr std::size_t batch_steps_per_launch = 4;
   static constexpr std::size_t max_batch_steps_in_all = 128;
   static constexpr std::chrono::seconds gate_limit{10};
+  // Copies from the host kept for the replays, at most (larger ones end the batch).
+  static constexpr std::size_t host_copy_max_bytes = std::size_t{64} << 20;
 
   std::recursive_mutex mutex_;
   const std::int64_t pid_ = static_cast<std::int64_t>(getpid());

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
+#include <vector>
 
 namespace roofkit::inject {
 
@@ -235,7 +237,57 @@ std::function<CUresult()> plain_copy(const void* params, CUcontext ctx, F call) 
   return bound<P>(params, call);
 }
 
+// Host memory that the driver knows as page-locked (pageable memory is unknown to it).
+bool page_locked(const void* p) {
+  unsigned type = 0;
+  return cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                               reinterpret_cast<CUdeviceptr>(p)) == CUDA_SUCCESS &&
+         type == CU_MEMORYTYPE_HOST;
+}
+
+bool managed_memory(const void* p) {
+  unsigned managed = 0;
+  return cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED,
+                               reinterpret_cast<CUdeviceptr>(p)) == CUDA_SUCCESS &&
+         managed != 0;
+}
+
+// The copy again from the host bytes as they are now, once the device has finished writing them.
+std::function<CUresult()> copy_from_now(CUdeviceptr dst, const void* src, std::size_t n,
+                                        CUcontext ctx, std::size_t max_bytes) {
+  if (n > max_bytes || !src || !plain_device_memory(dst, ctx) || managed_memory(src) ||
+      (page_locked(src) && cuCtxSynchronize() != CUDA_SUCCESS))
+    return {};
+  const auto* begin = static_cast<const std::uint8_t*>(src);
+  auto bytes = std::make_shared<const std::vector<std::uint8_t>>(begin, begin + n);
+  return [dst, bytes] { return cuMemcpyHtoD(dst, bytes->data(), bytes->size()); };
+}
+
 } // namespace
+
+std::function<CUresult()> host_copy_step(CUpti_CallbackId cbid, const void* params, CUcontext ctx,
+                                         std::size_t max_bytes) {
+  if (!params)
+    return {};
+  switch (cbid) {
+  case CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2_ptds: {
+    const auto& p = *static_cast<const cuMemcpyHtoD_v2_params*>(params);
+    return copy_from_now(p.dstDevice, p.srcHost, p.ByteCount, ctx, max_bytes);
+  }
+  case CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2_ptsz: {
+    const auto& p = *static_cast<const cuMemcpyHtoDAsync_v2_params*>(params);
+    CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
+    if (cuStreamIsCapturing(p.hStream, &capture) != CUDA_SUCCESS ||
+        capture != CU_STREAM_CAPTURE_STATUS_NONE)
+      return {};
+    return copy_from_now(p.dstDevice, p.srcHost, p.ByteCount, ctx, max_bytes);
+  }
+  default:
+    return {};
+  }
+}
 
 std::function<CUresult()> device_copy_step(CUpti_CallbackId cbid, const void* params,
                                            CUcontext ctx) {

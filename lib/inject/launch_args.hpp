@@ -71,4 +71,13 @@ std::function<CUresult()> memset_step(CUpti_CallbackId cbid, const void* params)
 std::function<CUresult()> device_copy_step(CUpti_CallbackId cbid, const void* params,
                                            CUcontext ctx);
 
+/// For a copy from host memory (not managed) to plain device memory of `ctx` (cuMemcpyHtoD,
+/// synchronous or not, any stream form) of at most `max_bytes`, the same copy again, from a copy
+/// of the host bytes taken now (the host may rewrite its buffer before the replay), to re-issue
+/// inside a batch's replays; empty for any other call, memory, size or a capturing stream. From
+/// page-locked memory, which the device may still be filling, the context is synchronised first.
+/// Asks the driver about the pointers: call it in the tool's scope.
+std::function<CUresult()> host_copy_step(CUpti_CallbackId cbid, const void* params, CUcontext ctx,
+                                         std::size_t max_bytes);
+
 } // namespace roofkit::inject

@@ -4,9 +4,11 @@
 // queries come between the launches; after them the host rewrites a page-locked buffer that a
 // kernel then reads through its pointer (the batch is replayed before that kernel) and the next
 // copy to the device reads; page-locked memory allocated inside the batch and written by the host
-// is read by a later copy. These calls keep a replay batch open where the process has no
-// managed memory: the replays must leave device memory as the launches left it, and must not take
-// back what the host wrote into its page-locked memory (a checkpoint restore does). With
+// is read by a later copy, and rewritten by the host after it. These calls keep a replay batch
+// open where the process has no managed memory, and the copies to the device join it: the
+// replays must leave device memory as the launches left it, must copy what the host held at each
+// copy, and must not take back what the host wrote into its page-locked memory (a checkpoint
+// restore does). With
 // "managed", the host also writes a managed counter after the first wait, which a later kernel
 // adds: the waits then end the batch. Prints "host_reads: all results correct" and exits 0 when
 // every value the host saw and the final ones are right.
@@ -95,17 +97,19 @@ int main(int argc, char** argv) {
   CHECK(cudaMallocHost(&late, n * sizeof(float)));
   for (int i = 0; i < n; ++i)
     late[i] = 0.5f;
-  // A copy from the host ends the batch: the replays run here, and the copy must read what the
-  // host wrote into `staged`.
+  // Copies from the host join the batch: its replays copy what the host held at each copy.
   CHECK(cudaMemcpy(y, staged, n * sizeof(float), cudaMemcpyHostToDevice));
   add_from<<<blocks, 256>>>(x, n, y); // x = 9 (49)
   CHECK(cudaMemcpy(y, late, n * sizeof(float), cudaMemcpyHostToDevice));
+  for (int i = 0; i < n; ++i)
+    late[i] = 0.25f; // after the copy: a replay copying from `late` again would add 0.25
   add_from<<<blocks, 256>>>(x, n, y); // x = 9.5 (49.5)
   CHECK(cudaFree(spare));             // ends the batch still open
   const float want = managed ? 49.5f : 9.5f;
   CHECK(cudaMemcpy(seen.data(), x, n * sizeof(float), cudaMemcpyDeviceToHost));
   wrong += count_wrong(seen.data(), n, want);
-  wrong += count_wrong(pinned, n, 2.0f) + count_wrong(staged, n, 3.0f) + count_wrong(late, n, 0.5f);
+  wrong +=
+      count_wrong(pinned, n, 2.0f) + count_wrong(staged, n, 3.0f) + count_wrong(late, n, 0.25f);
   if (managed)
     wrong += *counter != 40;
   std::printf(APP_NAME ": %s memory, %d wrong values\n", managed ? "managed" : "no managed", wrong);
