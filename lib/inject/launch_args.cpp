@@ -255,7 +255,7 @@ bool managed_memory(const void* p) {
 // The copy again from the host bytes as they are now, once the device has finished writing them.
 std::function<CUresult()> copy_from_now(CUdeviceptr dst, const void* src, std::size_t n,
                                         CUcontext ctx, std::size_t max_bytes) {
-  if (n > max_bytes || !src || !plain_device_memory(dst, ctx) || managed_memory(src) ||
+  if (n == 0 || n > max_bytes || !src || !plain_device_memory(dst, ctx) || managed_memory(src) ||
       (page_locked(src) && cuCtxSynchronize() != CUDA_SUCCESS))
     return {};
   const auto* begin = static_cast<const std::uint8_t*>(src);
