@@ -187,6 +187,11 @@ batch_effect replay_batch_effect(CUpti_CallbackId cbid) {
   case CUPTI_DRIVER_TRACE_CBID_cuModuleGetLoadingMode:
   case CUPTI_DRIVER_TRACE_CBID_cuKernelGetLibrary:
     return batch_effect::keeps;
+  // Markers for profilers: they touch no memory. With --profile-from-start off they start and
+  // end selection, which decides only later launches.
+  case CUPTI_DRIVER_TRACE_CBID_cuProfilerStart:
+  case CUPTI_DRIVER_TRACE_CBID_cuProfilerStop:
+    return batch_effect::keeps;
   // Unloading (at exit, under the same lock) would take functions the replay needs.
   case CUPTI_DRIVER_TRACE_CBID_cuModuleUnload:
   case CUPTI_DRIVER_TRACE_CBID_cuLibraryUnload:
@@ -203,6 +208,8 @@ bool creates_managed_memory(CUpti_CallbackId cbid) {
 
 bool needs_driver_callback(CUpti_CallbackId cbid) {
   return is_kernel_launch(cbid) || creates_managed_memory(cbid) ||
+         cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart ||
+         cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStop ||
          replay_batch_effect(cbid) != batch_effect::keeps;
 }
 

@@ -23,10 +23,11 @@ batch_effect replay_batch_effect(CUpti_CallbackId cbid);
 /// True for the calls that make managed memory (allocations, a library's managed variables).
 bool creates_managed_memory(CUpti_CallbackId cbid);
 
-/// Whether the injector subscribes to the driver call `cbid`: launches and every call that does
-/// more than keep a batch. The queries (context, device, function, stream and event getters,
-/// event records) are left alone: a training step makes some fifteen of them per launch, and
-/// what they do can neither change what a replay restores nor be changed by it.
+/// Whether the injector subscribes to the driver call `cbid`: launches, the profiler markers
+/// (cuProfilerStart/Stop) and every call that does more than keep a batch. The queries (context,
+/// device, function, stream and event getters, event records) are left alone: a training step makes
+/// some fifteen of them per launch, and what they do can neither change what a replay restores nor
+/// be changed by it.
 bool needs_driver_callback(CUpti_CallbackId cbid);
 
 } // namespace roofkit::inject

@@ -344,6 +344,11 @@ private:
       me->phases_->add_module(s);
     else
       me->phases_->add_callback(s);
+    if (domain == CUPTI_CB_DOMAIN_DRIVER_API && is_kernel_launch(cbid))
+      me->phases_->add(static_cast<const CUpti_CallbackData*>(data)->callbackSite == CUPTI_API_ENTER
+                           ? "launch callbacks at entry (all inside)"
+                           : "launch callbacks at exit",
+                       s);
   }
 
   static void dispatch(injector* me, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
@@ -581,8 +586,9 @@ private:
         profile(a, d, name, index, at);
         yield_turn_if_wanted(); // between back-to-back profiled launches the watcher may not get in
       }
-    } else if (batch_ && !ride_along(a, d, name)) { // not selected, or inferred
-      close_batch("a launch not selected");
+    } else if (batch_) { // not selected, or inferred
+      if (const std::string why = ride_along(a, d, name); !why.empty())
+        close_batch("a launch not selected (" + why + ")");
     }
     if (peers_ && !batch_)
       peers_->close_span(); // a span lasts as long as a batch (or a replay in the callback)
@@ -637,6 +643,7 @@ private:
     // ranges it drops (profile_launch).
     po.cache = options_.cache;
     po.max_launch_sequence = max_batch_steps();
+    const auto t0 = std::chrono::steady_clock::now();
     try {
       s.session = std::make_unique<profiler_session>(ordinal, bench_metric_set(), po);
       // Enabled now, so that a missing permission or another attached profiler stops profiling
@@ -650,6 +657,9 @@ private:
       fail(e.what(), re ? re->hint() : "", static_cast<int>(re ? re->code() : exit_code::failure));
       return nullptr;
     }
+    if (phases_)
+      phases_->add("session set-up and warm-up",
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     cuDevicePrimaryCtxRetain(&s.primary, dev);
     cuCtxSetCurrent(ctx);
     write_start(ordinal, s.session->chip(), s.session->passes(), s.session.get());
@@ -978,6 +988,16 @@ private:
     if (!taken)
       return;
     pending_batch& b = *taken;
+    const auto started = std::chrono::steady_clock::now();
+    struct timed {
+      replay_phases* phases;
+      std::chrono::steady_clock::time_point t0;
+      ~timed() {
+        if (phases)
+          phases->add("batches replayed (whole)",
+                      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      }
+    } whole{phases_.get(), started};
     tool_scope scope;
     const driver_gate::hold_scope quiet(gate_);
     note_busy_driver(quiet);
@@ -1115,26 +1135,31 @@ private:
   }
 
   // Keeps the open batch open across a launch that is not measured: it joins the batch as a step
-  // that every pass re-issues. False when it cannot (then the batch is replayed before it runs):
-  // another context, a full batch, a function still to load or needing the device heap set up,
-  // parameters the driver cannot describe.
-  bool ride_along(const launch_args& a, const CUpti_CallbackData* d, const std::string& name) {
-    if (batch_->ctx != d->context || batch_->launches.size() >= max_batch_steps())
-      return false;
+  // that every pass re-issues. Returns why it cannot (then the batch is replayed before it runs),
+  // or nothing when it joined.
+  std::string ride_along(const launch_args& a, const CUpti_CallbackData* d,
+                         const std::string& name) {
+    if (batch_->ctx != d->context)
+      return "another context";
+    if (batch_->launches.size() >= max_batch_steps())
+      return "a full batch";
     CUfunction f = a.function;
     CUfunctionLoadingState state = CU_FUNCTION_LOADING_STATE_MAX;
-    if (!loading_state(f, state) || state != CU_FUNCTION_LOADING_STATE_LOADED ||
-        (!batch_->state->heap_ready && d->symbolName && uses_heap(d->symbolName)))
-      return false;
+    if (!loading_state(f, state) || state != CU_FUNCTION_LOADING_STATE_LOADED)
+      return "a function to load";
+    if (!batch_->state->heap_ready && d->symbolName && uses_heap(d->symbolName))
+      return "the device heap to set up";
     tool_scope scope;
     std::unique_ptr<captured_launch> copy = captured_launch::copy(a);
-    const bool pinned = copy && reads_pinned(*copy);
-    if (!copy || (pinned && batch_->host_read_kept))
-      return false;
+    if (!copy)
+      return "parameters that cannot be copied";
+    const bool pinned = reads_pinned(*copy);
+    if (pinned && batch_->host_read_kept)
+      return "page-locked memory read after the host read results";
     try {
       save_variables(f);
     } catch (const std::exception&) {
-      return false;
+      return "module variables that cannot be saved";
     }
     batch_->reads_host_memory = batch_->reads_host_memory || pinned;
     pending_launch step;
@@ -1142,7 +1167,7 @@ private:
     step.rec.kernel.name = name;
     step.measured = false;
     batch_->launches.push_back(std::move(step));
-    return true;
+    return {};
   }
 
   // A memset, a copy within the batch's device memory or a copy from the host (of the bytes the

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace roofkit::inject {
 
@@ -43,6 +44,17 @@ void replay_phases::add_callback(double seconds) {
   callback_ns_ += static_cast<std::int64_t>(seconds * 1e9);
 }
 
+void replay_phases::add(const std::string& what, double seconds) {
+  std::lock_guard lock(parts_mutex_);
+  for (auto& [name, part] : parts_)
+    if (name == what) {
+      part.first += 1;
+      part.second += seconds;
+      return;
+    }
+  parts_.push_back({what, {1, seconds}});
+}
+
 std::string replay_phases::report(const profiler_stats& t, std::int64_t profiled,
                                   std::int64_t batches) const {
   const double n = profiled > 0 ? static_cast<double>(profiled) : 1.0;
@@ -50,6 +62,7 @@ std::string replay_phases::report(const profiler_stats& t, std::int64_t profiled
                                 "sets of passes ({} passes):\n",
                                 profiled, batches, t.passes);
   const std::pair<const char*, double> phases[] = {
+      {"session set-up (once a device)", t.session_s},
       {"sync before checkpoint", sync_s_},
       {"checkpoint save", save_s_},
       {"counter configuration (set-up)", t.setup_s},
@@ -61,6 +74,7 @@ std::string replay_phases::report(const profiler_stats& t, std::int64_t profiled
       {"cache flush + work (body)", t.body_s},
       {"  of which cache flush", t.flush_s},
       {"  of which launch calls", t.issue_s},
+      {"    of which steps not measured", t.ride_issue_s},
       {"  of which waits for the launches", t.wait_s},
       {"pass stop", t.stop_s},
       {"decode counters", t.decode_s}};
@@ -71,6 +85,15 @@ std::string replay_phases::report(const profiler_stats& t, std::int64_t profiled
   const auto epoch_ns = [](std::chrono::system_clock::time_point when) {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(when.time_since_epoch()).count();
   };
+  {
+    std::lock_guard lock(parts_mutex_);
+    for (const auto& [name, part] : parts_)
+      out += fmt::format("roofkit-inject: {:<44} {:10.3f} s in {} calls\n", name, part.second,
+                         part.first);
+  }
+  out += fmt::format("roofkit-inject: {} launch steps issued, {} of them not measured; launch "
+                     "calls by pass (s): {:.3f}\n",
+                     t.steps_issued, t.ride_steps_issued, fmt::join(t.issue_by_pass, " "));
   out += fmt::format("roofkit-inject: largest counter image {:.1f} MiB\n",
                      static_cast<double>(t.image_bytes) / (1 << 20));
   out += fmt::format("roofkit-inject: {} module loads read in {:.3f} s; {} callbacks took {:.3f} s "

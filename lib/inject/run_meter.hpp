@@ -5,7 +5,10 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <mutex>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "roofkit/profiler.hpp"
 
@@ -39,6 +42,8 @@ public:
   void add_module(double seconds);
   /// A driver or resource callback that took `seconds` in all (replays inside it included).
   void add_callback(double seconds);
+  /// `seconds` more of a named part of the injection's time (reported in the order first added).
+  void add(const std::string& what, double seconds);
   /// One line per phase: total seconds and ms per profiled launch, for `profiled` launches with
   /// the sessions' summed statistics `t`.
   std::string report(const profiler_stats& t, std::int64_t profiled, std::int64_t batches) const;
@@ -51,6 +56,8 @@ private:
   std::atomic<std::int64_t> callbacks_{0};
   std::atomic<std::int64_t> callback_ns_{0};
   std::chrono::system_clock::time_point started_ = std::chrono::system_clock::now();
+  mutable std::mutex parts_mutex_;
+  std::vector<std::pair<std::string, std::pair<std::int64_t, double>>> parts_; // calls, seconds
 };
 
 } // namespace roofkit::inject

@@ -63,8 +63,6 @@ TEST(replay_batch_calls, calls_that_touch_memory_or_show_results_never_just_keep
                                            "cuStreamBatchMemOp",
                                            "cuSignalExternal",
                                            "cuWaitExternal",
-                                           "cuProfilerStart",
-                                           "cuProfilerStop",
                                            "cuArray",
                                            "cuMipmappedArray",
                                            "cuIpc"};
@@ -110,6 +108,11 @@ TEST(replay_batch_calls, host_reads_are_copies_to_the_host_and_waits) {
             batch_effect::replays);
   EXPECT_EQ(replay_batch_effect(CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync), batch_effect::replays);
   EXPECT_EQ(replay_batch_effect(CUPTI_DRIVER_TRACE_CBID_cuLaunchHostFunc), batch_effect::replays);
+  // Profiler markers touch no memory: a step bracketed by cudaProfilerStart/Stop keeps its batch.
+  EXPECT_EQ(replay_batch_effect(CUPTI_DRIVER_TRACE_CBID_cuProfilerStart), batch_effect::keeps);
+  EXPECT_EQ(replay_batch_effect(CUPTI_DRIVER_TRACE_CBID_cuProfilerStop), batch_effect::keeps);
+  EXPECT_TRUE(roofkit::inject::needs_driver_callback(CUPTI_DRIVER_TRACE_CBID_cuProfilerStart));
+  EXPECT_TRUE(roofkit::inject::needs_driver_callback(CUPTI_DRIVER_TRACE_CBID_cuProfilerStop));
   EXPECT_TRUE(roofkit::inject::creates_managed_memory(CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged));
   EXPECT_TRUE(roofkit::inject::needs_driver_callback(CUPTI_DRIVER_TRACE_CBID_cuLibraryGetManaged));
   EXPECT_FALSE(roofkit::inject::creates_managed_memory(CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2));

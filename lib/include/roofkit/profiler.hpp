@@ -283,8 +283,13 @@ struct profiler_stats {
   double stop_s = 0;   ///< ending a pass (cuptiRangeProfilerStop)
   double image_s = 0;  ///< making the counter-data images (inside setup_s)
   double config_s = 0; ///< configuring the profiler for a call (inside setup_s)
-  double first_start_s = 0;    ///< starting the first pass of a call (inside start_s)
-  std::size_t image_bytes = 0; ///< the largest counter-data image made
+  double first_start_s = 0;           ///< starting the first pass of a call (inside start_s)
+  double ride_issue_s = 0;            ///< issuing the steps that are not measured (inside issue_s)
+  std::int64_t steps_issued = 0;      ///< launch steps issued over all passes
+  std::int64_t ride_steps_issued = 0; ///< of those, the steps that are not measured
+  double session_s = 0; ///< creating the session: counter availability, metrics, configuration
+  std::vector<double> issue_by_pass; ///< issue_s by the pass's index in its call
+  std::size_t image_bytes = 0;       ///< the largest counter-data image made
 
   /// Adds every count and time of `other` (e.g. the sessions of several devices); keeps the
   /// larger image_bytes.

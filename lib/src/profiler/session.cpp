@@ -357,6 +357,20 @@ struct profiler_session::impl {
     return p.work;
   }
 
+  // A launch step issued in pass `pass_index`, in `seconds` of host time.
+  void note_issue(bool measured, double seconds) {
+    stats.issue_s += seconds;
+    stats.steps_issued += 1;
+    if (!measured) {
+      stats.ride_issue_s += seconds;
+      stats.ride_steps_issued += 1;
+    }
+    const auto at = static_cast<std::size_t>(pass_index);
+    if (stats.issue_by_pass.size() <= at)
+      stats.issue_by_pass.resize(at + 1);
+    stats.issue_by_pass[at] += seconds;
+  }
+
   template <class T> void add_pass_times(T p0, T p1, T p2, T p3, T p4) {
     auto seconds = [](T a, T b) { return std::chrono::duration<double>(b - a).count(); };
     stats.before_s += seconds(p0, p1);
@@ -421,6 +435,7 @@ profiler_session::profiler_session(int device, const std::string& set, profiler_
 
 profiler_session::profiler_session(int device, const metric_set_def& def, profiler_options options)
     : impl_(std::make_unique<impl>(device, std::move(options))) {
+  const auto t0 = std::chrono::steady_clock::now();
   auto& s = *impl_;
   s.ctx = current_context(device);
   check_device_supported(device);
@@ -440,6 +455,7 @@ profiler_session::profiler_session(int device, const metric_set_def& def, profil
     s.set.cold_passes = -1;
     s.config = s.catalog->config_image(s.set.names());
   }
+  s.stats.session_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 profiler_session::~profiler_session() = default;
@@ -641,8 +657,16 @@ profiler_stats& profiler_stats::operator+=(const profiler_stats& o) {
                               {&stop_s, o.stop_s},
                               {&image_s, o.image_s},
                               {&config_s, o.config_s},
-                              {&first_start_s, o.first_start_s}})
+                              {&first_start_s, o.first_start_s},
+                              {&ride_issue_s, o.ride_issue_s},
+                              {&session_s, o.session_s}})
     *mine += theirs;
+  steps_issued += o.steps_issued;
+  ride_steps_issued += o.ride_steps_issued;
+  if (issue_by_pass.size() < o.issue_by_pass.size())
+    issue_by_pass.resize(o.issue_by_pass.size());
+  for (std::size_t i = 0; i < o.issue_by_pass.size(); ++i)
+    issue_by_pass[i] += o.issue_by_pass[i];
   image_bytes = std::max(image_bytes, o.image_bytes);
   return *this;
 }
@@ -857,7 +881,7 @@ profiler_session::profile_steps(const std::vector<sequence_step>& steps,
             step.work();
             const auto waited = std::chrono::steady_clock::now();
             ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
-            s.stats.issue_s += std::chrono::duration<double>(waited - issued).count();
+            s.note_issue(step.measured, std::chrono::duration<double>(waited - issued).count());
             s.stats.wait_s +=
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - waited).count();
           }
