@@ -74,10 +74,18 @@ TEST(run_meter, profiler_stats_add_every_field) {
   b.passes = 8;
   double* fields_a[] = {&a.setup_s, &a.passes_s, &a.decode_s,     &a.before_s, &a.start_s,
                         &a.body_s,  &a.flush_s,  &a.issue_s,      &a.wait_s,   &a.stop_s,
-                        &a.image_s, &a.config_s, &a.first_start_s};
+                        &a.image_s, &a.config_s, &a.first_start_s, &a.ride_issue_s,
+                        &a.session_s};
   double* fields_b[] = {&b.setup_s, &b.passes_s, &b.decode_s,     &b.before_s, &b.start_s,
                         &b.body_s,  &b.flush_s,  &b.issue_s,      &b.wait_s,   &b.stop_s,
-                        &b.image_s, &b.config_s, &b.first_start_s};
+                        &b.image_s, &b.config_s, &b.first_start_s, &b.ride_issue_s,
+                        &b.session_s};
+  a.steps_issued = 10;
+  b.steps_issued = 20;
+  a.ride_steps_issued = 1;
+  b.ride_steps_issued = 2;
+  a.issue_by_pass = {1.0, 2.0};
+  b.issue_by_pass = {10.0, 20.0, 30.0};
   a.image_bytes = 5;
   b.image_bytes = 7;
   for (std::size_t i = 0; i < std::size(fields_a); ++i) {
@@ -88,9 +96,13 @@ TEST(run_meter, profiler_stats_add_every_field) {
   EXPECT_EQ(a.calls, 3);
   EXPECT_EQ(a.passes, 12);
   EXPECT_EQ(a.image_bytes, 7u) << "the larger image, not a sum";
+  EXPECT_EQ(a.steps_issued, 30);
+  EXPECT_EQ(a.ride_steps_issued, 3);
+  EXPECT_EQ(a.issue_by_pass, (std::vector<double>{11.0, 22.0, 30.0})) << "pass by pass";
   for (std::size_t i = 0; i < std::size(fields_a); ++i)
     EXPECT_DOUBLE_EQ(*fields_a[i], 101.0 * (1.0 + static_cast<double>(i))) << "field " << i;
   EXPECT_EQ(sizeof(roofkit::profiler_stats),
-            2 * sizeof(int) + std::size(fields_a) * sizeof(double) + sizeof(std::size_t))
+            2 * sizeof(int) + std::size(fields_a) * sizeof(double) + sizeof(std::size_t) +
+                2 * sizeof(std::int64_t) + sizeof(std::vector<double>))
       << "a field was added: add it to operator+= and to this test";
 }
