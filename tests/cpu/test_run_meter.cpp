@@ -72,14 +72,12 @@ TEST(run_meter, profiler_stats_add_every_field) {
   b.calls = 2;
   a.passes = 4;
   b.passes = 8;
-  double* fields_a[] = {&a.setup_s, &a.passes_s, &a.decode_s,     &a.before_s, &a.start_s,
-                        &a.body_s,  &a.flush_s,  &a.issue_s,      &a.wait_s,   &a.stop_s,
-                        &a.image_s, &a.config_s, &a.first_start_s, &a.ride_issue_s,
-                        &a.session_s};
-  double* fields_b[] = {&b.setup_s, &b.passes_s, &b.decode_s,     &b.before_s, &b.start_s,
-                        &b.body_s,  &b.flush_s,  &b.issue_s,      &b.wait_s,   &b.stop_s,
-                        &b.image_s, &b.config_s, &b.first_start_s, &b.ride_issue_s,
-                        &b.session_s};
+  double* fields_a[] = {&a.setup_s, &a.passes_s, &a.decode_s,      &a.before_s,     &a.start_s,
+                        &a.body_s,  &a.flush_s,  &a.issue_s,       &a.wait_s,       &a.stop_s,
+                        &a.image_s, &a.config_s, &a.first_start_s, &a.ride_issue_s, &a.session_s};
+  double* fields_b[] = {&b.setup_s, &b.passes_s, &b.decode_s,      &b.before_s,     &b.start_s,
+                        &b.body_s,  &b.flush_s,  &b.issue_s,       &b.wait_s,       &b.stop_s,
+                        &b.image_s, &b.config_s, &b.first_start_s, &b.ride_issue_s, &b.session_s};
   a.steps_issued = 10;
   b.steps_issued = 20;
   a.ride_steps_issued = 1;
