@@ -187,8 +187,8 @@ batch_effect replay_batch_effect(CUpti_CallbackId cbid) {
   case CUPTI_DRIVER_TRACE_CBID_cuModuleGetLoadingMode:
   case CUPTI_DRIVER_TRACE_CBID_cuKernelGetLibrary:
     return batch_effect::keeps;
-  // Markers for profilers: they touch no memory. With --profile-from-start off they start and
-  // end selection, which decides only later launches.
+  // Markers for profilers: they touch no memory. Where selection starts at the application's
+  // profiler start, they start and end it, which decides only the launches after them.
   case CUPTI_DRIVER_TRACE_CBID_cuProfilerStart:
   case CUPTI_DRIVER_TRACE_CBID_cuProfilerStop:
     return batch_effect::keeps;

@@ -346,7 +346,7 @@ private:
       me->phases_->add_callback(s);
     if (domain == CUPTI_CB_DOMAIN_DRIVER_API && is_kernel_launch(cbid))
       me->phases_->add(static_cast<const CUpti_CallbackData*>(data)->callbackSite == CUPTI_API_ENTER
-                           ? "launch callbacks at entry (all inside)"
+                           ? "launch callbacks at entry (replays and set-up inside)"
                            : "launch callbacks at exit",
                        s);
   }
@@ -643,7 +643,7 @@ private:
     // ranges it drops (profile_launch).
     po.cache = options_.cache;
     po.max_launch_sequence = max_batch_steps();
-    const auto t0 = std::chrono::steady_clock::now();
+    std::optional<phase_timer> setup(std::in_place, phases_.get(), "session set-up and warm-up");
     try {
       s.session = std::make_unique<profiler_session>(ordinal, bench_metric_set(), po);
       // Enabled now, so that a missing permission or another attached profiler stops profiling
@@ -657,9 +657,7 @@ private:
       fail(e.what(), re ? re->hint() : "", static_cast<int>(re ? re->code() : exit_code::failure));
       return nullptr;
     }
-    if (phases_)
-      phases_->add("session set-up and warm-up",
-                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    setup.reset();
     cuDevicePrimaryCtxRetain(&s.primary, dev);
     cuCtxSetCurrent(ctx);
     write_start(ordinal, s.session->chip(), s.session->passes(), s.session.get());
@@ -988,16 +986,7 @@ private:
     if (!taken)
       return;
     pending_batch& b = *taken;
-    const auto started = std::chrono::steady_clock::now();
-    struct timed {
-      replay_phases* phases;
-      std::chrono::steady_clock::time_point t0;
-      ~timed() {
-        if (phases)
-          phases->add("batches replayed (whole)",
-                      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-      }
-    } whole{phases_.get(), started};
+    const phase_timer whole(phases_.get(), "batches replayed (whole)");
     tool_scope scope;
     const driver_gate::hold_scope quiet(gate_);
     note_busy_driver(quiet);

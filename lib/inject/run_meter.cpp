@@ -62,7 +62,7 @@ std::string replay_phases::report(const profiler_stats& t, std::int64_t profiled
                                 "sets of passes ({} passes):\n",
                                 profiled, batches, t.passes);
   const std::pair<const char*, double> phases[] = {
-      {"session set-up (once a device)", t.session_s},
+      {"metric set and configuration (once a device)", t.session_s},
       {"sync before checkpoint", sync_s_},
       {"checkpoint save", save_s_},
       {"counter configuration (set-up)", t.setup_s},

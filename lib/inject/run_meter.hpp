@@ -60,4 +60,24 @@ private:
   std::vector<std::pair<std::string, std::pair<std::int64_t, double>>> parts_; // calls, seconds
 };
 
+/// Adds the time from its construction to its destruction to the part `what` of `phases` (null:
+/// nothing is timed).
+class phase_timer {
+public:
+  phase_timer(replay_phases* phases, const char* what)
+      : phases_(phases), what_(what), start_(std::chrono::steady_clock::now()) {}
+  ~phase_timer() {
+    if (phases_)
+      phases_->add(
+          what_, std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
+  }
+  phase_timer(const phase_timer&) = delete;
+  phase_timer& operator=(const phase_timer&) = delete;
+
+private:
+  replay_phases* phases_;
+  const char* what_;
+  std::chrono::steady_clock::time_point start_;
+};
+
 } // namespace roofkit::inject

@@ -39,13 +39,27 @@ TEST(step_layout, only_launches_measured_is_one_range_per_launch_after_its_flush
 }
 
 TEST(step_layout, images_hold_one_range_more_in_powers_of_two) {
-  EXPECT_EQ(image_ranges(0), 2u);
-  EXPECT_EQ(image_ranges(1), 2u);
-  EXPECT_EQ(image_ranges(2), 4u);
-  EXPECT_EQ(image_ranges(3), 4u);
-  EXPECT_EQ(image_ranges(32), 64u);
-  EXPECT_EQ(image_ranges(127), 128u);
-  EXPECT_EQ(image_ranges(128), 256u);
+  const std::size_t any = 1 << 20;
+  EXPECT_EQ(image_ranges(0, any), 2u);
+  EXPECT_EQ(image_ranges(1, any), 2u);
+  EXPECT_EQ(image_ranges(2, any), 4u);
+  EXPECT_EQ(image_ranges(3, any), 4u);
+  EXPECT_EQ(image_ranges(32, any), 64u);
+  EXPECT_EQ(image_ranges(127, any), 128u);
+  EXPECT_EQ(image_ranges(128, any), 256u);
+}
+
+TEST(step_layout, no_image_holds_more_than_the_longest_call_and_one) {
+  // 128 launches a batch: the full batch's image is the warm-up's 129 ranges, not 256.
+  EXPECT_EQ(image_ranges(128, 128), 129u);
+  EXPECT_EQ(image_ranges(127, 128), 128u);
+  EXPECT_EQ(image_ranges(100, 128), 128u);
+  EXPECT_EQ(image_ranges(64, 128), 128u);
+  EXPECT_EQ(image_ranges(63, 128), 64u);
+  EXPECT_EQ(image_ranges(1, 1), 2u);
+  EXPECT_EQ(image_ranges(0, 0), 1u) << "an empty call still gets an image of one range";
+  // More than the longest (the sweep's kernels added after a failed driver flush): uncapped.
+  EXPECT_EQ(image_ranges(300, 128), 512u);
 }
 
 } // namespace

@@ -328,11 +328,14 @@ struct profiler_session::impl {
   std::size_t flush_ranges() const {
     return flusher ? static_cast<std::size_t>(flusher->launches()) : 0;
   }
-  // Ranges the kept auto-range profiler is configured for: every launch of the longest sequence,
-  // each after its flush, and one more to see a work that launched a second kernel.
+  // The most ranges a sequence takes: every launch of the longest sequence, each after its flush.
+  std::size_t longest_sequence() const {
+    return std::max<std::size_t>(options.max_launch_sequence, 1) * (flush_ranges() + 1);
+  }
+  // Ranges the kept auto-range profiler is configured for: the longest sequence's, and one more to
+  // see a work that launched a second kernel.
   std::size_t sequence_ranges() const {
-    return detail::image_ranges(std::max<std::size_t>(options.max_launch_sequence, 1) *
-                                (flush_ranges() + 1));
+    return detail::image_ranges(longest_sequence(), longest_sequence());
   }
   // Counter-data images of the kept profiler by range count (0.5 MiB a range on the H200): the
   // blank one, made once (11 ms for 33 ranges, 77 ms for 129:
@@ -870,7 +873,8 @@ profiler_session::profile_steps(const std::vector<sequence_step>& steps,
     const detail::step_layout layout = detail::lay_out_steps(steps, flush_ranges);
     const std::size_t ranges = layout.ranges;
     const auto& data = s.kept_passes(
-        CUPTI_AutoRange, detail::image_ranges(ranges), n == 1 ? "the launch" : "the launches",
+        CUPTI_AutoRange, detail::image_ranges(ranges, s.longest_sequence()),
+        n == 1 ? "the launch" : "the launches",
         [&] {
           // The flush's kernel(s) are ranges of their own, dropped below; each step is waited
           // for, as the steps may run on other streams.

@@ -1,5 +1,7 @@
 #include "step_layout.hpp"
 
+#include <algorithm>
+
 namespace roofkit::detail {
 
 step_layout lay_out_steps(const std::vector<profiler_session::sequence_step>& steps,
@@ -15,11 +17,11 @@ step_layout lay_out_steps(const std::vector<profiler_session::sequence_step>& st
   return layout;
 }
 
-std::size_t image_ranges(std::size_t ranges) {
+std::size_t image_ranges(std::size_t ranges, std::size_t longest) {
   std::size_t size = 2;
   while (size < ranges + 1)
     size *= 2;
-  return size;
+  return ranges <= longest ? std::min(size, longest + 1) : size;
 }
 
 } // namespace roofkit::detail

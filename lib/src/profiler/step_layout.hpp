@@ -22,7 +22,8 @@ step_layout lay_out_steps(const std::vector<profiler_session::sequence_step>& st
 
 /// The ranges a counter image is made for to hold `ranges` and one more (a work that launched a
 /// second kernel shows as one range too many): the next power of two, at least 2, so that few
-/// sizes of blank image are kept.
-std::size_t image_ranges(std::size_t ranges);
+/// sizes of blank image are kept; but no more than `longest` + 1 when `ranges` is at most
+/// `longest`, the most ranges any call takes (the longest call's image is then the warm-up's).
+std::size_t image_ranges(std::size_t ranges, std::size_t longest);
 
 } // namespace roofkit::detail
