@@ -337,8 +337,8 @@ struct profiler_session::impl {
   std::size_t sequence_ranges() const {
     return detail::image_ranges(longest_sequence(), longest_sequence());
   }
-  // Counter-data images of the kept profiler by range count (0.5 MiB a range on the H200): the
-  // blank one, made once (11 ms for 33 ranges, 77 ms for 129:
+  // Counter-data images of the kept profiler by range count (about 0.6 MiB a range on the H200):
+  // the blank one, made once (11 ms for 33 ranges, 77 ms for 129:
   // validation/data/replay-set-h200.json), and the one a call fills, into which the blank one is
   // copied (a new vector for every call cost 1.1 ms per launch at 32 launches a call, the kept one
   // 0.56: validation/data/replay-launch-cost-h200.json).
