@@ -240,8 +240,9 @@ if [[ " $stages " == *" sampling "* ]]; then
   # per GPU, driver and clocks), which the 50-step ratio below is not about.
   check first_profile_measures_roofs 0 "$RC" profile -q -o "$W/roofs-first.json" -- \
     python3 "$ts" --steps 1
-  # Three pairs, alone and profiled in turn: the loop's own wall time moves by a second or more
-  # from run to run (its data-loader processes), so the ratio is of the medians.
+  # Three pairs, alone and profiled in turn: the loop's own wall time moves by seconds from run
+  # to run (its data-loader processes), so the ratio is of the medians. The middle profiled
+  # run's file is the one compared with --sample all below.
   for i in 1 2 3; do
     check "train_alone_$i" 0 python3 "$ts" --steps 50
     check "train_profiled_default_$i" 0 "$RC" profile -q -o "$W/s-default-$i.json" -- \
