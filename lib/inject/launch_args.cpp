@@ -215,15 +215,17 @@ std::function<CUresult()> memset_step(CUpti_CallbackId cbid, const void* params)
 
 namespace {
 
+// The driver's value of the attribute `attr` of pointer `p`, or `otherwise` when it has none.
+unsigned pointer_attribute(CUdeviceptr p, CUpointer_attribute attr, unsigned otherwise) {
+  unsigned value = otherwise;
+  return cuPointerGetAttribute(&value, attr, p) == CUDA_SUCCESS ? value : otherwise;
+}
+
 // Device memory of `ctx` that only a call can read from the host: not managed, not mapped.
 bool plain_device_memory(CUdeviceptr p, CUcontext ctx) {
-  unsigned type = 0;
-  unsigned managed = 1;
   CUcontext owner = nullptr;
-  return cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, p) == CUDA_SUCCESS &&
-         type == CU_MEMORYTYPE_DEVICE &&
-         cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, p) == CUDA_SUCCESS &&
-         managed == 0 &&
+  return pointer_attribute(p, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, 0) == CU_MEMORYTYPE_DEVICE &&
+         pointer_attribute(p, CU_POINTER_ATTRIBUTE_IS_MANAGED, 1) == 0 &&
          cuPointerGetAttribute(&owner, CU_POINTER_ATTRIBUTE_CONTEXT, p) == CUDA_SUCCESS &&
          owner == ctx;
 }
@@ -239,17 +241,13 @@ std::function<CUresult()> plain_copy(const void* params, CUcontext ctx, F call) 
 
 // Host memory that the driver knows as page-locked (pageable memory is unknown to it).
 bool page_locked(const void* p) {
-  unsigned type = 0;
-  return cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-                               reinterpret_cast<CUdeviceptr>(p)) == CUDA_SUCCESS &&
-         type == CU_MEMORYTYPE_HOST;
+  return pointer_attribute(reinterpret_cast<CUdeviceptr>(p), CU_POINTER_ATTRIBUTE_MEMORY_TYPE, 0) ==
+         CU_MEMORYTYPE_HOST;
 }
 
 bool managed_memory(const void* p) {
-  unsigned managed = 0;
-  return cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED,
-                               reinterpret_cast<CUdeviceptr>(p)) == CUDA_SUCCESS &&
-         managed != 0;
+  return pointer_attribute(reinterpret_cast<CUdeviceptr>(p), CU_POINTER_ATTRIBUTE_IS_MANAGED, 0) !=
+         0;
 }
 
 // The copy again from the host bytes as they are now, once the device has finished writing them.
