@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """For known-writes.sh: known_writes_json.py DIR REV prints the evidence JSON from DIR (for each
-mode M of plain, nccl, ddp: M-alone.out, the application's JSON line of expected bytes; M-ours.json,
+mode M of plain, nccl, ddp, nccl-nocumem, plain-expandable: M-alone.out, the application's JSON line of expected bytes; M-ours.json,
 our run; M-ncu1.csv, M-ncu2.csv, ncu's one-pass DRAM exports): per launch, each run's DRAM read
 and write bytes beside the bytes the kernel moves, and per mode, tool and kind of kernel, how far
 the counts lie from those bytes."""
@@ -14,7 +14,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
 import ncu_csv  # noqa: E402
 import lab_json  # noqa: E402
 
-MODES = ("plain", "nccl", "ddp")
+MODES = ("plain", "nccl", "ddp", "nccl-nocumem", "plain-expandable")
 READ, WRITE = "dram__bytes_read.sum", "dram__bytes_write.sum"
 
 
@@ -80,7 +80,8 @@ def report(d, rev):
     return lab_json.record(
         "kernels whose DRAM bytes are known (fills, a scaled copy, sums of 8, 64 and 256 MiB, "
         "three launches each), in a plain process, beside a one-rank NCCL process group and "
-        "beside a DDP-wrapped model: our counts and ncu's two one-pass runs against the bytes "
+        "beside a DDP-wrapped model, the NCCL group with NCCL_CUMEM_ENABLE=0 and the plain "
+        "process with PyTorch's expandable segments: our counts and ncu's two one-pass runs against the bytes "
         "each kernel moves ([read, write] per launch)",
         "OUT=dir REV=rev validation/lab/known-writes.sh BUILD", rev,
         **{mode: mode_report(d, mode) for mode in MODES})
