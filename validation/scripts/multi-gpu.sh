@@ -16,6 +16,7 @@
 #      profile
 # Writes under $OUT: multi-gpu-interconnect.json, multi-gpu-ddp.json, multi-gpu-ddp-vs-ncu-
 # rank{0,1}.json, multi-gpu-mpi.json, and the runs, charts and logs behind them (runs/).
+# The roofs are measured (once per GPU, then cached) before the timed runs, and timed apart.
 # Usage (GPU machine, after a build with the tools): OUT=dir validation/scripts/multi-gpu.sh BUILD
 set -uo pipefail
 ulimit -c 0
@@ -49,6 +50,11 @@ step "nccl for ceilings: $ROOFKIT_NCCL_LIB"
 # 1. The interconnect roof.
 wall interconnect 120 "$RC" ceilings --interconnect --json --save "$R/interconnect.json"
 cp "$R/interconnect.json" "$OUT/multi-gpu-interconnect.json" 2>/dev/null
+
+# The roofs profile measures once per GPU and then reads from its cache (docs/profile.md):
+# measured here, by a profile of a program without kernels, so that the timed run below is not
+# a machine's first and the one-time cost is reported apart.
+wall roofs_first 120 "$RC" profile -q -o "$R/roofs-first.json" -- true
 
 # 2-4. The DDP step: alone, under profile, under ncu.
 DDP=(torchrun --standalone --nproc_per_node 2 validation/apps/ddp_train.py --steps 4)

@@ -116,7 +116,8 @@ ddp = stamp("A DDP step of our own under torchrun --nproc_per_node 2: both ranks
              "ncu --target-processes all --profile-from-start off --kernel-name regex:^(?!nccl) "
              "--metrics <our counter names> --cache-control all --clock-control none <the same>",
              "the same ncu line with --metrics dram__bytes_read.sum,dram__bytes_write.sum, twice"])
-ddp["wall"] = {"alone": wall("ddp_plain"), "profile": wall("ddp_profile"), "ncu": wall("ddp_ncu")}
+ddp["wall"] = {"alone": wall("ddp_plain"), "profile": wall("ddp_profile"), "ncu": wall("ddp_ncu"),
+               "roofs_first_run": wall("roofs_first")}
 w = ddp["wall"]
 if w["alone"]["wall_s"] and w["profile"]["wall_s"]:
     ddp["wall"]["profile_over_alone"] = w["profile"]["wall_s"] / w["alone"]["wall_s"]
