@@ -54,7 +54,7 @@ cp "$R/interconnect.json" "$OUT/multi-gpu-interconnect.json" 2>/dev/null
 # The roofs profile measures once per GPU and then reads from its cache (docs/profile.md):
 # measured here, by a profile of a program without kernels, so that the timed run below is not
 # a machine's first and the one-time cost is reported apart.
-wall roofs_first 120 "$RC" profile -q -o "$R/roofs-first.json" -- true
+wall roofs_first 120 "$RC" profile -q -o "$R/roofs-first.json" -- true # exit 4: no launch
 
 # 2-4. The DDP step: alone, under profile, under ncu.
 DDP=(torchrun --standalone --nproc_per_node 2 validation/apps/ddp_train.py --steps 4)
