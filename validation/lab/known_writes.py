@@ -8,7 +8,7 @@ since a flush-sized sweep, each of these three times:
   scale N MiB  torch.mul(src, 2, out=dst): reads N MiB, writes N MiB (a kernel, where copy_
                would be a cudaMemcpyAsync)
   sum  N MiB   src.sum(): reads N MiB, writes one float (one 32-byte sector; a grid that
-               reduces across blocks adds a few KiB of partial sums)
+               reduces across blocks adds its blocks' partial sums)
 Prints one JSON line: the launches in order, each with its expected read and write bytes.
 
 --mode plain: no process group; --mode nccl: a one-rank NCCL process group, used once by an

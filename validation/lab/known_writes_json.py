@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """For known-writes.sh: known_writes_json.py DIR REV prints the evidence JSON from DIR (for each
-mode M of plain, nccl, ddp, nccl-nocumem, plain-expandable: M-alone.out, the application's JSON line of expected bytes; M-ours.json,
-our run; M-ncu1.csv, M-ncu2.csv, ncu's one-pass DRAM exports): per launch, each run's DRAM read
-and write bytes beside the bytes the kernel moves, and per mode, tool and kind of kernel, how far
-the counts lie from those bytes."""
+mode M of plain, nccl, ddp, nccl-nocumem, plain-expandable: M-alone.out, the application's JSON
+line of expected bytes; M-ours.json, our run; M-ncu1.csv, M-ncu2.csv, ncu's one-pass DRAM
+exports): per launch, each run's DRAM read and write bytes beside the bytes the kernel moves,
+and per mode, tool and kind of kernel, how far the counts lie from those bytes."""
 import json
 import os
 import statistics
@@ -81,8 +81,8 @@ def report(d, rev):
         "kernels whose DRAM bytes are known (fills, a scaled copy, sums of 8, 64 and 256 MiB, "
         "three launches each), in a plain process, beside a one-rank NCCL process group and "
         "beside a DDP-wrapped model, the NCCL group with NCCL_CUMEM_ENABLE=0 and the plain "
-        "process with PyTorch's expandable segments: our counts and ncu's two one-pass runs against the bytes "
-        "each kernel moves ([read, write] per launch)",
+        "process with PyTorch's expandable segments: our counts and ncu's two one-pass runs "
+        "against the bytes each kernel moves ([read, write] per launch)",
         "OUT=dir REV=rev validation/lab/known-writes.sh BUILD", rev,
         **{mode: mode_report(d, mode) for mode in MODES})
 
