@@ -44,7 +44,7 @@ void replay_phases::add_callback(double seconds) {
   callback_ns_ += static_cast<std::int64_t>(seconds * 1e9);
 }
 
-void replay_phases::add(const std::string& what, double seconds) {
+void replay_phases::add(std::string_view what, double seconds) {
   std::lock_guard lock(parts_mutex_);
   for (auto& [name, part] : parts_)
     if (name == what) {
@@ -52,7 +52,7 @@ void replay_phases::add(const std::string& what, double seconds) {
       part.second += seconds;
       return;
     }
-  parts_.push_back({what, {1, seconds}});
+  parts_.push_back({std::string(what), {1, seconds}});
 }
 
 std::string replay_phases::report(const profiler_stats& t, std::int64_t profiled,

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -43,7 +44,7 @@ public:
   /// A driver or resource callback that took `seconds` in all (replays inside it included).
   void add_callback(double seconds);
   /// `seconds` more of a named part of the injection's time (reported in the order first added).
-  void add(const std::string& what, double seconds);
+  void add(std::string_view what, double seconds);
   /// One line per phase: total seconds and ms per profiled launch, for `profiled` launches with
   /// the sessions' summed statistics `t`.
   std::string report(const profiler_stats& t, std::int64_t profiled, std::int64_t batches) const;
