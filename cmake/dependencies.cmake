@@ -43,7 +43,9 @@ if(NOT TARGET fmt::fmt-header-only)
 endif()
 
 # CUPTI's performance libraries have imported targets only from CMake 3.27 on.
-if(NOT TARGET CUDA::nvperf_host)
+if(TARGET CUDA::nvperf_host)
+  set(ROOFKIT_NVPERF_HOST CUDA::nvperf_host)
+else()
   find_library(ROOFKIT_NVPERF_HOST nvperf_host HINTS ${CUDAToolkit_LIBRARY_DIR}
                ${CUDAToolkit_LIBRARY_DIR}/../extras/CUPTI/lib64)
 endif()

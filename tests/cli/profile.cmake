@@ -13,7 +13,7 @@ roofkit_cli_test(NAME profile.bad_profile_from_start COMMAND roofline-cuda profi
 roofkit_cli_test(NAME profile.bad_launch_count COMMAND roofline-cuda profile --launch-count 0 -- true
   EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "launch count 0 is out of range")
 roofkit_cli_test(NAME profile.bad_replay_batch COMMAND roofline-cuda profile --replay-batch 0 -- true
-  EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "replay batch 0 is out of range \\(valid: 1 to 256\\)")
+  EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "replay batch 0 is out of range \\(valid: 1 to 1024\\)")
 roofkit_cli_test(NAME profile.bad_regex COMMAND roofline-cuda profile --kernel "(" -- true
   EXIT_CODE 2 STDOUT_EMPTY STDERR_LINES 1 STDERR "kernel regex")
 roofkit_cli_test(NAME profile.bad_plot_extension COMMAND roofline-cuda profile --plot out.bmp -- true

@@ -50,11 +50,11 @@ TEST(app_profile_options, rejects_bad_values_naming_them) {
   EXPECT_NE(message(o4).find("launch skip -2 is out of range"), std::string::npos);
   app_profile_options o7;
   o7.replay_batch = 0;
-  EXPECT_NE(message(o7).find("replay batch 0 is out of range (valid: 1 to 256)"),
+  EXPECT_NE(message(o7).find("replay batch 0 is out of range (valid: 1 to 1024)"),
             std::string::npos);
-  o7.replay_batch = 257;
-  EXPECT_NE(message(o7).find("replay batch 257 is out of range"), std::string::npos);
-  o7.replay_batch = 256;
+  o7.replay_batch = 1025;
+  EXPECT_NE(message(o7).find("replay batch 1025 is out of range"), std::string::npos);
+  o7.replay_batch = 1024;
   EXPECT_NO_THROW(roofkit::validate(o7));
   app_profile_options o5;
   o5.kernel_regex = "gemm(";
@@ -99,7 +99,7 @@ TEST(app_profile_options, survive_the_environment_round_trip) {
   EXPECT_EQ(defaults.clock, roofkit::clock_control::none);
   EXPECT_EQ(defaults.from_start, roofkit::profile_start::on);
   EXPECT_EQ(defaults.replay_batch, 128);
-  fake_env["ROOFKIT_PROFILE_REPLAY_BATCH"] = "300";
+  fake_env["ROOFKIT_PROFILE_REPLAY_BATCH"] = "1100";
   EXPECT_THROW(roofkit::options_from_environment(fake_lookup), roofkit::error);
   fake_env.clear();
   // A bad mode in the environment gets the same message as on the command line.
@@ -144,11 +144,11 @@ TEST(profiling_modes, parse_and_print_round_trip_from_one_table) {
   EXPECT_EQ(message([] { roofkit::parse_profile_start("no"); }),
             "profile from start 'no' is not valid (valid: on, off)");
   EXPECT_EQ(message([] { roofkit::parse_replay_batch(0); }),
-            "replay batch 0 is out of range (valid: 1 to 256)");
-  EXPECT_EQ(message([] { roofkit::parse_replay_batch(257); }),
-            "replay batch 257 is out of range (valid: 1 to 256)");
+            "replay batch 0 is out of range (valid: 1 to 1024)");
+  EXPECT_EQ(message([] { roofkit::parse_replay_batch(1025); }),
+            "replay batch 1025 is out of range (valid: 1 to 1024)");
   EXPECT_EQ(roofkit::parse_replay_batch(1), 1);
-  EXPECT_EQ(roofkit::parse_replay_batch(256), 256);
+  EXPECT_EQ(roofkit::parse_replay_batch(1024), 1024);
 }
 
 TEST(app_profile_environment, sets_the_injection_and_nvtx_only_when_asked) {

@@ -53,6 +53,20 @@ TEST(metric_host, validates_names_and_counts_passes) {
             2);
 }
 
+// The blank image the profiler fills keeps each raw counter's total, not a value per SM, SMSP or
+// L2 slice: CUPTI's own image for the profile set holds some 600 KiB a range on GH100.
+TEST(metric_host, a_totals_image_holds_a_few_kib_a_range) {
+  cupti_catalog gh100("GH100");
+  const auto names = resolve_metric_set(roofkit::bench_metric_set(), gh100).names();
+  const std::size_t one = gh100.totals_image(names, 1).size();
+  const std::size_t many = gh100.totals_image(names, 257).size();
+  ASSERT_GT(many, one);
+  const double per_range = static_cast<double>(many - one) / 256;
+  EXPECT_GT(per_range, 8.0 * 51) << "room for the set's 51 raw counters' totals";
+  EXPECT_LT(per_range, 4096.0);
+  EXPECT_LT(gh100.totals_image({"dram__bytes_read.sum"}, 257).size(), many);
+}
+
 // DRAM bytes are spelled differently on GB20x: the resolver picks each chip's name.
 TEST(metric_sets, resolve_dram_names_per_chip) {
   const auto& roofline = find_metric_set("roofline");

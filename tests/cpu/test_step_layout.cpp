@@ -10,6 +10,7 @@ namespace {
 
 using roofkit::detail::image_ranges;
 using roofkit::detail::lay_out_steps;
+using roofkit::detail::reads_instances;
 using step = roofkit::profiler_session::sequence_step;
 
 const step measured_launch{{}, true, true};
@@ -60,6 +61,15 @@ TEST(step_layout, no_image_holds_more_than_the_longest_call_and_one) {
   EXPECT_EQ(image_ranges(0, 0), 1u) << "an empty call still gets an image of one range";
   // More than the longest (the sweep's kernels added after a failed driver flush): uncapped.
   EXPECT_EQ(image_ranges(300, 128), 512u);
+}
+
+TEST(step_layout, only_a_max_or_min_rollup_needs_values_per_unit_instance) {
+  EXPECT_FALSE(reads_instances({"dram__bytes_read.sum", "sm__cycles_elapsed.avg.per_second",
+                                "sm__warps_active.avg.pct_of_peak_sustained_active",
+                                "sm__inst_executed.max_rate", "smsp__maximum_warps.sum"}));
+  EXPECT_TRUE(reads_instances({"dram__bytes_read.sum", "gpu__time_duration.max"}));
+  EXPECT_TRUE(reads_instances({"sm__cycles_active.min.per_second"}));
+  EXPECT_FALSE(reads_instances({}));
 }
 
 } // namespace

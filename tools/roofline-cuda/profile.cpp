@@ -294,7 +294,7 @@ const roofkit::cli::registration profile_registration{
                       "and cudaProfilerStop (default on)");
       cmd->add_option("--replay-batch", o->options.replay_batch,
                       "Selected launches replayed together in one set of passes, after they "
-                      "ran (1 to 256; 1: each launch alone, before it runs; default 128: a set of "
+                      "ran (1 to 1024; 1: each launch alone, before it runs; default 128: a set of "
                       "passes costs some 100 ms whatever it holds)");
       cmd->add_option("--ceilings", o->ceilings,
                       std::string(roofkit::cli::ceilings_option_help) + ", or a run file");

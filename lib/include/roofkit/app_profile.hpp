@@ -30,7 +30,7 @@
 namespace roofkit {
 
 /// Largest replay batch (app_profile_options::replay_batch).
-inline constexpr std::int64_t max_replay_batch = 256;
+inline constexpr std::int64_t max_replay_batch = 1024;
 
 /// Whether launches are selectable from the application's start (as Nsight Compute's
 /// --profile-from-start).

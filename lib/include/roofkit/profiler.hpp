@@ -452,6 +452,10 @@ public:
   std::vector<std::uint8_t> config_image(const std::vector<std::vector<std::string>>& groups) const;
   /// Replay passes that a config image needs.
   static int image_passes(const std::vector<std::uint8_t>& config_image);
+  /// A blank counter-data image for `names` and `ranges` ranges that keeps each raw counter's
+  /// total only, not its value per unit instance (a few KiB a range instead of hundreds).
+  std::vector<std::uint8_t> totals_image(const std::vector<std::string>& names,
+                                         std::size_t ranges) const;
   /// Evaluates `names` for one range of a decoded counter-data image.
   std::vector<double> evaluate(const std::vector<std::uint8_t>& counter_data, std::size_t range,
                                const std::vector<std::string>& names) const;

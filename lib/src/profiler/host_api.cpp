@@ -5,9 +5,12 @@
 #include <mutex>
 
 #include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
 #include <cupti_result.h>
 #include <fmt/format.h>
+#include <nvperf_cuda_host.h>
+#include <nvperf_host.h>
 
 #include "roofkit/core.hpp"
 #include "roofkit/profiler.hpp"
@@ -82,6 +85,105 @@ std::vector<std::uint8_t> build_config(const host_object& host,
   get.pConfigImage = image.data();
   ROOFKIT_CUPTI_CHECK(cuptiProfilerHostGetConfigImage(&get));
   return image;
+}
+
+void nvpw_check(NVPA_Status status, const char* call) {
+  if (status != NVPA_STATUS_SUCCESS)
+    throw runtime_error(
+        fmt::format("{} failed with NVPA status {}", call, static_cast<int>(status)));
+}
+
+// The raw counters behind `names` on `chip`, through the Perfworks metrics evaluator.
+std::vector<std::string> raw_counters_of(const std::string& chip,
+                                         const std::vector<std::string>& names) {
+  NVPW_InitializeHost_Params ih{NVPW_InitializeHost_Params_STRUCT_SIZE};
+  nvpw_check(NVPW_InitializeHost(&ih), "NVPW_InitializeHost");
+  NVPW_CUDA_MetricsEvaluator_CalculateScratchBufferSize_Params sp{
+      NVPW_CUDA_MetricsEvaluator_CalculateScratchBufferSize_Params_STRUCT_SIZE};
+  sp.pChipName = chip.c_str();
+  nvpw_check(NVPW_CUDA_MetricsEvaluator_CalculateScratchBufferSize(&sp),
+             "NVPW_CUDA_MetricsEvaluator_CalculateScratchBufferSize");
+  std::vector<std::uint8_t> scratch(sp.scratchBufferSize);
+  NVPW_CUDA_MetricsEvaluator_Initialize_Params ep{
+      NVPW_CUDA_MetricsEvaluator_Initialize_Params_STRUCT_SIZE};
+  ep.pScratchBuffer = scratch.data();
+  ep.scratchBufferSize = scratch.size();
+  ep.pChipName = chip.c_str();
+  nvpw_check(NVPW_CUDA_MetricsEvaluator_Initialize(&ep), "NVPW_CUDA_MetricsEvaluator_Initialize");
+  std::vector<std::string> out;
+  for (const auto& name : names) {
+    NVPW_MetricEvalRequest req{};
+    NVPW_MetricsEvaluator_ConvertMetricNameToMetricEvalRequest_Params q{
+        NVPW_MetricsEvaluator_ConvertMetricNameToMetricEvalRequest_Params_STRUCT_SIZE};
+    q.pMetricsEvaluator = ep.pMetricsEvaluator;
+    q.pMetricName = name.c_str();
+    q.pMetricEvalRequest = &req;
+    q.metricEvalRequestStructSize = NVPW_MetricEvalRequest_STRUCT_SIZE;
+    nvpw_check(NVPW_MetricsEvaluator_ConvertMetricNameToMetricEvalRequest(&q),
+               "NVPW_MetricsEvaluator_ConvertMetricNameToMetricEvalRequest");
+    NVPW_MetricsEvaluator_GetMetricRawDependencies_Params rp{
+        NVPW_MetricsEvaluator_GetMetricRawDependencies_Params_STRUCT_SIZE};
+    rp.pMetricsEvaluator = ep.pMetricsEvaluator;
+    rp.pMetricEvalRequests = &req;
+    rp.numMetricEvalRequests = 1;
+    rp.metricEvalRequestStructSize = NVPW_MetricEvalRequest_STRUCT_SIZE;
+    rp.metricEvalRequestStrideSize = sizeof(req);
+    nvpw_check(NVPW_MetricsEvaluator_GetMetricRawDependencies(&rp),
+               "NVPW_MetricsEvaluator_GetMetricRawDependencies");
+    std::vector<const char*> deps(rp.numRawDependencies);
+    std::vector<const char*> optional(rp.numOptionalRawDependencies);
+    rp.ppRawDependencies = deps.data();
+    rp.ppOptionalRawDependencies = optional.data();
+    nvpw_check(NVPW_MetricsEvaluator_GetMetricRawDependencies(&rp),
+               "NVPW_MetricsEvaluator_GetMetricRawDependencies");
+    for (const char* d : deps)
+      if (std::find(out.begin(), out.end(), d) == out.end())
+        out.emplace_back(d);
+  }
+  NVPW_MetricsEvaluator_Destroy_Params d{NVPW_MetricsEvaluator_Destroy_Params_STRUCT_SIZE};
+  d.pMetricsEvaluator = ep.pMetricsEvaluator;
+  NVPW_MetricsEvaluator_Destroy(&d);
+  return out;
+}
+
+// The counter-data prefix of `raws`, keeping totals only (no value per unit instance).
+std::vector<std::uint8_t> totals_prefix(const std::string& chip,
+                                        const std::vector<std::string>& raws) {
+  NVPW_CUDA_CounterDataBuilder_Create_Params c{
+      NVPW_CUDA_CounterDataBuilder_Create_Params_STRUCT_SIZE};
+  c.pChipName = chip.c_str();
+  nvpw_check(NVPW_CUDA_CounterDataBuilder_Create(&c), "NVPW_CUDA_CounterDataBuilder_Create");
+  std::vector<NVPA_RawMetricRequest> reqs;
+  for (const auto& r : raws) {
+    NVPA_RawMetricRequest q{NVPA_RAW_METRIC_REQUEST_STRUCT_SIZE};
+    q.pMetricName = r.c_str();
+    q.isolated = true;
+    q.keepInstances = false;
+    reqs.push_back(q);
+  }
+  NVPW_CounterDataBuilder_AddMetrics_Params a{
+      NVPW_CounterDataBuilder_AddMetrics_Params_STRUCT_SIZE};
+  a.pCounterDataBuilder = c.pCounterDataBuilder;
+  a.pRawMetricRequests = reqs.data();
+  a.numMetricRequests = reqs.size();
+  NVPW_CounterDataBuilder_GetCounterDataPrefix_Params g{
+      NVPW_CounterDataBuilder_GetCounterDataPrefix_Params_STRUCT_SIZE};
+  g.pCounterDataBuilder = c.pCounterDataBuilder;
+  std::vector<std::uint8_t> prefix;
+  NVPA_Status st = NVPW_CounterDataBuilder_AddMetrics(&a);
+  if (st == NVPA_STATUS_SUCCESS)
+    st = NVPW_CounterDataBuilder_GetCounterDataPrefix(&g);
+  if (st == NVPA_STATUS_SUCCESS) {
+    prefix.resize(g.bytesCopied);
+    g.bytesAllocated = prefix.size();
+    g.pBuffer = prefix.data();
+    st = NVPW_CounterDataBuilder_GetCounterDataPrefix(&g);
+  }
+  NVPW_CounterDataBuilder_Destroy_Params d{NVPW_CounterDataBuilder_Destroy_Params_STRUCT_SIZE};
+  d.pCounterDataBuilder = c.pCounterDataBuilder;
+  NVPW_CounterDataBuilder_Destroy(&d);
+  nvpw_check(st, "NVPW_CounterDataBuilder_GetCounterDataPrefix");
+  return prefix;
 }
 
 } // namespace
@@ -177,6 +279,31 @@ int cupti_catalog::image_passes(const std::vector<std::uint8_t>& config_image) {
 
 int cupti_catalog::passes(const std::vector<std::string>& names) const {
   return image_passes(config_image(names));
+}
+
+std::vector<std::uint8_t> cupti_catalog::totals_image(const std::vector<std::string>& names,
+                                                      std::size_t ranges) const {
+  const auto prefix = totals_prefix(impl_->chip, raw_counters_of(impl_->chip, names));
+  CUpti_Profiler_CounterDataImageOptions o{CUpti_Profiler_CounterDataImageOptions_STRUCT_SIZE};
+  o.pCounterDataPrefix = prefix.data();
+  o.counterDataPrefixSize = prefix.size();
+  o.maxNumRanges = static_cast<std::uint32_t>(ranges);
+  o.maxNumRangeTreeNodes = static_cast<std::uint32_t>(ranges);
+  o.maxRangeNameLength = 256;
+  CUpti_Profiler_CounterDataImage_CalculateSize_Params cs{
+      CUpti_Profiler_CounterDataImage_CalculateSize_Params_STRUCT_SIZE};
+  cs.sizeofCounterDataImageOptions = CUpti_Profiler_CounterDataImageOptions_STRUCT_SIZE;
+  cs.pOptions = &o;
+  ROOFKIT_CUPTI_CHECK(cuptiProfilerCounterDataImageCalculateSize(&cs));
+  std::vector<std::uint8_t> image(cs.counterDataImageSize);
+  CUpti_Profiler_CounterDataImage_Initialize_Params ci{
+      CUpti_Profiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+  ci.sizeofCounterDataImageOptions = CUpti_Profiler_CounterDataImageOptions_STRUCT_SIZE;
+  ci.pOptions = &o;
+  ci.counterDataImageSize = image.size();
+  ci.pCounterDataImage = image.data();
+  ROOFKIT_CUPTI_CHECK(cuptiProfilerCounterDataImageInitialize(&ci));
+  return image;
 }
 
 std::vector<double> cupti_catalog::evaluate(const std::vector<std::uint8_t>& counter_data,

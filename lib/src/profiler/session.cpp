@@ -347,11 +347,21 @@ struct profiler_session::impl {
     std::vector<std::uint8_t> work;
   };
   std::map<std::size_t, image_pair> images;
+  // A blank image for `ranges` ranges. CUPTI's own keeps every raw counter's value per unit
+  // instance (0.6 MiB a range for the bench's set on GH100), which only the max and min rollups
+  // read; the image of totals (1.9 KiB a range) took the training step with every launch
+  // profiled from 5.3-6.0 to 4.9-5.1 ms a launch with the same counts
+  // (validation/data/totals-image-ab-h200.json).
+  std::vector<std::uint8_t> blank_image(const enabled_profiler& rp, std::size_t ranges) const {
+    const auto names = set.names();
+    return detail::reads_instances(names) ? rp.counter_data(names, ranges)
+                                          : catalog->totals_image(names, ranges);
+  }
   std::vector<std::uint8_t>& fresh_image(const enabled_profiler& rp, std::size_t ranges) {
     auto [it, made] = images.try_emplace(ranges);
     image_pair& p = it->second;
     if (made) {
-      p.blank = rp.counter_data(set.names(), ranges);
+      p.blank = blank_image(rp, ranges);
       p.work = p.blank;
       stats.image_bytes = std::max(stats.image_bytes, p.blank.size());
     } else {
@@ -476,7 +486,7 @@ std::vector<range_values> profiler_session::profile(const std::function<void()>&
   s.release_range_profiler();
   s.prepare_pass();
   enabled_profiler rp(s.ctx);
-  auto data = rp.counter_data(s.set.names(), capacity);
+  auto data = s.blank_image(rp, capacity);
   rp.set_config(s.config, data, CUPTI_AutoRange, CUPTI_KernelReplay, capacity);
   rp.start();
   work();
@@ -495,7 +505,7 @@ std::vector<range_values> profiler_session::impl::user_replay(const std::functio
   release_range_profiler();
   const auto t0 = std::chrono::steady_clock::now();
   enabled_profiler rp(ctx);
-  auto data = rp.counter_data(set.names(), capacity);
+  auto data = blank_image(rp, capacity);
   rp.set_config(config, data, CUPTI_AutoRange, CUPTI_UserReplay, capacity);
   const auto t1 = std::chrono::steady_clock::now();
   bool done = false;

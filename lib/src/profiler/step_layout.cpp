@@ -24,4 +24,18 @@ std::size_t image_ranges(std::size_t ranges, std::size_t longest) {
   return ranges <= longest ? std::min(size, longest + 1) : size;
 }
 
+bool reads_instances(const std::vector<std::string>& names) {
+  for (const auto& name : names) {
+    std::size_t dot = name.find('.');
+    while (dot != std::string::npos) {
+      const std::size_t next = name.find('.', dot + 1);
+      const std::string part = name.substr(dot + 1, next - dot - 1);
+      if (part == "max" || part == "min")
+        return true;
+      dot = next;
+    }
+  }
+  return false;
+}
+
 } // namespace roofkit::detail

@@ -3,6 +3,7 @@
 // measured step after its cache control's ranges, each kernel launch a range of its own, other
 // work (a memset) none. Pure bookkeeping, tested on the CPU.
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "roofkit/profiler.hpp"
@@ -25,5 +26,9 @@ step_layout lay_out_steps(const std::vector<profiler_session::sequence_step>& st
 /// sizes of blank image are kept; but no more than `longest` + 1 when `ranges` is at most
 /// `longest`, the most ranges any call takes (the longest call's image is then the warm-up's).
 std::size_t image_ranges(std::size_t ranges, std::size_t longest);
+
+/// Whether evaluating `names` reads raw counters per unit instance, which only a max or min
+/// rollup does ("gpu__time_duration.max"); every other rollup and ratio is evaluated from totals.
+bool reads_instances(const std::vector<std::string>& names);
 
 } // namespace roofkit::detail
