@@ -44,14 +44,9 @@ for i in 1 2; do
 done
 python3 - $W <<'PY' | tee $OUT/transfer.json
 import json, re, subprocess, sys
+sys.path.insert(0, "validation/lab")
+from replay_phases import phases, records_diff
 w = sys.argv[1]
-def phases(path):
-    out = {}
-    for line in open(path):
-        m = re.match(r"roofkit-inject:\s+(.+?)\s{2,}[\d.]+ s\s+([\d.]+) ms/launch", line)
-        if m:
-            out[m.group(1).strip()] = float(m.group(2))
-    return out
 def losses(path):
     for line in open(path):
         if "losses" in line:
@@ -75,14 +70,9 @@ for n in names:
         out["runs"][n] = {"error": str(e), "stderr_tail": open(f"{w}/{n}.err").read()[-1500:]}
 for app in ("gpt", "mixer"):
     for a, b in (("A1", "B1"), ("A2", "B2"), ("A1", "A2"), ("B1", "B2")):
-        try:
-            d = json.loads(subprocess.run(
-                [sys.executable, "validation/lab/records_diff.py", f"{w}/{app}_{a}.records.jsonl",
-                 f"{w}/{app}_{b}.records.jsonl"], capture_output=True, text=True).stdout)
-            out[f"diff_{app}_{a}_{b}"] = {k: d.get(k) for k in (
-                "matched", "sass_counts_unequal", "dram_outside_1pct_or_64k")}
-        except Exception as e:
-            out[f"diff_{app}_{a}_{b}"] = {"error": str(e)}
+        out[f"diff_{app}_{a}_{b}"] = records_diff(
+            f"{w}/{app}_{a}.records.jsonl", f"{w}/{app}_{b}.records.jsonl",
+            ("matched", "sass_counts_unequal", "dram_outside_1pct_or_64k"))
 print(json.dumps(out, indent=1))
 PY
 tar czf $OUT/transfer-logs.tgz -C $W --exclude=cache --exclude='*.records.jsonl' . 2>/dev/null

@@ -40,14 +40,9 @@ done
 el ab
 python3 - $W <<'PY' | tee $OUT/ab.json
 import json, re, subprocess, sys
+sys.path.insert(0, "validation/lab")
+from replay_phases import phases, records_diff
 w = sys.argv[1]
-def phases(path):  # ROOFKIT_REPLAY_PHASES=1: "roofkit-inject:   NAME   X s   Y ms/launch"
-    out = {}
-    for line in open(path):
-        m = re.match(r"roofkit-inject:\s+(.+?)\s{2,}[\d.]+ s\s+([\d.]+) ms/launch", line)
-        if m:
-            out[m.group(1).strip()] = float(m.group(2))
-    return out
 out = {"device": open(w + "/device.txt").read().strip(), "runs": {}}
 for v in ("A1", "B1", "A2", "B2"):
     try:
@@ -61,12 +56,7 @@ for v in ("A1", "B1", "A2", "B2"):
     except Exception as e:
         out["runs"][v] = {"error": str(e)}
 for a, b in (("A1", "B1"), ("A2", "B2"), ("A1", "A2"), ("B1", "B2")):
-    try:
-        out[f"diff_{a}_{b}"] = json.loads(subprocess.run(
-            [sys.executable, "validation/lab/records_diff.py", f"{w}/{a}.records.jsonl",
-             f"{w}/{b}.records.jsonl"], capture_output=True, text=True).stdout)
-    except Exception as e:
-        out[f"diff_{a}_{b}"] = {"error": str(e)}
+    out[f"diff_{a}_{b}"] = records_diff(f"{w}/{a}.records.jsonl", f"{w}/{b}.records.jsonl")
 print(json.dumps(out, indent=1))
 PY
 tar czf $OUT/ab-logs.tgz -C $W --exclude=cache --exclude='*.log' . 2>/dev/null

@@ -50,16 +50,9 @@ timed defaults env ROOFKIT_REPLAY_PHASES=1 timeout 200 "$BUILD/tools/roofline-cu
   "${popts[@]}" -o $W/defaults.json -- "${app[@]}"
 python3 - $W "$BATCHES" "$ROUNDS" "${app[*]}" <<'PY' | tee $OUT/batches.json
 import json, re, subprocess, sys
+sys.path.insert(0, "validation/lab")
+from replay_phases import phases, records_diff
 w, batches, rounds = sys.argv[1], sys.argv[2].split(), int(sys.argv[3])
-def phases(path):
-    out = {}
-    for line in open(path):
-        m = re.match(r"roofkit-inject:\s+(.+?)\s{2,}[\d.]+ s\s+([\d.]+) ms/launch", line)
-        if m:
-            out[m.group(1).strip()] = float(m.group(2))
-        elif re.search(r"largest counter image|launch calls by pass|sets of passes|ended by", line):
-            out.setdefault("notes", []).append(line.strip())
-    return out
 wall = lambda n: float(open(f"{w}/{n}.wall").read())
 out = {"device": open(w + "/device.txt").read().strip(), "application": sys.argv[4],
        "alone_wall_s": [wall("alone1"), wall("alone2")], "runs": {}}
@@ -75,14 +68,9 @@ for n in runs + ["defaults"]:
     except Exception as e:
         out["runs"][n] = {"error": str(e), "stderr_tail": open(f"{w}/{n}.err").read()[-1500:]}
 for other in runs[1:]:
-    try:
-        d = json.loads(subprocess.run(
-            [sys.executable, "validation/lab/records_diff.py", f"{w}/{runs[0]}.records.jsonl",
-             f"{w}/{other}.records.jsonl"], capture_output=True, text=True).stdout)
-        out[f"diff_{runs[0]}_{other}"] = {k: d.get(k) for k in (
-            "matched", "sass_counts_unequal", "dram_outside_1pct_or_64k")}
-    except Exception as e:
-        out[f"diff_{runs[0]}_{other}"] = {"error": str(e)}
+    out[f"diff_{runs[0]}_{other}"] = records_diff(
+        f"{w}/{runs[0]}.records.jsonl", f"{w}/{other}.records.jsonl",
+        ("matched", "sass_counts_unequal", "dram_outside_1pct_or_64k"))
 print(json.dumps(out, indent=1))
 PY
 tar czf $OUT/batches-logs.tgz -C $W --exclude=cache --exclude='*.records.jsonl' . 2>/dev/null

@@ -6,7 +6,9 @@
 # the order A, B, A, B, and compares the record logs launch by launch
 # (validation/lab/records_diff.py); then five steps of the GPT loop under B at --replay-batch 256.
 # Writes $OUT/ab.json (per run: profiler time per launch and the replay phases; the four diffs)
-# and the logs. Usage (GPU machine): OUT=dir validation/lab/totals-image-ab.sh
+# and the logs. Ran on d062254's working tree, where the library read the lab switch; since
+# d062254 the totals image is the default (CUPTI's own only for a max or min rollup), so A now
+# needs that switch put back. Usage (GPU machine): OUT=dir validation/lab/totals-image-ab.sh
 set -uo pipefail
 ulimit -c 0
 cd "$(dirname "$0")/../.." || exit 2
@@ -41,16 +43,9 @@ run G5 ROOFKIT_LAB_TOTALS_IMAGE=1 ROOFKIT_REPLAY_PHASES=1 timeout 200 "${prof[@]
 el gpt
 python3 - $W <<'PY' | tee $OUT/ab.json
 import json, re, subprocess, sys
+sys.path.insert(0, "validation/lab")
+from replay_phases import phases, records_diff
 w = sys.argv[1]
-def phases(path):  # ROOFKIT_REPLAY_PHASES=1: "roofkit-inject:   NAME   X s   Y ms/launch"
-    out = {}
-    for line in open(path):
-        m = re.match(r"roofkit-inject:\s+(.+?)\s{2,}[\d.]+ s\s+([\d.]+) ms/launch", line)
-        if m:
-            out[m.group(1).strip()] = float(m.group(2))
-        elif "largest counter image" in line or "launch calls by pass" in line:
-            out.setdefault("notes", []).append(line.strip())
-    return out
 out = {"device": open(w + "/device.txt").read().strip(), "runs": {}}
 for v in ("A1", "B1", "A2", "B2", "G5"):
     try:
@@ -62,12 +57,7 @@ for v in ("A1", "B1", "A2", "B2", "G5"):
     except Exception as e:
         out["runs"][v] = {"error": str(e), "stderr_tail": open(f"{w}/{v}.err").read()[-1500:]}
 for a, b in (("A1", "B1"), ("A2", "B2"), ("A1", "A2"), ("B1", "B2")):
-    try:
-        out[f"diff_{a}_{b}"] = json.loads(subprocess.run(
-            [sys.executable, "validation/lab/records_diff.py", f"{w}/{a}.records.jsonl",
-             f"{w}/{b}.records.jsonl"], capture_output=True, text=True).stdout)
-    except Exception as e:
-        out[f"diff_{a}_{b}"] = {"error": str(e)}
+    out[f"diff_{a}_{b}"] = records_diff(f"{w}/{a}.records.jsonl", f"{w}/{b}.records.jsonl")
 print(json.dumps(out, indent=1))
 PY
 tar czf $OUT/ab-logs.tgz -C $W --exclude=cache --exclude='*.json' . 2>/dev/null
