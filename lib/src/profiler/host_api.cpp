@@ -110,6 +110,14 @@ std::vector<std::string> raw_counters_of(const std::string& chip,
   ep.scratchBufferSize = scratch.size();
   ep.pChipName = chip.c_str();
   nvpw_check(NVPW_CUDA_MetricsEvaluator_Initialize(&ep), "NVPW_CUDA_MetricsEvaluator_Initialize");
+  struct destroyed_at_exit {
+    NVPW_MetricsEvaluator* evaluator;
+    ~destroyed_at_exit() {
+      NVPW_MetricsEvaluator_Destroy_Params d{NVPW_MetricsEvaluator_Destroy_Params_STRUCT_SIZE};
+      d.pMetricsEvaluator = evaluator;
+      NVPW_MetricsEvaluator_Destroy(&d);
+    }
+  } guard{ep.pMetricsEvaluator};
   std::vector<std::string> out;
   for (const auto& name : names) {
     NVPW_MetricEvalRequest req{};
@@ -140,9 +148,6 @@ std::vector<std::string> raw_counters_of(const std::string& chip,
       if (std::find(out.begin(), out.end(), d) == out.end())
         out.emplace_back(d);
   }
-  NVPW_MetricsEvaluator_Destroy_Params d{NVPW_MetricsEvaluator_Destroy_Params_STRUCT_SIZE};
-  d.pMetricsEvaluator = ep.pMetricsEvaluator;
-  NVPW_MetricsEvaluator_Destroy(&d);
   return out;
 }
 
