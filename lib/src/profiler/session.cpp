@@ -337,20 +337,19 @@ struct profiler_session::impl {
   std::size_t sequence_ranges() const {
     return detail::image_ranges(longest_sequence(), longest_sequence());
   }
-  // Counter-data images of the kept profiler by range count (about 0.6 MiB a range on the H200):
-  // the blank one, made once (11 ms for 33 ranges, 77 ms for 129:
-  // validation/data/replay-set-h200.json), and the one a call fills, into which the blank one is
-  // copied (a new vector for every call cost 1.1 ms per launch at 32 launches a call, the kept one
-  // 0.56: validation/data/replay-launch-cost-h200.json).
+  // Counter-data images of the kept profiler by range count: the blank one, made once, and the
+  // one a call fills, into which the blank one is copied (with CUPTI's images of 0.6 MiB a range,
+  // a new vector for every call cost 1.1 ms per launch at 32 launches a call, the kept one 0.56:
+  // validation/data/replay-launch-cost-h200.json).
   struct image_pair {
     std::vector<std::uint8_t> blank;
     std::vector<std::uint8_t> work;
   };
   std::map<std::size_t, image_pair> images;
   // A blank image for `ranges` ranges. CUPTI's own keeps every raw counter's value per unit
-  // instance (0.6 MiB a range for the bench's set on GH100), which only the max and min rollups
-  // read; the image of totals (1.9 KiB a range) took the training step with every launch
-  // profiled from 5.3-6.0 to 4.9-5.1 ms a launch with the same counts
+  // instance (0.6 MiB a range for the bench's set on GH100; 77 ms to make for 129 ranges), which
+  // only the max and min rollups read; the image of totals (1.9 KiB a range) took the training
+  // step with every launch profiled from 5.3-6.0 to 4.9-5.1 ms a launch with the same counts
   // (validation/data/totals-image-ab-h200.json).
   std::vector<std::uint8_t> blank_image(const enabled_profiler& rp, std::size_t ranges) const {
     const auto names = set.names();
