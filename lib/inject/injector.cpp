@@ -643,11 +643,14 @@ private:
     // ranges it drops (profile_launch).
     po.cache = options_.cache;
     po.max_launch_sequence = max_batch_steps();
+    po.config_cache_dir = default_cache_dir();
+    const auto t0 = std::chrono::steady_clock::now();
     std::optional<phase_timer> setup(std::in_place, phases_.get(), "session set-up and warm-up");
     try {
       s.session = std::make_unique<profiler_session>(ordinal, bench_metric_set(), po);
       // Enabled now, so that a missing permission or another attached profiler stops profiling
       // here, before the first launch, rather than failing every launch; the session keeps it.
+      const phase_timer enabling(phases_.get(), "  of which profiler enabled and warm-up passes");
       s.session->enable_range_profiler();
     } catch (const std::exception& e) {
       s.session.reset();
@@ -658,6 +661,10 @@ private:
       return nullptr;
     }
     setup.reset();
+    // Once a device, not a launch's: the run keeps it apart from the launches' overhead.
+    write(profiler_time_line(
+        {{"session_setup_s",
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()}}));
     cuDevicePrimaryCtxRetain(&s.primary, dev);
     cuCtxSetCurrent(ctx);
     write_start(ordinal, s.session->chip(), s.session->passes(), s.session.get());
@@ -769,7 +776,6 @@ private:
 
   void profile(const launch_args& a, const CUpti_CallbackData* d, const std::string& name,
                std::int64_t index, const launch_book::place& at) {
-    const auto t0 = std::chrono::steady_clock::now();
     CUcontext ctx = d->context;
     int ordinal = 0;
     device_state* s = session_for(ctx, ordinal);
@@ -777,6 +783,7 @@ private:
       ++not_profiled_[{name, "profiler unavailable"}];
       return;
     }
+    const auto t0 = std::chrono::steady_clock::now(); // after the device's set-up (state_for)
     if (ctx != s->primary) {
       close_batch("a launch on another context");
       ++not_profiled_[{name, "not the device's primary context"}];

@@ -143,11 +143,11 @@ TEST(ceilings_cache_key, cache_directory_follows_xdg_then_home) {
   const std::string saved_xdg = xdg ? xdg : "", saved_home = home ? home : "";
   ::setenv("XDG_CACHE_HOME", "/tmp/xdg-here", 1);
   ::setenv("HOME", "/home/someone", 1);
-  EXPECT_EQ(default_ceilings_cache_dir(), fs::path("/tmp/xdg-here/roofkit"));
+  EXPECT_EQ(default_cache_dir(), fs::path("/tmp/xdg-here/roofkit"));
   ::unsetenv("XDG_CACHE_HOME");
-  EXPECT_EQ(default_ceilings_cache_dir(), fs::path("/home/someone/.cache/roofkit"));
+  EXPECT_EQ(default_cache_dir(), fs::path("/home/someone/.cache/roofkit"));
   ::unsetenv("HOME");
-  EXPECT_TRUE(default_ceilings_cache_dir().empty());
+  EXPECT_TRUE(default_cache_dir().empty());
   if (xdg)
     ::setenv("XDG_CACHE_HOME", saved_xdg.c_str(), 1);
   if (home)

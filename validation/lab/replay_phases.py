@@ -7,7 +7,8 @@ import re
 import subprocess
 import sys
 
-NOTES = r"largest counter image|launch calls by pass|sets of passes|ended by"
+NOTES = (r"largest counter image|launch calls by pass|sets of passes|ended by|set-up and warm-up"
+         r"|profiler enabled")
 
 
 def phases(stderr_path):

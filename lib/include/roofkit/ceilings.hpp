@@ -195,8 +195,6 @@ bool is_machine_file(const std::filesystem::path& path);
 /// The cache key of a GPU's roofs: its UUID, driver version and SM and memory clocks. Roofs
 /// cached under another key (a new driver, other clocks) are measured again.
 std::string ceilings_cache_key(const gpu_identity& gpu);
-/// $XDG_CACHE_HOME/roofkit, else $HOME/.cache/roofkit; empty when neither is set.
-std::filesystem::path default_ceilings_cache_dir();
 /// The cache file of a GPU in `dir` (one per UUID, or per name when there is no UUID).
 std::filesystem::path ceilings_cache_path(const std::filesystem::path& dir,
                                           const gpu_identity& gpu);
@@ -208,7 +206,7 @@ struct roofs_request {
   std::string ceilings;
   bool any_gpu = false; ///< accept a machine file measured on another GPU
   int device = 0;
-  std::filesystem::path cache_dir; ///< "" : default_ceilings_cache_dir()
+  std::filesystem::path cache_dir; ///< "" : default_cache_dir()
   std::string command;             ///< recorded in a cache file made now
   /// Progress of a measurement made now (done, total, what) and what is being done (one line
   /// each, e.g. "measuring ..."): for a terminal.

@@ -178,6 +178,10 @@ std::string read_text_file(const std::filesystem::path& path);
 /// output; throws runtime_error naming the path on failure.
 void write_text_file(const std::filesystem::path& path, const std::string& text);
 
+/// roofkit's cache directory (measured roofs, configured metric sets): $XDG_CACHE_HOME/roofkit,
+/// else $HOME/.cache/roofkit; empty when neither is set.
+std::filesystem::path default_cache_dir();
+
 } // namespace roofkit
 
 // ---- device check ----

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
@@ -255,6 +256,9 @@ struct profiler_options {
   std::size_t max_launch_sequence = 1;
   /// Receives warnings (dropped metrics, dropped ranges); default: stderr, "roofkit: warning: ".
   std::function<void(const std::string&)> warn;
+  /// Where the session keeps its configured metric set between processes
+  /// (configure_metric_set); empty: computed in every session, nothing written.
+  std::filesystem::path config_cache_dir;
 };
 
 /// One piece of work of a profiled batch and the number of kernels it launches.
@@ -445,6 +449,8 @@ public:
   bool has(const std::string& name) const override;
   std::string description(const std::string& name) const override;
   int passes(const std::vector<std::string>& names) const override;
+  /// The counter-availability image the catalog was made with (empty offline).
+  const std::vector<std::uint8_t>& availability() const;
 
   /// The config image that schedules `names` (for cuptiRangeProfilerSetConfig).
   std::vector<std::uint8_t> config_image(const std::vector<std::string>& names) const;
@@ -466,6 +472,27 @@ private:
   struct impl;
   std::unique_ptr<impl> impl_;
 };
+
+/// A metric set resolved for a chip, its passes laid out, and the config image that schedules
+/// them: what a profiling session works out when it opens.
+struct configured_set {
+  resolved_set set;
+  std::vector<std::uint8_t> config; ///< empty when the set has no metric on the chip
+  bool from_cache = false;          ///< read from a cache file, not worked out now
+};
+
+/// Resolves `def` on the catalog's chip (resolve_metric_set), lays out its cold passes
+/// (lay_out_cold_passes) and makes its config image; where CUPTI would not schedule the two
+/// groups apart, one group whose every pass is flushed. With a `cache_dir`, a file there whose
+/// key matches metric_config_key() is used instead, and a set worked out now is written there
+/// (atomically). A missing, stale, corrupt or unwritable file means working it out again, never
+/// an error.
+configured_set configure_metric_set(const metric_set_def& def, const cupti_catalog& catalog,
+                                    const std::filesystem::path& cache_dir = {});
+
+/// What a cache file of configure_metric_set() must match: the chip, a digest of its counter
+/// availability, the CUPTI and roofkit versions and a digest of the set's definition.
+std::string metric_config_key(const metric_set_def& def, const cupti_catalog& catalog);
 
 } // namespace roofkit
 

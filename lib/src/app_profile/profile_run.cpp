@@ -437,12 +437,16 @@ std::string profile_run_json(const run& r, const profile_log& log, const profile
   p["processes"] = log.processes;
   p["total_launches"] = log.total_launches;
   p["profiled_launches"] = log.launches.size();
-  double overhead = 0;
+  double per_launch = 0;
   for (const auto& l : log.launches)
-    overhead += l.profile_overhead_s;
-  p["profile_overhead_s"] = overhead;
-  p["profile_overhead_per_launch_s"] =
-      log.launches.empty() ? 0.0 : overhead / static_cast<double>(log.launches.size());
+    per_launch += l.profile_overhead_s;
+  const auto setup = log.profiler_time.find("session_setup_s");
+  const double setup_s = setup == log.profiler_time.end() ? 0.0 : setup->second;
+  const double n = static_cast<double>(std::max<std::size_t>(log.launches.size(), 1));
+  p["profile_setup_s"] = setup_s;
+  p["profile_overhead_s"] = per_launch + setup_s;
+  p["profile_overhead_per_launch_s"] = log.launches.empty() ? 0.0 : (per_launch + setup_s) / n;
+  p["profile_overhead_per_launch_after_setup_s"] = log.launches.empty() ? 0.0 : per_launch / n;
   if (!log.profiler_time.empty())
     p["profiler_time_s"] = log.profiler_time;
   const auto shapes = sampled_shapes(log);

@@ -223,6 +223,7 @@ open_session(bench_outcome& out, const bench_options& options,
       profiler_options po;
       po.cache = options.cache;
       po.warn = warn;
+      po.config_cache_dir = default_cache_dir();
       session = std::make_unique<profiler_session>(options.device, bench_metric_set(), po);
       out.passes = session->passes();
       out.counters_used = true;

@@ -190,14 +190,6 @@ std::string ceilings_cache_key(const gpu_identity& g) {
                      g.sm_clock_mhz, g.mem_clock_mhz);
 }
 
-std::filesystem::path default_ceilings_cache_dir() {
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-    return std::filesystem::path(xdg) / "roofkit";
-  if (const char* home = std::getenv("HOME"); home && *home)
-    return std::filesystem::path(home) / ".cache" / "roofkit";
-  return {};
-}
-
 std::filesystem::path ceilings_cache_path(const std::filesystem::path& dir,
                                           const gpu_identity& gpu) {
   const std::string id = gpu.uuid.empty() ? normalize_gpu_name(gpu.name) : gpu.uuid;
@@ -217,7 +209,7 @@ chosen_roofs choose_roofs(const roofs_request& request, const std::vector<ceilin
   if (!request.ceilings.empty())
     return from_file(cx, identify);
   const gpu_identity here = identify(request.device);
-  const auto dir = request.cache_dir.empty() ? default_ceilings_cache_dir() : request.cache_dir;
+  const auto dir = request.cache_dir.empty() ? default_cache_dir() : request.cache_dir;
   const auto path = dir.empty() ? std::filesystem::path() : ceilings_cache_path(dir, here);
   if (path.empty())
     cx.warn("no cache directory (neither XDG_CACHE_HOME nor HOME is set): the roofs are "

@@ -151,6 +151,7 @@ std::unique_ptr<profiler_session> open_counters(const cliff_options_run& o, cons
     try {
       profiler_options po;
       po.warn = warn;
+      po.config_cache_dir = default_cache_dir();
       session = std::make_unique<profiler_session>(o.device, "roofline", po);
     } catch (const error& e) {
       r.counters_note = e.what();

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 #include <system_error>
+#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -34,6 +35,14 @@ std::string read_text_file(const fs::path& path) {
   return text.str();
 }
 
+fs::path default_cache_dir() {
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+    return fs::path(xdg) / "roofkit";
+  if (const char* home = std::getenv("HOME"); home && *home)
+    return fs::path(home) / ".cache" / "roofkit";
+  return {};
+}
+
 std::string read_data_file(const std::string& relative_path) {
   const std::string prefix = "data/";
   if (relative_path.rfind(prefix, 0) == 0) {
@@ -50,8 +59,8 @@ std::string read_data_file(const std::string& relative_path) {
 }
 
 void write_text_file(const fs::path& path, const std::string& text) {
-  fs::path tmp = path;
-  tmp += ".tmp";
+  fs::path tmp = path; // one per process: processes writing one file never share a temporary
+  tmp += fmt::format(".tmp.{}", static_cast<long>(getpid()));
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out)

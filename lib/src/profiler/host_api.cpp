@@ -256,6 +256,8 @@ cupti_catalog::~cupti_catalog() = default;
 
 std::string cupti_catalog::chip() const { return impl_->chip; }
 
+const std::vector<std::uint8_t>& cupti_catalog::availability() const { return impl_->availability; }
+
 bool cupti_catalog::has(const std::string& name) const { return impl_->lookup(name).first; }
 
 std::string cupti_catalog::description(const std::string& name) const {

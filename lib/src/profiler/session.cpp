@@ -453,20 +453,14 @@ profiler_session::profiler_session(int device, const metric_set_def& def, profil
   check_device_supported(device);
   s.chip = chip_name_of(device);
   s.catalog = std::make_unique<cupti_catalog>(s.chip, counter_availability(s.ctx));
-  s.set = resolve_metric_set(def, *s.catalog);
+  configured_set configured = configure_metric_set(def, *s.catalog, s.options.config_cache_dir);
+  s.set = std::move(configured.set);
+  s.config = std::move(configured.config);
   if (s.set.metrics.empty())
     throw runtime_error(
         fmt::format("metric set '{}' has no metric that {} supports", def.name, s.chip));
   for (const auto& w : s.set.warnings())
     s.warn(w);
-  lay_out_cold_passes(s.set, *s.catalog);
-  s.config = s.catalog->config_image(s.set.config_groups());
-  if (!s.set.cold_names.empty() && cupti_catalog::image_passes(s.config) != s.set.passes) {
-    // The groups were not scheduled one after the other: flush before every pass, in one group.
-    s.set.cold_names.clear();
-    s.set.cold_passes = -1;
-    s.config = s.catalog->config_image(s.set.names());
-  }
   s.stats.session_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
