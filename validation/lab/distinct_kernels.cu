@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "distinct_kernels: y[%d] = %g, expected %g\n", i, h[i], want);
       return 1;
     }
-  std::printf("distinct_kernels: %ld launches over %d %s functions verified\n", launches,
-              distinct, large ? "large" : "small");
+  std::printf("distinct_kernels: %ld launches over %d %s functions verified\n", launches, distinct,
+              large ? "large" : "small");
   return 0;
 }

@@ -40,9 +40,10 @@ std::string definition_digest(const metric_set_def& def) {
   digest d;
   d.add(def.name).add(std::to_string(def.pass_budget));
   for (const auto& m : def.metrics) {
-    d.add(m.key).add(to_string(m.role)).add(fmt::format("{}|{}|{}|{}", static_cast<int>(m.prec),
-                                                        m.weight, static_cast<int>(m.level),
-                                                        m.optional));
+    d.add(m.key)
+        .add(to_string(m.role))
+        .add(fmt::format("{}|{}|{}|{}", static_cast<int>(m.prec), m.weight,
+                         static_cast<int>(m.level), m.optional));
     for (const auto& n : m.names)
       d.add(n);
     d.add("|chips");
@@ -117,15 +118,21 @@ configured_set work_out(const metric_set_def& def, const cupti_catalog& catalog)
 json to_json(const configured_set& c, const std::string& key) {
   json metrics = json::array();
   for (const auto& m : c.set.metrics)
-    metrics.push_back({{"key", m.spec.key}, {"name", m.name}, {"description", m.nvidia_description}});
+    metrics.push_back(
+        {{"key", m.spec.key}, {"name", m.name}, {"description", m.nvidia_description}});
   json dropped = json::array();
   for (const auto& d : c.set.dropped)
     dropped.push_back({{"key", d.spec.key}, {"reason", to_string(d.reason)}});
-  return {{"format", cache_format},         {"key", key},
-          {"set", c.set.set},               {"chip", c.set.chip},
-          {"passes", c.set.passes},         {"cold_passes", c.set.cold_passes},
-          {"cold_names", c.set.cold_names}, {"metrics", metrics},
-          {"dropped", dropped},             {"config", to_hex(c.config)}};
+  return {{"format", cache_format},
+          {"key", key},
+          {"set", c.set.set},
+          {"chip", c.set.chip},
+          {"passes", c.set.passes},
+          {"cold_passes", c.set.cold_passes},
+          {"cold_names", c.set.cold_names},
+          {"metrics", metrics},
+          {"dropped", dropped},
+          {"config", to_hex(c.config)}};
 }
 
 configured_set from_json(const json& j, const metric_set_def& def) {
@@ -153,8 +160,8 @@ std::filesystem::path cache_file(const std::filesystem::path& dir, const std::st
 }
 
 // The cached set, or nothing when the file is missing, stale or does not hold together.
-std::optional<configured_set> read_cached(const std::filesystem::path& path,
-                                          const std::string& key, const metric_set_def& def) {
+std::optional<configured_set> read_cached(const std::filesystem::path& path, const std::string& key,
+                                          const metric_set_def& def) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
     return std::nullopt;
@@ -177,8 +184,8 @@ std::string metric_config_key(const metric_set_def& def, const cupti_catalog& ca
   const auto& availability = catalog.availability();
   return fmt::format("chip {}; counter availability {} ({} B); CUPTI {}; roofkit {} {}; set {} {}",
                      catalog.chip(), digest().add(availability.data(), availability.size()).hex(),
-                     availability.size(), cupti_version(), tool_version(), git_revision(),
-                     def.name, definition_digest(def));
+                     availability.size(), cupti_version(), tool_version(), git_revision(), def.name,
+                     definition_digest(def));
 }
 
 configured_set configure_metric_set(const metric_set_def& def, const cupti_catalog& catalog,
