@@ -21,14 +21,7 @@ nvidia-smi --query-gpu=name,uuid,driver_version,clocks.max.sm,clocks.max.mem --f
 source validation/lab/build-targets.sh roofline-cuda roofkit_inject
 gpt=(python3 validation/apps/gpt_train.py --steps 5)
 mixer=(python3 validation/apps/train_step.py --steps 1)
-timed() { # NAME command...
-  local name=$1 s; shift
-  s=$(date +%s.%N)
-  "$@" >$W/$name.out 2>$W/$name.err
-  local rc=$?
-  awk -v a=$s -v b="$(date +%s.%N)" 'BEGIN{print b-a}' >$W/$name.wall
-  echo "$name rc=$rc wall $(cat $W/$name.wall) s"
-}
+source validation/lab/timed.sh
 prof() { # NAME VARIANT options... -- command...
   local name=$1 v=$2; shift 2
   local sw=(); [ "$v" = B ] && sw=(ROOFKIT_LAB_CHECKPOINT_TRANSFER=1)

@@ -29,14 +29,7 @@ if [ "${TESTS:-0}" = 1 ]; then
   echo "gpu tests rc=$? $(grep -E 'tests passed|tests failed' "$OUT/gpu-tests.log")"
   grep -B2 -A25 -E 'Failure|\*\*\*Failed|Timeout' "$OUT/gpu-tests.log" | head -80
 fi
-timed() { # NAME command... : wall time in $W/NAME.wall, stdout and stderr beside it
-  local name=$1 s; shift
-  s=$(date +%s.%N)
-  "$@" >$W/$name.out 2>$W/$name.err
-  local rc=$?
-  awk -v a=$s -v b="$(date +%s.%N)" 'BEGIN{print b-a}' >$W/$name.wall
-  echo "$name rc=$rc wall $(cat $W/$name.wall) s"
-}
+source validation/lab/timed.sh
 timed alone1 "${app[@]}"
 timed alone2 "${app[@]}"
 for r in $(seq 1 "$ROUNDS"); do

@@ -27,14 +27,7 @@ if [ "${TESTS:-0}" = 1 ]; then
   grep -B2 -A25 -E 'Failure|\*\*\*Failed|Timeout' "$OUT/gpu-tests.log" | head -60
   echo "tests done at $SECONDS s"
 fi
-timed() { # NAME command... : wall time in $W/NAME.wall, stdout and stderr beside it
-  local name=$1 s; shift
-  s=$(date +%s.%N)
-  "$@" >$W/$name.out 2>$W/$name.err
-  local rc=$?
-  awk -v a=$s -v b="$(date +%s.%N)" 'BEGIN{print b-a}' >$W/$name.wall
-  echo "$name rc=$rc wall $(cat $W/$name.wall) s"
-}
+source validation/lab/timed.sh
 train=(python3 validation/apps/train_step.py)
 gpt=(python3 validation/apps/gpt_train.py --steps 5)
 all=(env ROOFKIT_REPLAY_PHASES=1 timeout 200 "$BUILD/tools/roofline-cuda" profile -q --sample all)
