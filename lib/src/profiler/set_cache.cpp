@@ -1,8 +1,9 @@
 // A metric set configured for a chip (resolved, passes laid out, config image), kept in a cache
 // file so that later sessions on the same chip skip the CUPTI host API's scheduling.
 #include <cstdint>
+#include <optional>
+#include <stdexcept>
 #include <system_error>
-#include <unistd.h>
 
 #include <cupti.h>
 #include <fmt/format.h>
