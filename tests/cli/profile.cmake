@@ -80,7 +80,7 @@ roofkit_cli_test(NAME profile.bad_nvtx_scope COMMAND roofline-cuda profile --nvt
 roofkit_cli_test(NAME profile.from_records_sampled COMMAND roofline-cuda profile
   --from-records ${PROJECT_SOURCE_DIR}/tests/data/profile/sampled.jsonl -o profile-sampled.json
   STDOUT_EMPTY
-  STDERR "GPU time by NVTX range.*step > forward +\\| +7 \\| +4 \\| +3 \\|.*step > backward +\\| +3 \\| +0 \\| +3 \\|.*16 kernel launches, 5 profiled \\(3 replay passes each\\), 6 inferred from their shape's profiled ones")
+  STDERR "GPU time by NVTX range.*step > forward +\\| +7 \\| +4 \\| +3 \\|.*step > backward +\\| +3 \\| +0 \\| +3 \\|.*16 kernel launches, 5 profiled \\(3 replay passes each\\), 6 inferred from their shape's profiled ones; profiler time 0\\.5 s: set-up 0\\.50 s, then 4\\.0 ms a profiled launch")
 # report prints the per-range table of that run file.
 roofkit_cli_test(NAME profile.report_ranges COMMAND roofline-cuda report profile-sampled.json
   STDOUT "GPU time by NVTX range.*step > forward +\\| +7 \\| +4 \\| +3 \\| +53\\.9 \\|")

@@ -294,6 +294,32 @@ TEST(profile_log, round_trips_a_launch_record) {
   EXPECT_EQ(log.total_launches, 100);
 }
 
+TEST(profile_log, the_set_up_is_counted_once_apart_from_the_launches) {
+  roofkit::launch_record a;
+  a.kernel.name = "a";
+  a.profile_overhead_s = 0.002;
+  roofkit::launch_record b = a;
+  b.index = 1;
+  b.profile_overhead_s = 0.006;
+  const std::string launches = roofkit::launch_line(a) + roofkit::launch_line(b);
+  // Two processes (or devices) each wrote their set-up.
+  const auto log = roofkit::parse_profile_log(
+      launches + roofkit::profiler_time_line({{"session_setup_s", 0.25}, {"passes", 8}}) +
+      roofkit::profiler_time_line({{"session_setup_s", 0.5}}) + roofkit::end_line(2));
+  const auto cost = roofkit::profile_cost_of(log);
+  EXPECT_DOUBLE_EQ(cost.setup_s, 0.75);
+  EXPECT_DOUBLE_EQ(cost.launches_s, 0.008);
+  EXPECT_EQ(cost.launches, 2u);
+  EXPECT_DOUBLE_EQ(cost.total_s(), 0.758);
+  EXPECT_DOUBLE_EQ(cost.per_launch_s(), 0.379);
+  EXPECT_DOUBLE_EQ(cost.per_launch_after_setup_s(), 0.004);
+  // A log written before the set-up had a record of its own: all of it in the launches.
+  const auto old = roofkit::profile_cost_of(roofkit::parse_profile_log(launches));
+  EXPECT_DOUBLE_EQ(old.setup_s, 0.0);
+  EXPECT_DOUBLE_EQ(old.per_launch_s(), old.per_launch_after_setup_s());
+  EXPECT_DOUBLE_EQ(roofkit::profile_cost_of(roofkit::profile_log{}).per_launch_s(), 0.0);
+}
+
 TEST(profile_log, activity_registers_replace_the_compiled_count_of_that_process_only) {
   roofkit::launch_record fill;
   fill.pid = 10;

@@ -57,12 +57,18 @@ void print_summary(const roofkit::app_profile_result& res,
   std::int64_t inferred = 0;
   for (const auto& s : roofkit::sampled_shapes(res.log))
     inferred += s.inferred;
+  const auto cost = roofkit::profile_cost_of(res.log);
   say(fmt::format(
-      "{}{} kernel launches{}, {} profiled ({} replay passes each){}{}",
+      "{}{} kernel launches{}, {} profiled ({} replay passes each){}{}{}",
       res.log.finished ? "" : "at least ", res.log.total_launches,
       res.log.processes > 1 ? fmt::format(" in {} processes", res.log.processes) : "",
       res.log.launches.size(), res.log.passes,
       inferred > 0 ? fmt::format(", {} inferred from their shape's profiled ones", inferred) : "",
+      cost.launches == 0
+          ? ""
+          : fmt::format("; profiler time {:.1f} s: set-up {:.2f} s, then {:.1f} ms "
+                        "a profiled launch",
+                        cost.total_s(), cost.setup_s, 1e3 * cost.per_launch_after_setup_s()),
       res.log.finished || res.log.device.empty()
           ? ""
           : "; the records end early (the application did not exit normally)"));

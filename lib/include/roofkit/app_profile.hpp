@@ -316,6 +316,20 @@ struct profile_log {
   std::map<std::pair<std::int64_t, std::string>, unsigned> function_registers;
 };
 
+/// What profiling cost the application, from its record log: the sessions' one-time set-up
+/// (once a device and process) and the profiled launches' own time.
+struct profile_cost {
+  double setup_s = 0;       ///< the "session_setup_s" profiler time, summed
+  double launches_s = 0;    ///< the launches' profile_overhead_s, summed
+  std::size_t launches = 0; ///< profiled launches
+  double total_s() const { return setup_s + launches_s; }
+  /// Per profiled launch, the set-up included (0 without one).
+  double per_launch_s() const;
+  /// Per profiled launch after the set-up: what each further launch costs (0 without one).
+  double per_launch_after_setup_s() const;
+};
+profile_cost profile_cost_of(const profile_log& log);
+
 /// JSON lines of the log (each ends with '\n').
 std::string start_line(const std::map<std::string, std::string>& device,
                        const std::string& metric_set, int passes, std::int64_t pid = 0);

@@ -166,6 +166,24 @@ std::string clock_line(clock_control mode, const std::string& note) {
   return line_of(json{{"type", "clock"}, {"clock_control", to_string(mode)}, {"note", note}});
 }
 
+double profile_cost::per_launch_s() const {
+  return launches == 0 ? 0.0 : total_s() / static_cast<double>(launches);
+}
+
+double profile_cost::per_launch_after_setup_s() const {
+  return launches == 0 ? 0.0 : launches_s / static_cast<double>(launches);
+}
+
+profile_cost profile_cost_of(const profile_log& log) {
+  profile_cost c;
+  for (const auto& l : log.launches)
+    c.launches_s += l.profile_overhead_s;
+  c.launches = log.launches.size();
+  if (const auto it = log.profiler_time.find("session_setup_s"); it != log.profiler_time.end())
+    c.setup_s = it->second;
+  return c;
+}
+
 std::string profiler_time_line(const std::map<std::string, double>& fields) {
   json j = {{"type", "profiler_time"}};
   for (const auto& [k, v] : fields)

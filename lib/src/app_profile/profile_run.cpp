@@ -437,16 +437,11 @@ std::string profile_run_json(const run& r, const profile_log& log, const profile
   p["processes"] = log.processes;
   p["total_launches"] = log.total_launches;
   p["profiled_launches"] = log.launches.size();
-  double per_launch = 0;
-  for (const auto& l : log.launches)
-    per_launch += l.profile_overhead_s;
-  const auto setup = log.profiler_time.find("session_setup_s");
-  const double setup_s = setup == log.profiler_time.end() ? 0.0 : setup->second;
-  const double n = static_cast<double>(std::max<std::size_t>(log.launches.size(), 1));
-  p["profile_setup_s"] = setup_s;
-  p["profile_overhead_s"] = per_launch + setup_s;
-  p["profile_overhead_per_launch_s"] = log.launches.empty() ? 0.0 : (per_launch + setup_s) / n;
-  p["profile_overhead_per_launch_after_setup_s"] = log.launches.empty() ? 0.0 : per_launch / n;
+  const profile_cost cost = profile_cost_of(log);
+  p["profile_setup_s"] = cost.setup_s;
+  p["profile_overhead_s"] = cost.total_s();
+  p["profile_overhead_per_launch_s"] = cost.per_launch_s();
+  p["profile_overhead_per_launch_after_setup_s"] = cost.per_launch_after_setup_s();
   if (!log.profiler_time.empty())
     p["profiler_time_s"] = log.profiler_time;
   const auto shapes = sampled_shapes(log);
