@@ -645,7 +645,13 @@ private:
     po.max_launch_sequence = max_batch_steps();
     po.config_cache_dir = default_cache_dir();
     const auto t0 = std::chrono::steady_clock::now();
-    std::optional<phase_timer> setup(std::in_place, phases_.get(), "session set-up and warm-up");
+    const auto set_up_for = [&] {
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (phases_)
+        phases_->add("session set-up and warm-up", seconds);
+      return seconds;
+    };
     try {
       s.session = std::make_unique<profiler_session>(ordinal, bench_metric_set(), po);
       // Enabled now, so that a missing permission or another attached profiler stops profiling
@@ -658,13 +664,11 @@ private:
       cuCtxSetCurrent(ctx);
       const auto* re = dynamic_cast<const error*>(&e);
       fail(e.what(), re ? re->hint() : "", static_cast<int>(re ? re->code() : exit_code::failure));
+      set_up_for();
       return nullptr;
     }
-    setup.reset();
     // Once a device, not a launch's: the run keeps it apart from the launches' overhead.
-    write(profiler_time_line(
-        {{"session_setup_s",
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()}}));
+    write(profiler_time_line({{"session_setup_s", set_up_for()}}));
     cuDevicePrimaryCtxRetain(&s.primary, dev);
     cuCtxSetCurrent(ctx);
     write_start(ordinal, s.session->chip(), s.session->passes(), s.session.get());

@@ -61,6 +61,7 @@ namespace detail {
 [[noreturn]] void throw_cuda_error(int status, const char* call, const char* file, int line);
 [[noreturn]] void throw_cu_error(int status, const char* call, const char* file, int line);
 [[noreturn]] void throw_cupti_error(int status, const char* call, const char* file, int line);
+[[noreturn]] void throw_nvpw_error(int status, const char* call, const char* file, int line);
 } // namespace detail
 
 } // namespace roofkit
@@ -93,6 +94,15 @@ namespace detail {
     if (static_cast<int>(roofkit_status_) != 0)                                                    \
       ::roofkit::detail::throw_cupti_error(static_cast<int>(roofkit_status_), #call, __FILE__,     \
                                            __LINE__);                                              \
+  } while (0)
+
+/// Checks a call of CUPTI's Perfworks host library (NVPA_Status).
+#define ROOFKIT_NVPW_CHECK(call)                                                                   \
+  do {                                                                                             \
+    const auto roofkit_status_ = (call);                                                           \
+    if (static_cast<int>(roofkit_status_) != 0)                                                    \
+      ::roofkit::detail::throw_nvpw_error(static_cast<int>(roofkit_status_), #call, __FILE__,      \
+                                          __LINE__);                                               \
   } while (0)
 
 // ---- main guard ----

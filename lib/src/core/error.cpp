@@ -99,6 +99,10 @@ void throw_cuda_error(int status, const char* call, const char* file, int line) 
   }
 }
 
+void throw_nvpw_error(int status, const char* call, const char* file, int line) {
+  throw runtime_error(fmt::format("{}: NVPA status {}", where(call, file, line), status));
+}
+
 void throw_cu_error(int status, const char* call, const char* file, int line) {
   const std::string name = driver_error_name(status);
   const std::string message = fmt::format("{}: {}", where(call, file, line), name);

@@ -87,29 +87,22 @@ std::vector<std::uint8_t> build_config(const host_object& host,
   return image;
 }
 
-void nvpw_check(NVPA_Status status, const char* call) {
-  if (status != NVPA_STATUS_SUCCESS)
-    throw runtime_error(
-        fmt::format("{} failed with NVPA status {}", call, static_cast<int>(status)));
-}
-
 // The raw counters behind `names` on `chip`, through the Perfworks metrics evaluator.
 std::vector<std::string> raw_counters_of(const std::string& chip,
                                          const std::vector<std::string>& names) {
   NVPW_InitializeHost_Params ih{NVPW_InitializeHost_Params_STRUCT_SIZE};
-  nvpw_check(NVPW_InitializeHost(&ih), "NVPW_InitializeHost");
+  ROOFKIT_NVPW_CHECK(NVPW_InitializeHost(&ih));
   NVPW_CUDA_MetricsEvaluator_CalculateScratchBufferSize_Params sp{
       NVPW_CUDA_MetricsEvaluator_CalculateScratchBufferSize_Params_STRUCT_SIZE};
   sp.pChipName = chip.c_str();
-  nvpw_check(NVPW_CUDA_MetricsEvaluator_CalculateScratchBufferSize(&sp),
-             "NVPW_CUDA_MetricsEvaluator_CalculateScratchBufferSize");
+  ROOFKIT_NVPW_CHECK(NVPW_CUDA_MetricsEvaluator_CalculateScratchBufferSize(&sp));
   std::vector<std::uint8_t> scratch(sp.scratchBufferSize);
   NVPW_CUDA_MetricsEvaluator_Initialize_Params ep{
       NVPW_CUDA_MetricsEvaluator_Initialize_Params_STRUCT_SIZE};
   ep.pScratchBuffer = scratch.data();
   ep.scratchBufferSize = scratch.size();
   ep.pChipName = chip.c_str();
-  nvpw_check(NVPW_CUDA_MetricsEvaluator_Initialize(&ep), "NVPW_CUDA_MetricsEvaluator_Initialize");
+  ROOFKIT_NVPW_CHECK(NVPW_CUDA_MetricsEvaluator_Initialize(&ep));
   struct destroyed_at_exit {
     NVPW_MetricsEvaluator* evaluator;
     ~destroyed_at_exit() {
@@ -127,8 +120,7 @@ std::vector<std::string> raw_counters_of(const std::string& chip,
     q.pMetricName = name.c_str();
     q.pMetricEvalRequest = &req;
     q.metricEvalRequestStructSize = NVPW_MetricEvalRequest_STRUCT_SIZE;
-    nvpw_check(NVPW_MetricsEvaluator_ConvertMetricNameToMetricEvalRequest(&q),
-               "NVPW_MetricsEvaluator_ConvertMetricNameToMetricEvalRequest");
+    ROOFKIT_NVPW_CHECK(NVPW_MetricsEvaluator_ConvertMetricNameToMetricEvalRequest(&q));
     NVPW_MetricsEvaluator_GetMetricRawDependencies_Params rp{
         NVPW_MetricsEvaluator_GetMetricRawDependencies_Params_STRUCT_SIZE};
     rp.pMetricsEvaluator = ep.pMetricsEvaluator;
@@ -136,14 +128,12 @@ std::vector<std::string> raw_counters_of(const std::string& chip,
     rp.numMetricEvalRequests = 1;
     rp.metricEvalRequestStructSize = NVPW_MetricEvalRequest_STRUCT_SIZE;
     rp.metricEvalRequestStrideSize = sizeof(req);
-    nvpw_check(NVPW_MetricsEvaluator_GetMetricRawDependencies(&rp),
-               "NVPW_MetricsEvaluator_GetMetricRawDependencies");
+    ROOFKIT_NVPW_CHECK(NVPW_MetricsEvaluator_GetMetricRawDependencies(&rp)); // the counts
     std::vector<const char*> deps(rp.numRawDependencies);
     std::vector<const char*> optional(rp.numOptionalRawDependencies);
     rp.ppRawDependencies = deps.data();
     rp.ppOptionalRawDependencies = optional.data();
-    nvpw_check(NVPW_MetricsEvaluator_GetMetricRawDependencies(&rp),
-               "NVPW_MetricsEvaluator_GetMetricRawDependencies");
+    ROOFKIT_NVPW_CHECK(NVPW_MetricsEvaluator_GetMetricRawDependencies(&rp)); // the names
     for (const char* d : deps)
       if (std::find(out.begin(), out.end(), d) == out.end())
         out.emplace_back(d);
@@ -157,7 +147,15 @@ std::vector<std::uint8_t> totals_prefix(const std::string& chip,
   NVPW_CUDA_CounterDataBuilder_Create_Params c{
       NVPW_CUDA_CounterDataBuilder_Create_Params_STRUCT_SIZE};
   c.pChipName = chip.c_str();
-  nvpw_check(NVPW_CUDA_CounterDataBuilder_Create(&c), "NVPW_CUDA_CounterDataBuilder_Create");
+  ROOFKIT_NVPW_CHECK(NVPW_CUDA_CounterDataBuilder_Create(&c));
+  struct destroyed_at_exit {
+    NVPA_CounterDataBuilder* builder;
+    ~destroyed_at_exit() {
+      NVPW_CounterDataBuilder_Destroy_Params d{NVPW_CounterDataBuilder_Destroy_Params_STRUCT_SIZE};
+      d.pCounterDataBuilder = builder;
+      NVPW_CounterDataBuilder_Destroy(&d);
+    }
+  } guard{c.pCounterDataBuilder};
   std::vector<NVPA_RawMetricRequest> reqs;
   for (const auto& r : raws) {
     NVPA_RawMetricRequest q{NVPA_RAW_METRIC_REQUEST_STRUCT_SIZE};
@@ -171,23 +169,15 @@ std::vector<std::uint8_t> totals_prefix(const std::string& chip,
   a.pCounterDataBuilder = c.pCounterDataBuilder;
   a.pRawMetricRequests = reqs.data();
   a.numMetricRequests = reqs.size();
+  ROOFKIT_NVPW_CHECK(NVPW_CounterDataBuilder_AddMetrics(&a));
   NVPW_CounterDataBuilder_GetCounterDataPrefix_Params g{
       NVPW_CounterDataBuilder_GetCounterDataPrefix_Params_STRUCT_SIZE};
   g.pCounterDataBuilder = c.pCounterDataBuilder;
-  std::vector<std::uint8_t> prefix;
-  NVPA_Status st = NVPW_CounterDataBuilder_AddMetrics(&a);
-  if (st == NVPA_STATUS_SUCCESS)
-    st = NVPW_CounterDataBuilder_GetCounterDataPrefix(&g);
-  if (st == NVPA_STATUS_SUCCESS) {
-    prefix.resize(g.bytesCopied);
-    g.bytesAllocated = prefix.size();
-    g.pBuffer = prefix.data();
-    st = NVPW_CounterDataBuilder_GetCounterDataPrefix(&g);
-  }
-  NVPW_CounterDataBuilder_Destroy_Params d{NVPW_CounterDataBuilder_Destroy_Params_STRUCT_SIZE};
-  d.pCounterDataBuilder = c.pCounterDataBuilder;
-  NVPW_CounterDataBuilder_Destroy(&d);
-  nvpw_check(st, "NVPW_CounterDataBuilder_GetCounterDataPrefix");
+  ROOFKIT_NVPW_CHECK(NVPW_CounterDataBuilder_GetCounterDataPrefix(&g)); // the size
+  std::vector<std::uint8_t> prefix(g.bytesCopied);
+  g.bytesAllocated = prefix.size();
+  g.pBuffer = prefix.data();
+  ROOFKIT_NVPW_CHECK(NVPW_CounterDataBuilder_GetCounterDataPrefix(&g));
   return prefix;
 }
 
