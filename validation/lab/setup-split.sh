@@ -40,34 +40,11 @@ for r in 1 2; do
       "${train[@]}" --steps 1
   done
 done
-ls "$XDG_CACHE_HOME/roofkit" >$W/cache-files.txt
 timed trainN_alone "${train[@]}" --steps "${STEPS:-5}"
 timed trainN "${all[@]}" -o $W/trainN.json -- "${train[@]}" --steps "${STEPS:-5}"
 timed gpt_alone "${gpt[@]}"
 timed gpt "${all[@]}" -o $W/gpt.json -- "${gpt[@]}"
-python3 - $W <<'PY' | tee $OUT/setup-split.json
-import json, sys
-sys.path.insert(0, "validation/lab")
-from replay_phases import phases
-w = sys.argv[1]
-wall = lambda n: float(open(f"{w}/{n}.wall").read())
-out = {"device": open(w + "/device.txt").read().strip(),
-       "cache_files": open(w + "/cache-files.txt").read().split(),
-       "alone_wall_s": {n: wall(n) for n in ("train1_alone1", "train1_alone2", "trainN_alone",
-                                              "gpt_alone")},
-       "runs": {}}
-keys = ("total_launches", "profiled_launches", "profile_setup_s", "profile_overhead_s",
-        "profile_overhead_per_launch_s", "profile_overhead_per_launch_after_setup_s")
-for n in ("train1_cold1", "train1_cached1", "train1_cold2", "train1_cached2", "trainN", "gpt"):
-    try:
-        p = json.load(open(f"{w}/{n}.json"))["profile"]
-        r = {k: p.get(k) for k in keys}
-        r["wall_s"] = wall(n)
-        r["ms_per_profiled_launch"] = phases(f"{w}/{n}.err")
-        out["runs"][n] = r
-    except Exception as e:
-        out["runs"][n] = {"error": str(e), "stderr_tail": open(f"{w}/{n}.err").read()[-1500:]}
-print(json.dumps(out, indent=1))
-PY
+python3 validation/lab/per_launch_json.py $W train1_alone1,train1_alone2,trainN_alone,gpt_alone \
+  train1_cold1,train1_cached1,train1_cold2,train1_cached2,trainN,gpt | tee $OUT/setup-split.json
 tar czf $OUT/setup-split-logs.tgz -C $W --exclude=cache --exclude='*.json' . 2>/dev/null
 echo "finished at $SECONDS s"

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# A/B of a lab switch of the working tree (issue 39), one device call: builds this tree, runs the
+# GPU tests matching TESTS (default the profiler's and profile's) under B, then one step of the
+# training step with every launch profiled (--sample all --profile-from-start off,
+# ROOFKIT_REPLAY_PHASES=1) under A (with SWITCH=1 in the environment: the tree's behaviour before
+# the change) and B (without), in the order A, B, A, B, comparing the record logs launch by launch
+# (validation/lab/records_diff.py); then STEPS steps (default 10) of it under B.
+# Writes $OUT/ab.json (per run: set-up, overhead per launch, replay phases; the four diffs),
+# $OUT/gpu-tests.xml and the logs.
+# Usage (GPU machine): OUT=dir SWITCH=NAME [TESTS=regex] [STEPS=n] validation/lab/switch-ab.sh
+set -uo pipefail
+ulimit -c 0
+cd "$(dirname "$0")/../.." || exit 2
+OUT="$(mkdir -p "${OUT:-out}" && cd "${OUT:-out}" && pwd)"
+BUILD="${BUILD:-build/gpu}"
+W=/tmp/switch-ab; rm -rf $W; mkdir -p $W
+export XDG_CACHE_HOME=$W/cache
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader \
+  | tee $W/device.txt
+source validation/lab/build-targets.sh roofline-cuda roofkit_inject roofkit_gpu_tests
+echo "built at $SECONDS s"
+timeout 300 ctest --test-dir "$BUILD" -L gpu -R "${TESTS:-profile_app|profiler_counts}" \
+  --output-junit "$OUT/gpu-tests.xml" >"$OUT/gpu-tests.log" 2>&1
+echo "gpu tests rc=$? $(grep -E 'tests passed|tests failed' "$OUT/gpu-tests.log")"
+grep -B2 -A25 -E 'Failure|\*\*\*Failed|Timeout' "$OUT/gpu-tests.log" | head -60
+echo "tests done at $SECONDS s"
+source validation/lab/timed.sh
+train=(python3 validation/apps/train_step.py)
+all=(env ROOFKIT_REPLAY_PHASES=1 timeout 200 "$BUILD/tools/roofline-cuda" profile -q --sample all
+  --profile-from-start off)
+timed alone "${train[@]}" --steps 1
+for i in 1 2; do
+  timed A$i env "$SWITCH=1" "${all[@]}" --records $W/A$i.records.jsonl -o $W/A$i.json -- \
+    "${train[@]}" --steps 1
+  timed B$i "${all[@]}" --records $W/B$i.records.jsonl -o $W/B$i.json -- "${train[@]}" --steps 1
+done
+timed steps_alone "${train[@]}" --steps "${STEPS:-10}"
+timed steps "${all[@]}" -o $W/steps.json -- "${train[@]}" --steps "${STEPS:-10}"
+python3 validation/lab/per_launch_json.py $W alone,steps_alone A1,B1,A2,B2,steps \
+  A1:B1,A2:B2,A1:A2,B1:B2 | tee $OUT/ab.json
+tar czf $OUT/ab-logs.tgz -C $W --exclude=cache --exclude='*.json' . 2>/dev/null
+echo "finished at $SECONDS s"
