@@ -9,15 +9,8 @@
 # alone.
 # Writes $OUT/setup-split.json. Usage (GPU machine): OUT=dir [STEPS=n] [TESTS=1]
 #   validation/lab/setup-split.sh
-set -uo pipefail
-ulimit -c 0
 cd "$(dirname "$0")/../.." || exit 2
-OUT="$(mkdir -p "${OUT:-out}" && cd "${OUT:-out}" && pwd)"
-BUILD="${BUILD:-build/gpu}"
-W=/tmp/setup-split; rm -rf $W; mkdir -p $W
-export XDG_CACHE_HOME=$W/cache
-nvidia-smi --query-gpu=name,uuid,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader \
-  | tee $W/device.txt
+source validation/lab/lab-start.sh setup-split
 source validation/lab/build-targets.sh roofline-cuda roofkit_inject roofkit_gpu_tests
 echo "built at $SECONDS s"
 if [ "${TESTS:-0}" = 1 ]; then

@@ -8,16 +8,9 @@
 # wall time and replay phases.
 # Writes $OUT/steps-per-launch.json. Usage (GPU machine): OUT=dir [STEPS=n]
 #   validation/lab/steps-per-launch.sh
-set -uo pipefail
-ulimit -c 0
 cd "$(dirname "$0")/../.." || exit 2
-OUT="$(mkdir -p "${OUT:-out}" && cd "${OUT:-out}" && pwd)"
-BUILD="${BUILD:-build/gpu}"
+source validation/lab/lab-start.sh steps-per-launch
 STEPS="${STEPS:-10}"
-W=/tmp/steps-per-launch; rm -rf $W; mkdir -p $W
-export XDG_CACHE_HOME=$W/cache
-nvidia-smi --query-gpu=name,uuid,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader \
-  | tee $W/device.txt
 source validation/lab/build-targets.sh roofline-cuda roofkit_inject
 echo "built at $SECONDS s"
 source validation/lab/timed.sh

@@ -8,15 +8,8 @@
 # Writes $OUT/ab.json (per run: set-up, overhead per launch, replay phases; the four diffs),
 # $OUT/gpu-tests.xml and the logs.
 # Usage (GPU machine): OUT=dir SWITCH=NAME [TESTS=regex] [STEPS=n] validation/lab/switch-ab.sh
-set -uo pipefail
-ulimit -c 0
 cd "$(dirname "$0")/../.." || exit 2
-OUT="$(mkdir -p "${OUT:-out}" && cd "${OUT:-out}" && pwd)"
-BUILD="${BUILD:-build/gpu}"
-W=/tmp/switch-ab; rm -rf $W; mkdir -p $W
-export XDG_CACHE_HOME=$W/cache
-nvidia-smi --query-gpu=name,uuid,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader \
-  | tee $W/device.txt
+source validation/lab/lab-start.sh switch-ab
 source validation/lab/build-targets.sh roofline-cuda roofkit_inject roofkit_gpu_tests
 echo "built at $SECONDS s"
 timeout 300 ctest --test-dir "$BUILD" -L gpu -R "${TESTS:-profile_app|profiler_counts}" \
