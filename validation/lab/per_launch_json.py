@@ -1,4 +1,4 @@
-"""Shared by setup-split.sh and steps-per-launch.sh: one JSON of the runs a lab script timed in
+"""Shared by setup-split.sh, steps-per-launch.sh and switch-ab.sh: one JSON of the runs a lab script timed in
 its work directory W (timed.sh's NAME.wall, NAME.err; a profiled run's NAME.json): the device,
 the cache files, the applications' wall times alone, and for each profiled run its launches,
 set-up, overhead per launch with and without the set-up, wall time and replay phases; with
