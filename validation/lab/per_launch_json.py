@@ -1,8 +1,9 @@
-"""Shared by setup-split.sh, steps-per-launch.sh and switch-ab.sh: one JSON of the runs a lab script timed in
-its work directory W (timed.sh's NAME.wall, NAME.err; a profiled run's NAME.json): the device,
-the cache files, the applications' wall times alone, and for each profiled run its launches,
-set-up, overhead per launch with and without the set-up, wall time and replay phases; with
-DIFFS (pairs A:B), records_diff.py's verdict on the record logs NAME.records.jsonl of each pair.
+"""Shared by setup-split.sh, steps-per-launch.sh and switch-ab.sh: one JSON of the runs a lab
+script timed in its work directory W (timed.sh's NAME.wall, NAME.err; a profiled run's
+NAME.json): the device, the cache files, the applications' wall times alone, and for each
+profiled run its launches, set-up, overhead per launch with and without the set-up, wall time
+and replay phases; with DIFFS (pairs A:B), records_diff.py's verdict on the record logs
+NAME.records.jsonl of each pair.
 Usage: per_launch_json.py W ALONE_NAMES RUN_NAMES [DIFFS] (comma-separated)"""
 import json
 import os
