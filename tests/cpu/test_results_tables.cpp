@@ -99,6 +99,10 @@ TEST(run_tables, gpu_uuids_are_formatted_as_nvidia_smi_prints_them) {
   const unsigned char bytes[16] = {0x1a, 0x2b, 0x3c, 0x4d, 0x5e, 0x6f, 0x70, 0x81,
                                    0x92, 0xa3, 0xb4, 0xc5, 0xd6, 0xe7, 0xf8, 0x09};
   EXPECT_EQ(roofkit::format_gpu_uuid(bytes), "GPU-1a2b3c4d-5e6f-7081-92a3-b4c5d6e7f809");
+  char signed_bytes[16]; // cudaUUID_t's: bytes above 0x7f negative where char is signed
+  for (int i = 0; i < 16; ++i)
+    signed_bytes[i] = static_cast<char>(bytes[i]);
+  EXPECT_EQ(roofkit::format_gpu_uuid(signed_bytes), "GPU-1a2b3c4d-5e6f-7081-92a3-b4c5d6e7f809");
 }
 
 TEST(run_tables, gpu_uuid_machine_id_and_notes_round_trip) {

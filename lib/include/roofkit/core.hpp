@@ -254,6 +254,8 @@ std::string machine_id();
 
 /// The UUID of a GPU as nvidia-smi prints it ("GPU-1a2b3c4d-..."), from 16 raw bytes.
 std::string format_gpu_uuid(const unsigned char (&bytes)[16]);
+/// The same for the `char` bytes of CUDA's cudaUUID_t.
+std::string format_gpu_uuid(const char (&bytes)[16]);
 
 /// The UUIDs of the GPUs visible to this process; empty without a GPU or driver (never throws).
 std::vector<std::string> visible_gpu_uuids();

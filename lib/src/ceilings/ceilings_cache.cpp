@@ -27,16 +27,6 @@ std::string nvml_driver_version() {
   return out;
 }
 
-std::string format_uuid(const unsigned char* b) {
-  std::string hex;
-  for (int i = 0; i < 16; ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10)
-      hex += '-';
-    hex += fmt::format("{:02x}", b[i]);
-  }
-  return "GPU-" + hex;
-}
-
 std::string file_safe(const std::string& s) {
   std::string out;
   for (char c : s)
@@ -169,7 +159,7 @@ gpu_identity query_gpu_identity(int device) {
   ROOFKIT_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
   gpu_identity g;
   g.name = prop.name;
-  g.uuid = format_uuid(reinterpret_cast<const unsigned char*>(prop.uuid.bytes));
+  g.uuid = format_gpu_uuid(prop.uuid.bytes);
   int khz = 0;
   ROOFKIT_CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device));
   g.sm_clock_mhz = khz / 1000.0;

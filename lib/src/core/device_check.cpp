@@ -30,12 +30,7 @@ void require_device(int ordinal) {
 }
 
 namespace {
-std::string uuid_of(const cudaDeviceProp& prop) {
-  unsigned char bytes[16];
-  for (int i = 0; i < 16; ++i)
-    bytes[i] = static_cast<unsigned char>(prop.uuid.bytes[i]);
-  return format_gpu_uuid(bytes);
-}
+std::string uuid_of(const cudaDeviceProp& prop) { return format_gpu_uuid(prop.uuid.bytes); }
 } // namespace
 
 std::vector<std::string> visible_gpu_uuids() {

@@ -41,4 +41,11 @@ std::string format_gpu_uuid(const unsigned char (&bytes)[16]) {
   return out;
 }
 
+std::string format_gpu_uuid(const char (&bytes)[16]) {
+  unsigned char u[16];
+  for (int i = 0; i < 16; ++i)
+    u[i] = static_cast<unsigned char>(bytes[i]);
+  return format_gpu_uuid(u);
+}
+
 } // namespace roofkit

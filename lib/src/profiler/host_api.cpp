@@ -19,6 +19,13 @@ namespace roofkit {
 
 namespace {
 
+// Runs its function when the scope ends, however it ends: the Perfworks objects' clean-up.
+template <class F> struct at_scope_exit {
+  F f;
+  ~at_scope_exit() { f(); }
+};
+template <class F> at_scope_exit(F) -> at_scope_exit<F>;
+
 std::string joined(const std::vector<std::string>& items) {
   std::string out;
   for (const auto& s : items)
@@ -103,14 +110,11 @@ std::vector<std::string> raw_counters_of(const std::string& chip,
   ep.scratchBufferSize = scratch.size();
   ep.pChipName = chip.c_str();
   ROOFKIT_NVPW_CHECK(NVPW_CUDA_MetricsEvaluator_Initialize(&ep));
-  struct destroyed_at_exit {
-    NVPW_MetricsEvaluator* evaluator;
-    ~destroyed_at_exit() {
-      NVPW_MetricsEvaluator_Destroy_Params d{NVPW_MetricsEvaluator_Destroy_Params_STRUCT_SIZE};
-      d.pMetricsEvaluator = evaluator;
-      NVPW_MetricsEvaluator_Destroy(&d);
-    }
-  } guard{ep.pMetricsEvaluator};
+  const at_scope_exit destroyed{[&ep] {
+    NVPW_MetricsEvaluator_Destroy_Params d{NVPW_MetricsEvaluator_Destroy_Params_STRUCT_SIZE};
+    d.pMetricsEvaluator = ep.pMetricsEvaluator;
+    NVPW_MetricsEvaluator_Destroy(&d);
+  }};
   std::vector<std::string> out;
   for (const auto& name : names) {
     NVPW_MetricEvalRequest req{};
@@ -148,14 +152,11 @@ std::vector<std::uint8_t> totals_prefix(const std::string& chip,
       NVPW_CUDA_CounterDataBuilder_Create_Params_STRUCT_SIZE};
   c.pChipName = chip.c_str();
   ROOFKIT_NVPW_CHECK(NVPW_CUDA_CounterDataBuilder_Create(&c));
-  struct destroyed_at_exit {
-    NVPA_CounterDataBuilder* builder;
-    ~destroyed_at_exit() {
-      NVPW_CounterDataBuilder_Destroy_Params d{NVPW_CounterDataBuilder_Destroy_Params_STRUCT_SIZE};
-      d.pCounterDataBuilder = builder;
-      NVPW_CounterDataBuilder_Destroy(&d);
-    }
-  } guard{c.pCounterDataBuilder};
+  const at_scope_exit destroyed{[&c] {
+    NVPW_CounterDataBuilder_Destroy_Params d{NVPW_CounterDataBuilder_Destroy_Params_STRUCT_SIZE};
+    d.pCounterDataBuilder = c.pCounterDataBuilder;
+    NVPW_CounterDataBuilder_Destroy(&d);
+  }};
   std::vector<NVPA_RawMetricRequest> reqs;
   for (const auto& r : raws) {
     NVPA_RawMetricRequest q{NVPA_RAW_METRIC_REQUEST_STRUCT_SIZE};
