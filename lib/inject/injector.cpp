@@ -22,6 +22,7 @@ using NV::Cupti::Checkpoint::cuptiCheckpointSave;
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -40,6 +41,7 @@ using NV::Cupti::Checkpoint::cuptiCheckpointSave;
 
 #include "batch_calls.hpp"
 #include "collective_timer.hpp"
+#include "counter_sets.hpp"
 #include "device_variables.hpp"
 #include "driver_gate.hpp"
 #include "graph_kernels.hpp"
@@ -80,7 +82,7 @@ void say(const std::string& text) { std::fprintf(stderr, "roofkit-inject: %s\n",
 /// Per-device profiling state, created on the first selected launch.
 struct device_state {
   bool failed = false;
-  std::unique_ptr<profiler_session> session;
+  std::unique_ptr<counter_sets> sessions; ///< the full set's and the per-launch set's
   CUcontext primary = nullptr;
   bool heap_ready = false;    ///< prepare_device_heap() ran
   std::string method_written; ///< the cache control method in the last device record
@@ -109,9 +111,10 @@ struct pending_batch {
   variable_snapshot variables; ///< what the checkpoint leaves out: its launches' module variables
   std::uint64_t modules_at_open = 0; ///< modules loaded when the checkpoint was saved
   std::vector<pending_launch> launches;
-  std::size_t measured = 0;       ///< launches of `launches` that are measured
-  bool reads_host_memory = false; ///< a launch's parameters point into page-locked host memory
-  bool host_read_kept = false;    ///< a copy to the host or a wait did not end the batch
+  std::size_t measured = 0;            ///< launches of `launches` that are measured
+  bool reads_host_memory = false;      ///< a launch's parameters point into page-locked host memory
+  bool host_read_kept = false;         ///< a copy to the host or a wait did not end the batch
+  profiler_session* session = nullptr; ///< the set that measured it (counter_sets::use)
 
   /// Device memory as it was before the first launch (synchronous).
   void restore() {
@@ -212,8 +215,8 @@ public:
   profiler_stats summed_stats() {
     profiler_stats all;
     for (auto& [ordinal, d] : devices_)
-      if (d.session)
-        all += d.session->stats();
+      if (d.sessions)
+        all += d.sessions->stats();
     return all;
   }
 
@@ -242,17 +245,17 @@ public:
         ++it;
         continue;
       }
-      if (it->second.session) {
+      if (it->second.sessions) {
         note_cache_method(it->first, it->second);
         std::map<std::string, double> fields;
-        add_stats(it->second.session->stats(), fields);
+        add_stats(it->second.sessions->stats(), fields);
         write(profiler_time_line(fields));
         try {
-          it->second.session->context_lost();
-          it->second.session.reset();
+          it->second.sessions->context_lost();
+          it->second.sessions.reset();
         } catch (const std::exception& e) {
           say(std::string("warning: ") + e.what());
-          (void)it->second.session.release(); // half torn down: left as it is
+          (void)it->second.sessions.release(); // half torn down: left as it is
         }
       }
       it = devices_.erase(it);
@@ -279,9 +282,11 @@ public:
       write(not_profiled_line({key.first, key.second, n}));
     std::map<std::string, double> fields = counts_;
     for (auto& [ordinal, d] : devices_)
-      if (d.session) {
+      if (d.sessions) {
         note_cache_method(ordinal, d);
-        add_stats(d.session->stats(), fields);
+        add_stats(d.sessions->stats(), fields);
+        fields["counter_set_switches"] += static_cast<double>(d.sessions->switches());
+        fields["counter_set_switch_s"] += d.sessions->switch_s();
       }
     for (const auto& [why, n] : batch_ends_)
       fields["batch_ended_by:" + why] = static_cast<double>(n);
@@ -298,6 +303,9 @@ public:
     if (phases_)
       for (const auto& [why, n] : batch_ends_)
         say(fmt::format("  batches ended by {}: {}", why, n));
+    if (phases_)
+      say(fmt::format("  counter set switches: {} in {:.3f} s", fields["counter_set_switches"],
+                      fields["counter_set_switch_s"]));
     if (activity_registers_)
       for (const auto& [function, registers] : finish_launch_registers())
         write(registers_line(function, registers, pid_));
@@ -634,7 +642,7 @@ private:
       return nullptr;
     ordinal = static_cast<int>(dev);
     device_state& s = devices_[ordinal];
-    if (s.failed || s.session)
+    if (s.failed || s.sessions)
       return s.failed ? nullptr : &s;
     profiler_options po;
     po.warn = [](const std::string& w) { say("warning: " + w); };
@@ -653,13 +661,12 @@ private:
       return seconds;
     };
     try {
-      s.session = std::make_unique<profiler_session>(ordinal, bench_metric_set(), po);
       // Enabled now, so that a missing permission or another attached profiler stops profiling
       // here, before the first launch, rather than failing every launch; the session keeps it.
       const phase_timer enabling(phases_.get(), "  of which profiler enabled and warm-up passes");
-      s.session->enable_range_profiler();
+      s.sessions = std::make_unique<counter_sets>(ordinal, po, per_launch_set_allowed());
     } catch (const std::exception& e) {
-      s.session.reset();
+      s.sessions.reset();
       s.failed = true;
       cuCtxSetCurrent(ctx);
       const auto* re = dynamic_cast<const error*>(&e);
@@ -671,18 +678,20 @@ private:
     write(profiler_time_line({{"session_setup_s", set_up_for()}}));
     cuDevicePrimaryCtxRetain(&s.primary, dev);
     cuCtxSetCurrent(ctx);
-    write_start(ordinal, s.session->chip(), s.session->passes(), s.session.get());
-    s.method_written = s.session->cache_control_method();
+    write_start(ordinal, s.sessions->full().chip(), s.sessions->full().passes(),
+                &s.sessions->full());
+    s.method_written = s.sessions->full().cache_control_method();
     return &s;
   }
 
   // Writes the device record again when the session's cache control method changed since the
   // last one (the driver's flush failed mid-run and the sweep replaced it): the run says so.
   void note_cache_method(int ordinal, device_state& d) {
-    if (!d.session || d.session->cache_control_method() == d.method_written)
+    if (!d.sessions || d.sessions->full().cache_control_method() == d.method_written)
       return;
-    write_start(ordinal, d.session->chip(), d.session->passes(), d.session.get());
-    d.method_written = d.session->cache_control_method();
+    profiler_session& full = d.sessions->full();
+    write_start(ordinal, full.chip(), full.passes(), &full);
+    d.method_written = full.cache_control_method();
   }
 
   /// The device record (again, with the chip and passes, once a session exists).
@@ -756,9 +765,9 @@ private:
     if (!turn_->held() || !turn_->wanted() || batch_) // an open batch still needs the profiler
       return;
     for (auto& [ordinal, d] : devices_)
-      if (d.session) {
+      if (d.sessions) {
         try {
-          d.session->release_range_profiler();
+          d.sessions->release_range_profiler();
         } catch (const std::exception& e) {
           say(std::string("warning: ") + e.what());
         }
@@ -840,6 +849,11 @@ private:
     try {
       load_function(a.function);
       read_launch_facts(a, k.launch);
+      // Before the checkpoint: a switch of sets runs the enabled session's warm-up.
+      profiler_session& session = [&]() -> profiler_session& {
+        const activity_pause paused(activity_registers_);
+        return s->sessions->use(false);
+      }();
       if (!s->heap_ready && uses_heap(rec.mangled_name)) {
         prepare_device_heap();
         s->heap_ready = true;
@@ -866,14 +880,15 @@ private:
       // One auto range per kernel: its duration and counters are the kernel's alone (a user
       // range around the launch added about 17 us of launch overhead to every kernel's time).
       const activity_pause paused(activity_registers_);
-      const range_values values = s->session->profile_launch(work, before_pass);
+      const range_values values = session.profile_launch(work, before_pass);
       cuCtxSetCurrent(ctx);
       restore();
       free_checkpoint();
       note_dropped_output(name, output->finish());
       if (!launch_error.empty())
         throw runtime_error("re-issued launch failed: " + launch_error);
-      apply_counts(derive_roofline_counts(s->session->metrics(), values.values), values.values, k);
+      apply_counts(derive_roofline_counts(session.metrics(), values.values), values.values, k);
+      note_counter_set(*s, session, rec, values.values);
     } catch (const std::exception& e) {
       cuCtxSetCurrent(ctx);
       // Passes may have run: give the application back the memory it had, as far as possible.
@@ -1061,7 +1076,8 @@ private:
     try {
       output.emplace();
       const activity_pause paused(activity_registers_);
-      values = b.state->session->profile_steps(steps, [&] { b.restore(); });
+      b.session = &b.state->sessions->use(per_launch_enough(b));
+      values = b.session->profile_steps(steps, [&] { b.restore(); });
       cuCtxSetCurrent(b.ctx);
       for (std::size_t i = passes_end; i < b.launches.size(); ++i)
         issue(b.launches[i]);
@@ -1108,6 +1124,27 @@ private:
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
 
+  // Whether every launch of the batch may carry the per-launch set (its shape measured enough).
+  bool per_launch_enough(const pending_batch& b) const {
+    return std::all_of(b.launches.begin(), b.launches.end(), [&](const pending_launch& l) {
+      return !l.measured || shape_details_.per_launch_enough(l.rec.shape);
+    });
+  }
+
+  // Which set measured `rec`; a launch measured with the full set counts towards its shape's.
+  void note_counter_set(device_state& d, const profiler_session& used, launch_record& rec,
+                        const std::map<std::string, double>& values) {
+    if (d.sessions->is_per_launch(used))
+      rec.per_launch_set = true;
+    else
+      shape_details_.note_full(rec.shape, per_launch_set_misses(used.metrics(), values));
+  }
+
+  // Whether the per-launch set may be used: a shape then has launches beyond its full ones.
+  bool per_launch_set_allowed() const {
+    return options_.sample.all() || options_.sample.per_shape > full_set_launches_per_shape;
+  }
+
   // A record per measured launch of a replayed batch, each charged its share of `seconds`.
   void write_batch_records(pending_batch& b, const std::vector<range_values>& values,
                            const std::string& failure, double seconds) {
@@ -1123,8 +1160,9 @@ private:
         continue;
       }
       try {
-        apply_counts(derive_roofline_counts(b.state->session->metrics(), values[i].values),
+        apply_counts(derive_roofline_counts(b.session->metrics(), values[i].values),
                      values[i].values, rec.kernel);
+        note_counter_set(*b.state, *b.session, rec, values[i].values);
       } catch (const std::exception& e) {
         profiling_error(rec.kernel.name, e.what());
         continue;
@@ -1366,6 +1404,7 @@ private:
   app_profile_options options_;
   std::unique_ptr<launch_selector> selector_;
   std::unique_ptr<launch_book> book_; ///< shapes, ranges, measured and inferred launches
+  shape_detail_book shape_details_{full_set_launches_per_shape}; ///< which set a shape needs
   std::unique_ptr<progress_meter> progress_;
   std::unique_ptr<replay_phases> phases_ =
       replay_phases::enabled() ? std::make_unique<replay_phases>() : nullptr;

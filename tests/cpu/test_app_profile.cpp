@@ -495,6 +495,45 @@ TEST(profile_run, one_kernel_per_name_and_configuration_with_mean_work) {
   EXPECT_EQ(r.context.extra.at("app_status"), "exited with 0");
 }
 
+// A launch measured with the per-launch set lacks its shape's detail counters: the kernel's raw
+// counter is the mean over the launches that carry it, not diluted by those that do not, and the
+// run says how many launches carried that set. The flag survives the record log.
+TEST(profile_run, detail_counters_average_over_the_launches_that_carry_them) {
+  roofkit::launch_record full;
+  full.kernel.name = "k";
+  full.kernel.gpu_time_s = 1e-5;
+  full.kernel.counters["l1tex__t_bytes.sum"] = 4096;
+  full.kernel.counters["dram__bytes_read.sum"] = 1000;
+  full.kernel.occupancy_achieved = 0.5;
+  roofkit::launch_record lean = full;
+  lean.index = 1;
+  lean.per_launch_set = true;
+  lean.kernel.counters.erase("l1tex__t_bytes.sum");
+  lean.kernel.counters["dram__bytes_read.sum"] = 3000;
+  lean.kernel.occupancy_achieved.reset();
+  roofkit::launch_record lean2 = lean;
+  lean2.index = 2;
+  const auto log =
+      roofkit::parse_profile_log(roofkit::launch_line(full) + roofkit::launch_line(lean) +
+                                 roofkit::launch_line(lean2) + roofkit::end_line(3));
+  ASSERT_EQ(log.launches.size(), 3u);
+  EXPECT_FALSE(log.launches[0].per_launch_set);
+  EXPECT_TRUE(log.launches[1].per_launch_set);
+  roofkit::profile_run_inputs in;
+  const auto r = roofkit::build_profile_run(log, in);
+  ASSERT_EQ(r.kernels.size(), 1u);
+  const auto& k = r.kernels[0];
+  EXPECT_DOUBLE_EQ(k.counters.at("l1tex__t_bytes.sum"), 4096) << "not 4096 / 3";
+  EXPECT_DOUBLE_EQ(k.counters.at("dram__bytes_read.sum"), (1000.0 + 3000 + 3000) / 3);
+  ASSERT_TRUE(k.occupancy_achieved.has_value());
+  EXPECT_DOUBLE_EQ(*k.occupancy_achieved, 0.5);
+  EXPECT_EQ(r.context.extra.at("per_launch_set").rfind("2 of 3 profiled launches", 0), 0u)
+      << r.context.extra.at("per_launch_set");
+  EXPECT_EQ(roofkit::build_profile_run(roofkit::parse_profile_log(roofkit::launch_line(full)), in)
+                .context.extra.count("per_launch_set"),
+            0u);
+}
+
 // The launcher's clock record comes first in the log and sets the run's clock control; a log
 // without it (written before it existed, like the fixture) had clocks not locked.
 TEST(profile_run, clock_control_comes_from_the_launchers_clock_record) {

@@ -1,5 +1,6 @@
 // The bench's CPU side with the bundled suite's claims: the summary table, the seed-claim
 // evaluation and the claims document (kernels/suite).
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -230,6 +231,66 @@ TEST(bench_metric_set, holds_the_warpgroup_tensor_paths_in_one_more_pass) {
       roofkit::resolve_metric_set(roofkit::bench_metric_set(), roofkit::cupti_catalog("TU102"))
           .passes,
       3);
+}
+
+// Every launch profiled (issue 39): on GH100 the per-launch set leaves out achieved occupancy,
+// the L1 tag bytes and the INT8 mma.sync path, and so needs 3 passes instead of 4, of which two,
+// not three, hold SM counters (a range costs about 1 ms in each of those). It keeps every other
+// tensor path, the L1 and shared-memory traffic and the bank conflicts. On a chip where it saves
+// no pass the profiler keeps the full set.
+TEST(bench_metric_set, per_launch_set_saves_a_pass_on_gh100_and_keeps_the_tensor_paths) {
+  const roofkit::cupti_catalog gh100("GH100");
+  const auto full = roofkit::resolve_metric_set(roofkit::bench_metric_set(), gh100);
+  const auto lean = roofkit::resolve_metric_set(roofkit::bench_per_launch_metric_set(), gh100);
+  EXPECT_EQ(full.passes, 4);
+  EXPECT_EQ(lean.passes, 3);
+  EXPECT_NE(full.find("occupancy"), nullptr);
+  for (const auto& key : roofkit::shape_detail_keys())
+    EXPECT_EQ(lean.find(key), nullptr) << key;
+  for (const char* key : {"hgmma_fp16", "hgmma_bf16", "hgmma_tf32", "qgmma_fp8", "igmma_int8",
+                          "hmma_fp16_f32", "hmma_bf16", "hmma_tf32", "hmma_fp16_f16", "dmma_fp64",
+                          "l1_bytes", "l1_shared_ld", "l1_shared_st", "dram_read", "dram_write"})
+    EXPECT_NE(lean.find(key), nullptr) << key;
+  const auto names = lean.names();
+  EXPECT_NE(std::find(names.begin(), names.end(),
+                      "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"),
+            names.end());
+  // Nothing else is left out but the suite's claim counters (this process registers them; an
+  // application profile does not).
+  std::set<std::string> claim_counters;
+  for (const auto& c : roofkit::seed_claims())
+    claim_counters.insert(c.counters.begin(), c.counters.end());
+  std::size_t kept = 0;
+  for (const auto& m : full.metrics) {
+    const bool detail = std::count(roofkit::shape_detail_keys().begin(),
+                                   roofkit::shape_detail_keys().end(), m.spec.key) > 0;
+    const bool in_lean = lean.find(m.spec.key) != nullptr;
+    kept += in_lean;
+    if (!in_lean) {
+      EXPECT_TRUE(detail || claim_counters.count(m.name)) << m.spec.key;
+    }
+  }
+  EXPECT_EQ(kept, lean.metrics.size());
+  EXPECT_GE(lean.metrics.size(), 41u);
+  const roofkit::cupti_catalog ad102("AD102");
+  EXPECT_EQ(roofkit::resolve_metric_set(roofkit::bench_per_launch_metric_set(), ad102).passes,
+            roofkit::resolve_metric_set(roofkit::bench_metric_set(), ad102).passes);
+}
+
+// A shape whose full-set launches counted INT8 mma.sync ops needs the full set on every launch;
+// FLOPs of the paths the per-launch set keeps, or a zero count, do not.
+TEST(bench_metric_set, a_shape_that_counts_a_left_out_flop_path_keeps_the_full_set) {
+  // Every tensor path (the bench set of an application profile holds INT8 mma.sync on GH100).
+  const auto full = roofkit::resolve_metric_set(roofkit::find_metric_set("roofline-full"),
+                                                roofkit::cupti_catalog("GH100"));
+  ASSERT_NE(full.find("imma_int8"), nullptr);
+  const std::string imma = full.find("imma_int8")->name;
+  const std::string hmma = full.find("hmma_bf16")->name;
+  EXPECT_TRUE(roofkit::per_launch_set_misses(full, {{imma, 4096.0}, {hmma, 0.0}}));
+  EXPECT_FALSE(roofkit::per_launch_set_misses(full, {{imma, 0.0}, {hmma, 4096.0}}));
+  EXPECT_FALSE(roofkit::per_launch_set_misses(full, {{"l1tex__t_bytes.sum", 1e6}}))
+      << "a count, not FLOPs: the shape's first launches give it";
+  EXPECT_FALSE(roofkit::per_launch_set_misses(full, {}));
 }
 
 TEST(bench_timing, overhead_dominated_kernels_are_flagged) {

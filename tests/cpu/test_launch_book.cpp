@@ -5,6 +5,7 @@
 // (lib/inject/launch_spans.cpp).
 #include <gtest/gtest.h>
 
+#include "counter_sets.hpp"
 #include "launch_book.hpp"
 #include "launch_spans.hpp"
 #include "roofkit/app_profile.hpp"
@@ -98,6 +99,23 @@ TEST(launch_book, distinct_nvtx_paths_are_bounded) {
   EXPECT_EQ(log.ranges.back().path,
             (std::vector<std::string>{"(more NVTX ranges than roofkit follows)"}));
   EXPECT_EQ(log.groups.back().launches, 50);
+}
+
+// Which launches may carry the per-launch set: a shape after its first two full-set launches,
+// unless one of them counted work that set leaves out; a shape never measured, never.
+TEST(shape_detail_book, a_shape_earns_the_per_launch_set_after_its_full_launches) {
+  roofkit::inject::shape_detail_book book(2);
+  EXPECT_FALSE(book.per_launch_enough(0));
+  book.note_full(0, false);
+  EXPECT_FALSE(book.per_launch_enough(0)) << "one full launch of two";
+  book.note_full(0, false);
+  EXPECT_TRUE(book.per_launch_enough(0));
+  EXPECT_FALSE(book.per_launch_enough(1));
+  book.note_full(1, true);
+  book.note_full(1, false);
+  book.note_full(1, false);
+  EXPECT_FALSE(book.per_launch_enough(1)) << "its first launch counted INT8 mma.sync ops";
+  EXPECT_FALSE(book.per_launch_enough(-1));
 }
 
 } // namespace

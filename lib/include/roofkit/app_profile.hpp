@@ -230,7 +230,14 @@ struct launch_record {
   double profile_overhead_s = 0; ///< wall time spent profiling this launch
   int shape = -1; ///< its launch shape (shape_record::id); -1 in logs that predate sampling
   int range = -1; ///< its enclosing NVTX ranges (range_record::id); -1: none
+  /// Measured with bench_per_launch_metric_set(): its shape's first launches give what that set
+  /// leaves out (shape_detail_keys()).
+  bool per_launch_set = false;
 };
+
+/// Launches of each shape measured with the full metric set before later ones may carry the
+/// per-launch set (with a sample larger than this, or every launch).
+inline constexpr int full_set_launches_per_shape = 2;
 
 /// A launch shape of one process: kernel, grid, block, dynamic shared memory.
 struct shape_record {

@@ -205,6 +205,22 @@ void apply_counts(const roofline_counts& counts, const std::map<std::string, dou
 /// stored for a kernel comes from one consistent pass set.
 metric_set_def bench_metric_set();
 
+/// Keys of bench_metric_set()'s metrics that a launch shape's first launches measure for all of
+/// its launches: achieved occupancy, the L1 tag bytes and the INT8 mma.sync path. Left out, the
+/// set needs one pass fewer on GH100, and one pass fewer with SM counters, the passes whose
+/// ranges cost most (validation/data/replay-launch-cost-h200.json).
+const std::vector<std::string>& shape_detail_keys();
+
+/// bench_metric_set() without shape_detail_keys() and without the counters that only seed claims
+/// ask for: what the later launches of a shape carry when every launch of an application is
+/// profiled.
+metric_set_def bench_per_launch_metric_set();
+
+/// Whether a launch measured with the full set `full` counted FLOPs in a metric of
+/// shape_detail_keys() (a non-zero value in `values`): later launches of its shape then need the
+/// full set too, or that work would be missing from them.
+bool per_launch_set_misses(const resolved_set& full, const std::map<std::string, double>& values);
+
 /// Waves of a launch on the device, as Nsight Compute's launch__waves_per_multiprocessor: its
 /// grid's blocks over (SMs x blocks per SM); 0 when `blocks_per_sm` or `sms` is 0.
 double waves_per_sm(const launch_config& launch, int sms, int blocks_per_sm);

@@ -88,6 +88,8 @@ std::string launch_line(const launch_record& r) {
   }
   if (r.range >= 0)
     j["range"] = r.range;
+  if (r.per_launch_set)
+    j["counter_set"] = "per-launch";
   if (!k.message.empty())
     j["message"] = k.message;
   return line_of(j);
@@ -238,6 +240,7 @@ launch_record launch_of(const json& j, std::int64_t pid) {
   r.profile_overhead_s = j.value("profile_overhead_s", 0.0);
   r.shape = j.value("shape", -1);
   r.range = j.value("range", -1);
+  r.per_launch_set = j.value("counter_set", "") == "per-launch";
   return r;
 }
 

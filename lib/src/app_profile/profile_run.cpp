@@ -159,6 +159,14 @@ run_context profile_context(const profile_log& log, const profile_run_inputs& in
       !log.clock_note.empty() ? log.clock_note : apply_clock_control(clock_control::none, {}).note;
   c.extra["metric_set"] = log.metric_set;
   c.extra["replay_passes"] = std::to_string(log.passes);
+  const auto per_launch = std::count_if(log.launches.begin(), log.launches.end(),
+                                        [](const launch_record& l) { return l.per_launch_set; });
+  if (per_launch > 0)
+    c.extra["per_launch_set"] = fmt::format(
+        "{} of {} profiled launches measured with the per-launch set, in fewer passes: achieved "
+        "occupancy, L1 tag bytes and INT8 mma.sync ops of their shapes come from each shape's "
+        "first {} launches",
+        per_launch, log.launches.size(), full_set_launches_per_shape);
   c.extra["replay"] = "user range + user replay of a re-issued launch, device memory restored "
                       "from a CUPTI checkpoint before every pass";
   c.extra["app_status"] = !in.app.started    ? "not run here (built from a record log)"
@@ -169,12 +177,13 @@ run_context profile_context(const profile_log& log, const profile_run_inputs& in
 }
 
 // One kernel of the run from the launches of one name and configuration: the first launch's
-// facts, the mean work and counters, the median time, occupancy and clocks.
+// facts, the mean work, each raw counter's mean over the launches that carry it (those of the
+// per-launch set lack the shape's detail counters), the median time, occupancy and clocks.
 void merge_launches(kernel_result& k, const std::vector<const launch_record*>& launches) {
   std::vector<double> times;
   std::map<precision, double> flops;
   std::map<memory_level, double> bytes;
-  std::map<std::string, double> counters;
+  std::map<std::string, std::pair<double, double>> counters; // sum, launches
   std::vector<double> occ;
   std::vector<double> clocks;
   std::vector<double> mclocks;
@@ -184,8 +193,10 @@ void merge_launches(kernel_result& k, const std::vector<const launch_record*>& l
       flops[p] += v;
     for (const auto& [lv, v] : l->kernel.bytes)
       bytes[lv] += v;
-    for (const auto& [n, v] : l->kernel.counters)
-      counters[n] += v;
+    for (const auto& [n, v] : l->kernel.counters) {
+      counters[n].first += v;
+      counters[n].second += 1;
+    }
     if (l->kernel.occupancy_achieved)
       occ.push_back(*l->kernel.occupancy_achieved);
     if (l->kernel.sm_clock_mhz)
@@ -202,7 +213,7 @@ void merge_launches(kernel_result& k, const std::vector<const launch_record*>& l
   for (const auto& [lv, v] : bytes)
     k.bytes[lv] = v / n;
   for (const auto& [name, v] : counters)
-    k.counters[name] = v / n;
+    k.counters[name] = v.first / v.second;
   k.time.median_s = median_of(times);
   k.time.min_s = *std::min_element(times.begin(), times.end());
   k.time.max_s = *std::max_element(times.begin(), times.end());

@@ -172,6 +172,47 @@ metric_set_def bench_metric_set() {
   return s;
 }
 
+const std::vector<std::string>& shape_detail_keys() {
+  static const std::vector<std::string> keys{"occupancy", "l1_tag_bytes", "imma_int8"};
+  return keys;
+}
+
+metric_set_def bench_per_launch_metric_set() {
+  metric_set_def s = bench_metric_set();
+  s.name = "bench-per-launch";
+  s.description = "the bench set without the counters a shape's first launches measure for all "
+                  "its launches (achieved occupancy, L1 tag bytes, INT8 mma.sync) and without "
+                  "the seed claims' own counters";
+  // Application profiles register no seed claims; where a kernel suite does, its claim counters
+  // would cost passes of their own.
+  std::set<std::string> claims_only;
+  for (const auto& c : seed_claims())
+    claims_only.insert(c.counters.begin(), c.counters.end());
+  for (const char* set : {"roofline", "coalescing"})
+    for (const auto& m : find_metric_set(set).metrics)
+      for (const auto& n : m.names)
+        claims_only.erase(n);
+  const auto& leave_out = shape_detail_keys();
+  std::erase_if(s.metrics, [&](const metric_spec& m) {
+    return std::find(leave_out.begin(), leave_out.end(), m.key) != leave_out.end() ||
+           claims_only.count(m.names.front()) > 0;
+  });
+  return s;
+}
+
+bool per_launch_set_misses(const resolved_set& full, const std::map<std::string, double>& values) {
+  const auto& left_out = shape_detail_keys();
+  for (const auto& m : full.metrics) {
+    if (m.spec.role != metric_role::flops ||
+        std::find(left_out.begin(), left_out.end(), m.spec.key) == left_out.end())
+      continue;
+    const auto it = values.find(m.name);
+    if (it != values.end() && it->second != 0)
+      return true;
+  }
+  return false;
+}
+
 bool overhead_dominated(const kernel_result& k) {
   const double t = k.time.median_s;
   if (!(t > 0))
