@@ -1140,9 +1140,10 @@ private:
       shape_details_.note_full(rec.shape, per_launch_set_misses(used.metrics(), values));
   }
 
-  // Whether the per-launch set may be used: a shape then has launches beyond its full ones.
+  // Whether the per-launch set may be used: with more samples a shape than the default (which
+  // would switch sets for the second launch of each shape), or every launch.
   bool per_launch_set_allowed() const {
-    return options_.sample.all() || options_.sample.per_shape > full_set_launches_per_shape;
+    return options_.sample.all() || options_.sample.per_shape > sample_limit{}.per_shape;
   }
 
   // A record per measured launch of a replayed batch, each charged its share of `seconds`.

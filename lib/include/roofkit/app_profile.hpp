@@ -236,8 +236,11 @@ struct launch_record {
 };
 
 /// Launches of each shape measured with the full metric set before later ones may carry the
-/// per-launch set (with a sample larger than this, or every launch).
-inline constexpr int full_set_launches_per_shape = 2;
+/// per-launch set (with a sample larger than the default, or every launch). One: what the
+/// per-launch set leaves out describes the shape's code, and with two, the shapes that a training
+/// step launches once made the next step switch sets back and forth (9 switches of 0.3 s over ten
+/// steps against 5: validation/data/per-launch-set-h200.json).
+inline constexpr int full_set_launches_per_shape = 1;
 
 /// A launch shape of one process: kernel, grid, block, dynamic shared memory.
 struct shape_record {

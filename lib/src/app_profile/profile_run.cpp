@@ -165,8 +165,10 @@ run_context profile_context(const profile_log& log, const profile_run_inputs& in
     c.extra["per_launch_set"] = fmt::format(
         "{} of {} profiled launches measured with the per-launch set, in fewer passes: achieved "
         "occupancy, L1 tag bytes and INT8 mma.sync ops of their shapes come from each shape's "
-        "first {} launches",
-        per_launch, log.launches.size(), full_set_launches_per_shape);
+        "first {}",
+        per_launch, log.launches.size(),
+        full_set_launches_per_shape == 1 ? std::string("launch")
+                                         : fmt::format("{} launches", full_set_launches_per_shape));
   c.extra["replay"] = "user range + user replay of a re-issued launch, device memory restored "
                       "from a CUPTI checkpoint before every pass";
   c.extra["app_status"] = !in.app.started    ? "not run here (built from a record log)"
