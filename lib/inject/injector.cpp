@@ -713,6 +713,9 @@ private:
     dev["ordinal"] = std::to_string(ordinal);
     if (!chip.empty())
       dev["chip"] = chip;
+    if (const auto it = devices_.find(ordinal);
+        it != devices_.end() && it->second.sessions && it->second.sessions->per_launch_passes() > 0)
+      dev["per_launch_set_passes"] = std::to_string(it->second.sessions->per_launch_passes());
     if (session) {
       dev["cache_control_method"] = session->cache_control_method();
       dev["cache_control_passes"] = std::to_string(session->cache_controlled_passes());

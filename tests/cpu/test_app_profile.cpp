@@ -513,9 +513,10 @@ TEST(profile_run, detail_counters_average_over_the_launches_that_carry_them) {
   lean.kernel.occupancy_achieved.reset();
   roofkit::launch_record lean2 = lean;
   lean2.index = 2;
-  const auto log =
-      roofkit::parse_profile_log(roofkit::launch_line(full) + roofkit::launch_line(lean) +
-                                 roofkit::launch_line(lean2) + roofkit::end_line(3));
+  const auto log = roofkit::parse_profile_log(
+      roofkit::start_line({{"per_launch_set_passes", "3"}}, "bench", 4, 0) +
+      roofkit::launch_line(full) + roofkit::launch_line(lean) + roofkit::launch_line(lean2) +
+      roofkit::end_line(3));
   ASSERT_EQ(log.launches.size(), 3u);
   EXPECT_FALSE(log.launches[0].per_launch_set);
   EXPECT_TRUE(log.launches[1].per_launch_set);
@@ -527,7 +528,9 @@ TEST(profile_run, detail_counters_average_over_the_launches_that_carry_them) {
   EXPECT_DOUBLE_EQ(k.counters.at("dram__bytes_read.sum"), (1000.0 + 3000 + 3000) / 3);
   ASSERT_TRUE(k.occupancy_achieved.has_value());
   EXPECT_DOUBLE_EQ(*k.occupancy_achieved, 0.5);
-  EXPECT_EQ(r.context.extra.at("per_launch_set").rfind("2 of 3 profiled launches", 0), 0u)
+  EXPECT_EQ(r.context.extra.at("per_launch_set")
+                .rfind("2 of 3 profiled launches measured with the per-launch set, in 3 passes", 0),
+            0u)
       << r.context.extra.at("per_launch_set");
   EXPECT_EQ(roofkit::build_profile_run(roofkit::parse_profile_log(roofkit::launch_line(full)), in)
                 .context.extra.count("per_launch_set"),

@@ -1,6 +1,7 @@
 // roofline-cuda profile: any CUDA application's kernels on the roofline (arguments only).
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -58,11 +59,18 @@ void print_summary(const roofkit::app_profile_result& res,
   for (const auto& s : roofkit::sampled_shapes(res.log))
     inferred += s.inferred;
   const auto cost = roofkit::profile_cost_of(res.log);
+  const auto per_launch_set = std::count_if(res.log.launches.begin(), res.log.launches.end(),
+                                            [](const auto& l) { return l.per_launch_set; });
+  const auto passes = res.log.device.find("per_launch_set_passes");
   say(fmt::format(
-      "{}{} kernel launches{}, {} profiled ({} replay passes each){}{}{}",
+      "{}{} kernel launches{}, {} profiled ({} replay passes each{}){}{}{}",
       res.log.finished ? "" : "at least ", res.log.total_launches,
       res.log.processes > 1 ? fmt::format(" in {} processes", res.log.processes) : "",
       res.log.launches.size(), res.log.passes,
+      per_launch_set == 0
+          ? ""
+          : fmt::format(", {} of them with the per-launch set in {}", per_launch_set,
+                        passes != res.log.device.end() ? passes->second : "fewer"),
       inferred > 0 ? fmt::format(", {} inferred from their shape's profiled ones", inferred) : "",
       cost.launches == 0
           ? ""

@@ -161,12 +161,14 @@ run_context profile_context(const profile_log& log, const profile_run_inputs& in
   c.extra["replay_passes"] = std::to_string(log.passes);
   const auto per_launch = std::count_if(log.launches.begin(), log.launches.end(),
                                         [](const launch_record& l) { return l.per_launch_set; });
+  const auto passes = log.device.find("per_launch_set_passes");
   if (per_launch > 0)
     c.extra["per_launch_set"] = fmt::format(
-        "{} of {} profiled launches measured with the per-launch set, in fewer passes: achieved "
+        "{} of {} profiled launches measured with the per-launch set, in {} passes: achieved "
         "occupancy, L1 tag bytes and INT8 mma.sync ops of their shapes come from each shape's "
         "first {}",
         per_launch, log.launches.size(),
+        passes != log.device.end() ? passes->second : std::string("fewer"),
         full_set_launches_per_shape == 1 ? std::string("launch")
                                          : fmt::format("{} launches", full_set_launches_per_shape));
   c.extra["replay"] = "user range + user replay of a re-issued launch, device memory restored "
