@@ -1,7 +1,6 @@
 // roofline-cuda profile: any CUDA application's kernels on the roofline (arguments only).
 #include <unistd.h>
 
-#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -59,18 +58,15 @@ void print_summary(const roofkit::app_profile_result& res,
   for (const auto& s : roofkit::sampled_shapes(res.log))
     inferred += s.inferred;
   const auto cost = roofkit::profile_cost_of(res.log);
-  const auto per_launch_set = std::count_if(res.log.launches.begin(), res.log.launches.end(),
-                                            [](const auto& l) { return l.per_launch_set; });
-  const auto passes = res.log.device.find("per_launch_set_passes");
+  const auto per_launch_set = roofkit::per_launch_set_of(res.log);
   say(fmt::format(
       "{}{} kernel launches{}, {} profiled ({} replay passes each{}){}{}{}",
       res.log.finished ? "" : "at least ", res.log.total_launches,
       res.log.processes > 1 ? fmt::format(" in {} processes", res.log.processes) : "",
       res.log.launches.size(), res.log.passes,
-      per_launch_set == 0
-          ? ""
-          : fmt::format(", {} of them with the per-launch set in {}", per_launch_set,
-                        passes != res.log.device.end() ? passes->second : "fewer"),
+      per_launch_set.launches == 0 ? ""
+                                   : fmt::format(", {} of them with the per-launch set in {}",
+                                                 per_launch_set.launches, per_launch_set.passes),
       inferred > 0 ? fmt::format(", {} inferred from their shape's profiled ones", inferred) : "",
       cost.launches == 0
           ? ""

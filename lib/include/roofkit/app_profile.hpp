@@ -340,6 +340,14 @@ struct profile_cost {
 };
 profile_cost profile_cost_of(const profile_log& log);
 
+/// The profiled launches of a log measured with the per-launch set, and that set's passes as the
+/// device record gives them ("fewer" in a log without them).
+struct per_launch_set_use {
+  std::size_t launches = 0;
+  std::string passes;
+};
+per_launch_set_use per_launch_set_of(const profile_log& log);
+
 /// JSON lines of the log (each ends with '\n').
 std::string start_line(const std::map<std::string, std::string>& device,
                        const std::string& metric_set, int passes, std::int64_t pid = 0);

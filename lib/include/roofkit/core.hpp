@@ -66,44 +66,30 @@ namespace detail {
 
 } // namespace roofkit
 
-/// Checks a CUDA runtime call; on failure throws roofkit::error naming the call, file and line.
-#define ROOFKIT_CUDA_CHECK(call)                                                                   \
+// The body of the checks below: `thrower` names the failed call (`text`, spelled as written:
+// stringified by the caller, before macros such as cuCtxCreate -> cuCtxCreate_v2 expand), file
+// and line.
+#define ROOFKIT_DETAIL_STATUS_CHECK(call, text, thrower)                                           \
   do {                                                                                             \
     const auto roofkit_status_ = (call);                                                           \
     if (static_cast<int>(roofkit_status_) != 0)                                                    \
-      ::roofkit::detail::throw_cuda_error(static_cast<int>(roofkit_status_), #call, __FILE__,      \
-                                          __LINE__);                                               \
+      ::roofkit::detail::thrower(static_cast<int>(roofkit_status_), text, __FILE__, __LINE__);     \
   } while (0)
+
+/// Checks a CUDA runtime call; on failure throws roofkit::error naming the call, file and line.
+#define ROOFKIT_CUDA_CHECK(call) ROOFKIT_DETAIL_STATUS_CHECK(call, #call, throw_cuda_error)
 
 /// Checks the last kernel launch: use right after `kernel<<<...>>>(...)`.
 #define ROOFKIT_CUDA_CHECK_LAUNCH() ROOFKIT_CUDA_CHECK(cudaGetLastError())
 
 /// Checks a CUDA driver API call (CUresult).
-#define ROOFKIT_CU_CHECK(call)                                                                     \
-  do {                                                                                             \
-    const auto roofkit_status_ = (call);                                                           \
-    if (static_cast<int>(roofkit_status_) != 0)                                                    \
-      ::roofkit::detail::throw_cu_error(static_cast<int>(roofkit_status_), #call, __FILE__,        \
-                                        __LINE__);                                                 \
-  } while (0)
+#define ROOFKIT_CU_CHECK(call) ROOFKIT_DETAIL_STATUS_CHECK(call, #call, throw_cu_error)
 
 /// Checks a CUPTI call (CUptiResult).
-#define ROOFKIT_CUPTI_CHECK(call)                                                                  \
-  do {                                                                                             \
-    const auto roofkit_status_ = (call);                                                           \
-    if (static_cast<int>(roofkit_status_) != 0)                                                    \
-      ::roofkit::detail::throw_cupti_error(static_cast<int>(roofkit_status_), #call, __FILE__,     \
-                                           __LINE__);                                              \
-  } while (0)
+#define ROOFKIT_CUPTI_CHECK(call) ROOFKIT_DETAIL_STATUS_CHECK(call, #call, throw_cupti_error)
 
 /// Checks a call of CUPTI's Perfworks host library (NVPA_Status).
-#define ROOFKIT_NVPW_CHECK(call)                                                                   \
-  do {                                                                                             \
-    const auto roofkit_status_ = (call);                                                           \
-    if (static_cast<int>(roofkit_status_) != 0)                                                    \
-      ::roofkit::detail::throw_nvpw_error(static_cast<int>(roofkit_status_), #call, __FILE__,      \
-                                          __LINE__);                                               \
-  } while (0)
+#define ROOFKIT_NVPW_CHECK(call) ROOFKIT_DETAIL_STATUS_CHECK(call, #call, throw_nvpw_error)
 
 // ---- main guard ----
 namespace roofkit {

@@ -186,6 +186,15 @@ profile_cost profile_cost_of(const profile_log& log) {
   return c;
 }
 
+per_launch_set_use per_launch_set_of(const profile_log& log) {
+  per_launch_set_use u;
+  u.launches = static_cast<std::size_t>(std::count_if(
+      log.launches.begin(), log.launches.end(), [](const auto& l) { return l.per_launch_set; }));
+  const auto it = log.device.find("per_launch_set_passes");
+  u.passes = it != log.device.end() ? it->second : "fewer";
+  return u;
+}
+
 std::string profiler_time_line(const std::map<std::string, double>& fields) {
   json j = {{"type", "profiler_time"}};
   for (const auto& [k, v] : fields)

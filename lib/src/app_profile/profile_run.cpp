@@ -159,16 +159,12 @@ run_context profile_context(const profile_log& log, const profile_run_inputs& in
       !log.clock_note.empty() ? log.clock_note : apply_clock_control(clock_control::none, {}).note;
   c.extra["metric_set"] = log.metric_set;
   c.extra["replay_passes"] = std::to_string(log.passes);
-  const auto per_launch = std::count_if(log.launches.begin(), log.launches.end(),
-                                        [](const launch_record& l) { return l.per_launch_set; });
-  const auto passes = log.device.find("per_launch_set_passes");
-  if (per_launch > 0)
+  if (const auto per_launch = per_launch_set_of(log); per_launch.launches > 0)
     c.extra["per_launch_set"] = fmt::format(
         "{} of {} profiled launches measured with the per-launch set, in {} passes: achieved "
         "occupancy, L1 tag bytes and INT8 mma.sync ops of their shapes come from each shape's "
         "first {}",
-        per_launch, log.launches.size(),
-        passes != log.device.end() ? passes->second : std::string("fewer"),
+        per_launch.launches, log.launches.size(), per_launch.passes,
         full_set_launches_per_shape == 1 ? std::string("launch")
                                          : fmt::format("{} launches", full_set_launches_per_shape));
   c.extra["replay"] = "user range + user replay of a re-issued launch, device memory restored "
