@@ -32,19 +32,73 @@ private:
   std::map<int, detail> shapes_;
 };
 
+/// When to switch from the full set to the per-launch set for a batch that may carry it. A switch
+/// costs the other session's enabling; staying costs each of the batch's launches the difference
+/// between the two sets' cost a launch. The planner switches once the current run of such batches
+/// has cost as much by staying as a switch there and back (the break-even rule of the ski-rental
+/// problem: never more than twice what knowing the run's length would have cost). Costs are the
+/// ones measured so far. The per-launch set's cost a launch starts as the full set's scaled by
+/// the two sets' passes, an estimate worth one full batch of measured launches.
+class set_switch_planner {
+public:
+  /// `batch_launches`: the launches of a full batch, the weight of the first estimate.
+  set_switch_planner(int full_passes, int per_launch_passes, std::size_t batch_launches)
+      : full_passes_(full_passes), per_launch_passes_(per_launch_passes),
+        batch_launches_(batch_launches) {}
+  /// A session was enabled in `seconds`: the full set's first enabling, then every switch. A
+  /// switch is reckoned at the mean of the switches, or at the first enabling before any.
+  void note_enable(double seconds);
+  /// A batch of `launches` measured launches took `seconds` of passes on one set.
+  void note_batch(bool per_launch, std::size_t launches, double seconds);
+  /// The full set enabled and a batch of `launches` that may carry the per-launch set: whether to
+  /// switch now. Staying adds the batch to the current run.
+  bool switch_for(std::size_t launches);
+  /// A batch that needs the full set: the run of batches that could have switched ends.
+  void run_ended() { run_launches_ = 0; }
+  /// The per-launch set's expected saving a launch, in seconds (0 when it saves nothing).
+  double saving_per_launch() const;
+  /// What a switch is expected to cost, in seconds.
+  double switch_cost() const;
+
+private:
+  struct cost {
+    double seconds = 0;
+    std::size_t launches = 0;
+  };
+  int full_passes_;
+  int per_launch_passes_;
+  std::size_t batch_launches_;
+  double first_enable_s_ = 0;
+  double switches_s_ = 0;
+  std::size_t enables_ = 0;
+  cost full_;
+  cost per_launch_;
+  std::size_t run_launches_ = 0;
+};
+
 /// The full set's session and, where asked for and fewer passes, the per-launch set's.
 class counter_sets {
 public:
   /// Opens the full set's session on `device` and enables its profiler (throws as
   /// profiler_session does). `per_launch`: the per-launch set's session is opened too, not
   /// enabled; one that cannot be opened, or saves no pass, is warned about or dropped.
-  counter_sets(int device, profiler_options options, bool per_launch);
+  /// `batch_launches`: the measured launches of a full batch (set_switch_planner).
+  counter_sets(int device, profiler_options options, bool per_launch, std::size_t batch_launches);
 
   profiler_session& full() { return *full_; }
   /// The session to measure with, its profiler enabled and the other's released: the per-launch
   /// set's when `per_launch` and there is one, else the full set's. A per-launch session that
   /// cannot be enabled is warned about and dropped.
   profiler_session& use(bool per_launch);
+  /// The session for a batch of `launches` measured launches: the per-launch set's when
+  /// `per_launch_possible`, there is one, and it is enabled or a switch pays (set_switch_planner);
+  /// else the full set's.
+  profiler_session& use_for_batch(bool per_launch_possible, std::size_t launches);
+  /// The passes of a batch of `launches` measured launches on `used` took `seconds`.
+  void note_batch(const profiler_session& used, std::size_t launches, double seconds);
+  /// Batches that could have carried the per-launch set but stayed on the full set, as a switch
+  /// would not yet have paid for itself.
+  std::size_t batches_kept_full() const { return kept_full_; }
   /// Whether `s` is the per-launch set's session.
   bool is_per_launch(const profiler_session& s) const { return &s == per_launch_.get(); }
   /// The per-launch set's passes (0 without one).
@@ -61,6 +115,7 @@ public:
 
 private:
   void open_per_launch();
+  profiler_session& enable(profiler_session* target);
 
   int device_;
   profiler_options options_;
@@ -69,6 +124,8 @@ private:
   profiler_session* enabled_ = nullptr;
   std::size_t switches_ = 0;
   double switch_s_ = 0;
+  std::unique_ptr<set_switch_planner> planner_;
+  std::size_t kept_full_ = 0;
 };
 
 } // namespace roofkit::inject

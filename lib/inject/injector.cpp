@@ -287,6 +287,8 @@ public:
         add_stats(d.sessions->stats(), fields);
         fields["counter_set_switches"] += static_cast<double>(d.sessions->switches());
         fields["counter_set_switch_s"] += d.sessions->switch_s();
+        fields["counter_set_batches_kept_full"] +=
+            static_cast<double>(d.sessions->batches_kept_full());
       }
     for (const auto& [why, n] : batch_ends_)
       fields["batch_ended_by:" + why] = static_cast<double>(n);
@@ -304,8 +306,10 @@ public:
       for (const auto& [why, n] : batch_ends_)
         say(fmt::format("  batches ended by {}: {}", why, n));
     if (phases_)
-      say(fmt::format("  counter set switches: {} in {:.3f} s", fields["counter_set_switches"],
-                      fields["counter_set_switch_s"]));
+      say(fmt::format("  counter set switches: {} in {:.3f} s; batches kept on the full set until "
+                      "a switch pays: {}",
+                      fields["counter_set_switches"], fields["counter_set_switch_s"],
+                      fields["counter_set_batches_kept_full"]));
     if (activity_registers_)
       for (const auto& [function, registers] : finish_launch_registers())
         write(registers_line(function, registers, pid_));
@@ -664,7 +668,9 @@ private:
       // Enabled now, so that a missing permission or another attached profiler stops profiling
       // here, before the first launch, rather than failing every launch; the session keeps it.
       const phase_timer enabling(phases_.get(), "  of which profiler enabled and warm-up passes");
-      s.sessions = std::make_unique<counter_sets>(ordinal, po, per_launch_set_allowed());
+      s.sessions = std::make_unique<counter_sets>(
+          ordinal, po, per_launch_set_allowed(),
+          static_cast<std::size_t>(std::max<std::int64_t>(options_.replay_batch, 1)));
     } catch (const std::exception& e) {
       s.sessions.reset();
       s.failed = true;
@@ -855,7 +861,7 @@ private:
       // Before the checkpoint: a switch of sets runs the enabled session's warm-up.
       profiler_session& session = [&]() -> profiler_session& {
         const activity_pause paused(activity_registers_);
-        return s->sessions->use(false);
+        return s->sessions->use_for_batch(false, 1);
       }();
       if (!s->heap_ready && uses_heap(rec.mangled_name)) {
         prepare_device_heap();
@@ -1079,8 +1085,12 @@ private:
     try {
       output.emplace();
       const activity_pause paused(activity_registers_);
-      b.session = &b.state->sessions->use(per_launch_enough(b));
+      counter_sets& sets = *b.state->sessions;
+      b.session = &sets.use_for_batch(per_launch_enough(b), b.measured);
+      const auto p0 = std::chrono::steady_clock::now();
       values = b.session->profile_steps(steps, [&] { b.restore(); });
+      sets.note_batch(*b.session, b.measured,
+                      std::chrono::duration<double>(std::chrono::steady_clock::now() - p0).count());
       cuCtxSetCurrent(b.ctx);
       for (std::size_t i = passes_end; i < b.launches.size(); ++i)
         issue(b.launches[i]);

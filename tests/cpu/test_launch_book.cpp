@@ -118,6 +118,52 @@ TEST(shape_detail_book, a_shape_earns_the_per_launch_set_after_its_full_launches
   EXPECT_FALSE(book.per_launch_enough(-1));
 }
 
+// The switch to the per-launch set waits until staying on the full set has cost a round trip of
+// switches: with 5.9 ms a launch on 4 passes, the 3-pass estimate saves 1.475 ms a launch, and two
+// switches of 0.33 s pay after 448 launches, so the fourth batch of 128 switches, not the third.
+TEST(set_switch_planner, switches_once_staying_has_cost_a_round_trip) {
+  roofkit::inject::set_switch_planner p(4, 3, 128);
+  EXPECT_FALSE(p.switch_for(128)) << "nothing measured on the full set yet";
+  p.run_ended();
+  p.note_enable(0.33);
+  p.note_batch(false, 256, 256 * 5.9e-3);
+  EXPECT_NEAR(p.saving_per_launch(), 1.475e-3, 1e-9);
+  EXPECT_NEAR(p.switch_cost(), 0.33, 1e-12);
+  EXPECT_FALSE(p.switch_for(128));
+  EXPECT_FALSE(p.switch_for(128));
+  EXPECT_FALSE(p.switch_for(128));
+  EXPECT_TRUE(p.switch_for(128)) << "512 launches x 1.475 ms > 0.66 s";
+  EXPECT_FALSE(p.switch_for(128)) << "a switch starts a new run";
+  EXPECT_FALSE(p.switch_for(128));
+  p.run_ended();
+  EXPECT_FALSE(p.switch_for(128));
+  EXPECT_FALSE(p.switch_for(128));
+  EXPECT_FALSE(p.switch_for(128)) << "a batch that needed the full set ended the run";
+  EXPECT_TRUE(p.switch_for(128));
+}
+
+// Measured costs replace the estimates: switches at their mean (the first enabling left out), and
+// a per-launch set measured as costly as the full set leaves only the estimate's weight of one
+// batch (128 of 1,408 launches at 1.475 ms less: 0.134 ms), so a round trip of 0.5 s waits for
+// 3,729 launches: the 30th batch of 128.
+TEST(set_switch_planner, measured_costs_replace_the_estimates) {
+  roofkit::inject::set_switch_planner p(4, 3, 128);
+  p.note_enable(0.5);
+  p.note_enable(0.2);
+  p.note_enable(0.3);
+  EXPECT_NEAR(p.switch_cost(), 0.25, 1e-12);
+  p.note_batch(false, 1280, 1280 * 5.9e-3);
+  p.note_batch(true, 1280, 1280 * 5.9e-3);
+  EXPECT_NEAR(p.saving_per_launch(), 128 * 1.475e-3 / 1408, 1e-9);
+  for (int i = 0; i < 29; ++i)
+    EXPECT_FALSE(p.switch_for(128)) << i;
+  EXPECT_TRUE(p.switch_for(128)) << "30 x 128 launches x 0.134 ms > 0.5 s";
+  p.note_batch(true, 12800, 12800 * 6.5e-3);
+  EXPECT_EQ(p.saving_per_launch(), 0) << "a per-launch set that costs more saves nothing";
+  for (int i = 0; i < 100; ++i)
+    EXPECT_FALSE(p.switch_for(128));
+}
+
 } // namespace
 
 // Launch times: a launch takes the activity record of its own function under its correlation id

@@ -145,6 +145,40 @@ TEST(profile_app, the_launches_overhead_adds_up_to_less_than_the_wall_time) {
                                    << p.wall_s << " s profiled, " << app_s << " s alone)";
 }
 
+// 3,000 launches of one shape, every one profiled: the first carries the full set; once staying
+// on it has cost a switch there and back, later batches switch to the per-launch set (one pass
+// fewer on GH100), whose launches lack only the shape's detail counters and count the same
+// instructions as the full set's.
+TEST(profile_app, later_launches_of_a_shape_switch_to_the_per_launch_set_once_it_pays) {
+  const fs::path records = fs::path(ROOFKIT_TEST_BINARY_DIR) / "profile_gpu_test" / "sets.jsonl";
+  const auto p =
+      profile("sets", "--records '" + records.string() + "'", "3000", ROOFKIT_APP_MANY_KERNELS);
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  ASSERT_EQ(p.run["profile"]["launches"].size(), 3000u);
+  const std::string occupancy = "sm__warps_active.avg.pct_of_peak_sustained_active";
+  const std::string ffma = "sm__sass_thread_inst_executed_op_ffma_pred_on.sum";
+  std::vector<json> full, per_launch;
+  std::istringstream in(roofkit::read_text_file(records));
+  for (std::string line; std::getline(in, line);) {
+    const json j = json::parse(line, nullptr, false);
+    if (j.is_object() && j.value("type", "") == "launch")
+      (j.value("counter_set", "") == "per-launch" ? per_launch : full).push_back(j);
+  }
+  ASSERT_EQ(full.size() + per_launch.size(), 3000u);
+  ASSERT_FALSE(full.empty());
+  EXPECT_FALSE(full.front().value("counter_set", "") == "per-launch");
+  ASSERT_GT(per_launch.size(), 0u) << "no switch in 3,000 launches of one shape";
+  EXPECT_TRUE(p.run["context"]["extra"].contains("per_launch_set")) << p.run["context"].dump();
+  ASSERT_TRUE(full.front()["counters"].contains(ffma)) << full.front().dump();
+  const double ffma_full = full.front()["counters"][ffma].get<double>();
+  EXPECT_EQ(ffma_full, 4096.0) << "one FFMA per element";
+  EXPECT_TRUE(full.front()["counters"].contains(occupancy));
+  for (const auto& l : per_launch) {
+    ASSERT_EQ(l["counters"].value(ffma, -1.0), ffma_full) << l.dump();
+    EXPECT_FALSE(l["counters"].contains(occupancy)) << "a detail counter on the per-launch set";
+  }
+}
+
 TEST(profile_app, nvtx_range_selects_only_its_launches) {
   const auto p = profile("features-nvtx", "--nvtx scale-range", "");
   ASSERT_EQ(p.exit_code, 0) << p.err;
