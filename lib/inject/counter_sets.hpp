@@ -86,13 +86,10 @@ public:
   counter_sets(int device, profiler_options options, bool per_launch, std::size_t batch_launches);
 
   profiler_session& full() { return *full_; }
-  /// The session to measure with, its profiler enabled and the other's released: the per-launch
-  /// set's when `per_launch` and there is one, else the full set's. A per-launch session that
+  /// The session for a batch of `launches` measured launches, its profiler enabled and the
+  /// other's released: the per-launch set's when `per_launch_possible`, there is one, and it is
+  /// enabled or a switch pays (set_switch_planner); else the full set's. A per-launch session that
   /// cannot be enabled is warned about and dropped.
-  profiler_session& use(bool per_launch);
-  /// The session for a batch of `launches` measured launches: the per-launch set's when
-  /// `per_launch_possible`, there is one, and it is enabled or a switch pays (set_switch_planner);
-  /// else the full set's.
   profiler_session& use_for_batch(bool per_launch_possible, std::size_t launches);
   /// The passes of a batch of `launches` measured launches on `used` took `seconds`.
   void note_batch(const profiler_session& used, std::size_t launches, double seconds);
@@ -115,6 +112,8 @@ public:
 
 private:
   void open_per_launch();
+  // The per-launch set's session when `per_launch` and there is one, else the full set's; enabled.
+  profiler_session& use(bool per_launch);
   profiler_session& enable(profiler_session* target);
 
   int device_;

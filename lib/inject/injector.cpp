@@ -114,7 +114,7 @@ struct pending_batch {
   std::size_t measured = 0;            ///< launches of `launches` that are measured
   bool reads_host_memory = false;      ///< a launch's parameters point into page-locked host memory
   bool host_read_kept = false;         ///< a copy to the host or a wait did not end the batch
-  profiler_session* session = nullptr; ///< the set that measured it (counter_sets::use)
+  profiler_session* session = nullptr; ///< the set that measured it (counter_sets::use_for_batch)
 
   /// Device memory as it was before the first launch (synchronous).
   void restore() {
