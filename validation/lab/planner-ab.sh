@@ -16,14 +16,14 @@ rm -rf /tmp/old && mkdir /tmp/old && tar cf - --exclude=./build . | tar xf - -C 
 ( cd /tmp/old && patch -s -R -p1 <"$PATCH" && BUILD=build/gpu OUT=$ROOT/old && mkdir -p $OUT &&
   source validation/lab/build-targets.sh roofline-cuda roofkit_inject ) || { echo "old build failed"; exit 1; }
 echo "built O at $SECONDS s"
-timeout 200 ctest --test-dir "$BUILD" -L gpu -R "profile_app|profiler_counts" \
-  --output-junit "$ROOT/gpu-tests.xml" >"$ROOT/gpu-tests.log" 2>&1
-echo "gpu tests rc=$? $(grep -E 'tests passed|tests failed' "$ROOT/gpu-tests.log")"
-grep -B2 -A25 -E 'Failure|\*\*\*Failed|Timeout' "$ROOT/gpu-tests.log" | head -60
-echo "tests done at $SECONDS s"
+source validation/lab/profile-gpu-tests.sh 200
 source validation/lab/timed.sh
 train=(python3 validation/apps/train_step.py)
-run() { local rc=$1; shift; env ROOFKIT_REPLAY_PHASES=1 timeout 150 "$rc" profile -q --sample all --profile-from-start off "$@"; }
+run() {
+  local rc=$1
+  shift
+  env ROOFKIT_REPLAY_PHASES=1 timeout 150 "$rc" profile -q --sample all --profile-from-start off "$@"
+}
 timed alone "${train[@]}" --steps 1
 for i in 1 2; do
   timed O$i run /tmp/old/build/gpu/tools/roofline-cuda --records $W/O$i.records.jsonl -o $W/O$i.json -- "${train[@]}" --steps 1

@@ -12,11 +12,7 @@ cd "$(dirname "$0")/../.." || exit 2
 source validation/lab/lab-start.sh switch-ab
 source validation/lab/build-targets.sh roofline-cuda roofkit_inject roofkit_gpu_tests
 echo "built at $SECONDS s"
-timeout 300 ctest --test-dir "$BUILD" -L gpu -R "${TESTS:-profile_app|profiler_counts}" \
-  --output-junit "$OUT/gpu-tests.xml" >"$OUT/gpu-tests.log" 2>&1
-echo "gpu tests rc=$? $(grep -E 'tests passed|tests failed' "$OUT/gpu-tests.log")"
-grep -B2 -A25 -E 'Failure|\*\*\*Failed|Timeout' "$OUT/gpu-tests.log" | head -60
-echo "tests done at $SECONDS s"
+source validation/lab/profile-gpu-tests.sh 300
 source validation/lab/timed.sh
 train=(python3 validation/apps/train_step.py)
 all=(env ROOFKIT_REPLAY_PHASES=1 timeout 200 "$BUILD/tools/roofline-cuda" profile -q --sample all
