@@ -25,8 +25,8 @@
 #             `ceilings` must reject the timer's measurements (exit 1), and each GPU test that
 #             exists to catch one must fail, and pass in the unplanted build
 # Each stage writes one evidence file under $OUT (roofkit.validation/1, with command, device,
-# revision). TRAIN_APP (sampling, everyncu): validation/apps/train_step.py or gpt_train.py; the
-# evidence of gpt_train.py is named after it (sampling-gpt-train-GPU.json).
+# revision). TRAIN_APP (sampling, everyncu): validation/apps/train_step.py, gpt_train.py or
+# resnet_train.py; the evidence of the last two is named after them (sampling-gpt-train-GPU.json).
 # Usage: OUT=dir REV=revision [TRAIN_APP=script] validation/scripts/release-checks.sh BUILD_DIR [stages]
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
@@ -85,7 +85,10 @@ case "$(basename "$TRAIN_APP")" in
   gpt_train.py)
     train_tag=gpt-train every_tag=-gpt-train
     train_what="our GPT training loop (DataLoader workers, pin-memory thread, SDPA attention, fp16 autocast with a GradScaler, foreach AdamW, EMA on a second stream)" ;;
-  *) echo "release-checks: TRAIN_APP must be validation/apps/train_step.py or gpt_train.py" >&2
+  resnet_train.py)
+    train_tag=resnet-train every_tag=-resnet-train
+    train_what="our ResNet-50 training step (cuDNN convolutions chosen by benchmark, batch norms in training mode, channels_last, fp16 autocast with a GradScaler, SGD with Nesterov momentum)" ;;
+  *) echo "release-checks: TRAIN_APP must be validation/apps/train_step.py, gpt_train.py or resnet_train.py" >&2
      exit 2 ;;
 esac
 [ -x "$app" ] || app="$(find "$BUILD/tests/apps" -maxdepth 1 -type f -executable | head -1)"
