@@ -85,7 +85,7 @@ def main():
     p.add_argument("--batch", type=int, default=64)
     p.add_argument("--image", type=int, default=128)
     p.add_argument("--classes", type=int, default=100)
-    p.add_argument("--lr", type=float, default=0.05)
+    p.add_argument("--lr", type=float, default=0.01)
     args = p.parse_args()
     if args.steps < 1 or args.warmup < 0 or args.batch < 1 or args.depth not in DEPTHS \
             or args.image < 32 or args.classes < 2:
