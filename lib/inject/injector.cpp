@@ -99,7 +99,7 @@ struct pending_launch {
   double capture_s = 0;                    ///< time spent on it in its callback
   bool measured = true;
 
-  CUresult issue() const { return launch ? relaunch(launch->args()) : work(); }
+  CUresult issue() const { return launch ? launch->relaunch() : work(); }
   std::string label() const { return launch ? rec.kernel.name : what; }
 };
 
@@ -1059,8 +1059,9 @@ private:
       if (r != CUDA_SUCCESS && launch_error.empty()) {
         const char* text = nullptr;
         cuGetErrorName(r, &text);
-        launch_error =
-            fmt::format("re-issued {} failed: {}", l.label(), text ? text : "unknown error");
+        launch_error = fmt::format("re-issued {} ({}) failed: {}", l.label(),
+                                   l.launch ? l.launch->describe() : "device work",
+                                   text ? text : "unknown error");
       }
     };
     std::size_t passes_end = 0;

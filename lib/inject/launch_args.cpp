@@ -2,9 +2,12 @@
 #include "launch_args.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <memory>
 #include <vector>
+
+#include <fmt/format.h>
 
 namespace roofkit::inject {
 
@@ -72,16 +75,55 @@ struct param_slot {
   std::size_t size = 0;
 };
 
-// The offsets and sizes of a function's parameters; false when the driver cannot tell. The runtime
-// may pass a CUkernel where a CUfunction is expected (as in load_function).
+// A launched function: a CUfunction, or the CUkernel the runtime may pass in its place (as in
+// load_function), whose attributes are per device.
+struct launched_function {
+  CUfunction f = nullptr;
+  bool is_function = true;
+  CUdevice device = 0;
+
+  static launched_function of(CUfunction f) {
+    launched_function fn{f};
+    CUfunctionLoadingState state;
+    fn.is_function = cuFuncIsLoaded(&state, f) == CUDA_SUCCESS;
+    if (!fn.is_function && cuCtxGetDevice(&fn.device) != CUDA_SUCCESS)
+      fn.f = nullptr;
+    return fn;
+  }
+  CUkernel kernel() const { return reinterpret_cast<CUkernel>(f); }
+  bool get(CUfunction_attribute a, int& value) const {
+    if (!f)
+      return false;
+    return (is_function ? cuFuncGetAttribute(&value, a, f)
+                        : cuKernelGetAttribute(&value, a, kernel(), device)) == CUDA_SUCCESS;
+  }
+  bool set(CUfunction_attribute a, int value) const {
+    if (!f)
+      return false;
+    return (is_function ? cuFuncSetAttribute(f, a, value)
+                        : cuKernelSetAttribute(a, value, kernel(), device)) == CUDA_SUCCESS;
+  }
+};
+
+// The function attributes that libraries set before a launch and that decide whether a launch's
+// configuration is valid: cuDNN's batch norms set the largest dynamic shared memory per launch, so
+// a launch of more than the last one set fails with CUDA_ERROR_INVALID_VALUE when re-issued.
+constexpr std::array<CUfunction_attribute, 7> launch_validity_attributes{
+    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+    CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+    CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH,
+    CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT,
+    CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH,
+    CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
+    CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE};
+
+// The offsets and sizes of a function's parameters; false when the driver cannot tell.
 bool param_slots(CUfunction f, std::vector<param_slot>& out) {
-  CUfunctionLoadingState state;
-  const bool is_function = cuFuncIsLoaded(&state, f) == CUDA_SUCCESS;
+  const launched_function fn = launched_function::of(f);
   for (std::size_t i = 0;; ++i) {
     param_slot p;
-    const CUresult r =
-        is_function ? cuFuncGetParamInfo(f, i, &p.offset, &p.size)
-                    : cuKernelGetParamInfo(reinterpret_cast<CUkernel>(f), i, &p.offset, &p.size);
+    const CUresult r = fn.is_function ? cuFuncGetParamInfo(f, i, &p.offset, &p.size)
+                                      : cuKernelGetParamInfo(fn.kernel(), i, &p.offset, &p.size);
     if (r == CUDA_ERROR_INVALID_VALUE) // past the last parameter
       return true;
     if (r != CUDA_SUCCESS)
@@ -141,7 +183,39 @@ std::unique_ptr<captured_launch> captured_launch::copy(const launch_args& a) {
     c->config_.attrs = c->attrs_.empty() ? nullptr : c->attrs_.data();
     c->args_.config = &c->config_;
   }
+  const launched_function fn = launched_function::of(a.function);
+  for (const CUfunction_attribute attribute : launch_validity_attributes) {
+    int value = 0;
+    if (fn.get(attribute, value))
+      c->function_attributes_.emplace_back(attribute, value);
+  }
   return c;
+}
+
+CUresult captured_launch::relaunch() const {
+  const launched_function fn = launched_function::of(args_.function);
+  std::vector<std::pair<CUfunction_attribute, int>> found;
+  for (const auto& [attribute, value] : function_attributes_) {
+    int now = 0;
+    if (fn.get(attribute, now) && now != value && fn.set(attribute, value))
+      found.emplace_back(attribute, now);
+  }
+  const CUresult r = inject::relaunch(args_);
+  for (auto it = found.rbegin(); it != found.rend(); ++it)
+    fn.set(it->first, it->second);
+  return r;
+}
+
+std::string captured_launch::describe() const {
+  const launch_args& a = args_;
+  std::string how = a.cooperative ? "a cooperative launch" : "cuLaunchKernel";
+  if (a.config) {
+    how = "cuLaunchKernelEx";
+    for (unsigned i = 0; i < a.config->numAttrs; ++i)
+      how += fmt::format("{}{}", i == 0 ? " with attributes " : ", ", int(a.config->attrs[i].id));
+  }
+  return fmt::format("grid ({},{},{}), block ({},{},{}), {} B dynamic shared memory, {}", a.grid[0],
+                     a.grid[1], a.grid[2], a.block[0], a.block[1], a.block[2], a.dynamic_smem, how);
 }
 
 CUresult relaunch(const launch_args& a) {

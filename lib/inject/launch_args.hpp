@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace roofkit::inject {
@@ -37,6 +39,13 @@ public:
   captured_launch& operator=(const captured_launch&) = delete;
   /// The launch, with every pointer into this object.
   const launch_args& args() const { return args_; }
+  /// Launches it again with the function's settable attributes (maximum dynamic shared memory,
+  /// carveout, cluster ones) as they were at the application's launch, and puts back the values
+  /// found: libraries such as cuDNN set them before each launch, so a later launch's values may
+  /// make this one invalid.
+  CUresult relaunch() const;
+  /// "grid (x,y,z), block (x,y,z), N B dynamic shared memory", and how it was launched.
+  std::string describe() const;
   /// The parameter values as the kernel finds them (each at its offset), or the packed buffer.
   const std::vector<std::uint8_t>& param_bytes() const {
     return packed_.empty() ? param_bytes_ : packed_;
@@ -52,6 +61,7 @@ private:
   std::array<void*, 5> extra_{};
   CUlaunchConfig config_{};
   std::vector<CUlaunchAttribute> attrs_;
+  std::vector<std::pair<CUfunction_attribute, int>> function_attributes_;
 };
 
 /// Decodes a launch callback's parameters (is_kernel_launch(cbid) must hold: batch_calls.hpp).

@@ -4,6 +4,9 @@
 // restoring memory, or re-issues it with other arguments, breaks them.
 //   - a thread-block cluster reading its partner block's shared memory (cudaLaunchKernelEx);
 //   - 100 KB of dynamic shared memory per block (opt-in attribute);
+//   - one kernel launched with 100 KB and then 16 KB of dynamic shared memory, its opt-in
+//     attribute set to each launch's size just before it (as cuDNN does): a replay that
+//     re-issues the first launch under the second's attribute fails;
 //   - a cooperative launch with a grid-wide barrier;
 //   - the driver API with the arguments packed in one buffer (CU_LAUNCH_PARAM_BUFFER_POINTER);
 //   - a kernel compiled at run time by NVRTC and loaded with cuModuleLoadData, as JIT
@@ -72,6 +75,18 @@ __global__ void rotate_tile(float* x) {
   __syncthreads();
   for (int j = threadIdx.x; j < tile_floats; j += blockDim.x)
     base[j] = tile[(j + 1) % tile_floats] * 0.5f + 1.0f;
+}
+
+// Each block stages the first `span` floats of its tile in dynamic shared memory (span * 4
+// bytes) and writes them back rotated by one, doubled, minus one.
+__global__ void rotate_span(float* x, int span) {
+  extern __shared__ float part[];
+  float* base = x + std::size_t(blockIdx.x) * tile_floats;
+  for (int j = threadIdx.x; j < span; j += blockDim.x)
+    part[j] = base[j];
+  __syncthreads();
+  for (int j = threadIdx.x; j < span; j += blockDim.x)
+    base[j] = part[(j + 1) % span] * 2.0f - 1.0f;
 }
 
 // y = x + 1 over the whole grid, a grid-wide barrier, then x[i] = y[i + 1] (cyclic).
@@ -183,6 +198,30 @@ bool big_shared_memory() {
         for (std::size_t t = 0; t < x.size() / tile_floats; ++t)
           for (int j = 0; j < tile_floats; ++j)
             x[t * tile_floats + j] = old[t * tile_floats + (j + 1) % tile_floats] * 0.5f + 1.0f;
+      });
+}
+
+bool shrinking_shared_memory_attribute() {
+  const int spans[2] = {tile_floats, 4096}; // 100 KiB, then 16 KiB
+  const int tiles = 64;
+  int launch = 0;
+  int applied = 0;
+  return check_twice(
+      "dynamic-shared-attribute-per-launch", std::size_t(tiles) * tile_floats,
+      [&](float* d) {
+        const int span = spans[launch++ % 2];
+        const int smem = span * int(sizeof(float));
+        CHECK(cudaFuncSetAttribute(rotate_span, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+        rotate_span<<<tiles, tile_threads, smem>>>(d, span);
+      },
+      [&](std::vector<float>& x) {
+        const int span = spans[applied++ % 2];
+        for (std::size_t t = 0; t < x.size() / tile_floats; ++t) {
+          const std::vector<float> old(x.begin() + t * tile_floats,
+                                       x.begin() + t * tile_floats + span);
+          for (int j = 0; j < span; ++j)
+            x[t * tile_floats + j] = old[(j + 1) % span] * 2.0f - 1.0f;
+        }
       });
 }
 
@@ -301,6 +340,7 @@ int main() {
   else
     std::printf("launch_kinds: cluster skipped (compute capability %d.x)\n", major);
   ok = big_shared_memory() && ok;
+  ok = shrinking_shared_memory_attribute() && ok;
   ok = cooperative_launch() && ok;
   ok = packed_arguments() && ok;
 #ifdef LAUNCH_KINDS_NVRTC
