@@ -192,7 +192,8 @@ batch_effect replay_batch_effect(CUpti_CallbackId cbid) {
   case CUPTI_DRIVER_TRACE_CBID_cuProfilerStart:
   case CUPTI_DRIVER_TRACE_CBID_cuProfilerStop:
     return batch_effect::keeps;
-  // Unloading (at exit, under the same lock) would take functions the replay needs.
+  // Unloading takes functions the replay needs: the batch is replayed at the unload's entry, or
+  // at exit (under the same lock) given up.
   case CUPTI_DRIVER_TRACE_CBID_cuModuleUnload:
   case CUPTI_DRIVER_TRACE_CBID_cuLibraryUnload:
     return batch_effect::drops;

@@ -15,7 +15,7 @@ enum class batch_effect {
   host_reads, ///< copies to the host, synchronisations, stream and event queries: they touch no
               ///< device memory but let the host see results (and write memory a replay restores)
   replays,    ///< any other call: the batch is replayed before it runs
-  drops,      ///< module unloads: the batch is given up (its launches have run)
+  drops,      ///< module unloads: replayed at the unload's entry, given up at exit
 };
 /// The effect of the driver call `cbid` on an open batch.
 batch_effect replay_batch_effect(CUpti_CallbackId cbid);

@@ -318,7 +318,8 @@ public:
   }
 
   // Exit handlers run last registered first, and a library's own handler unloads its modules
-  // (the runtime's, for the fat binaries it registered): an unload drops the open batch. So the
+  // (the runtime's, for the fat binaries it registered): an unload at exit drops the open batch
+  // (before exit, one is replayed at the unload's entry). So the
   // handler is registered again after each module load and at a batch's opening after one (in
   // case the library registered its handler after loading eagerly); finish() runs once.
   static void register_exit_handler() {
@@ -448,8 +449,6 @@ private:
     }
     // What the call does to a batch, decided at its entry (entry callbacks run under mutex_).
     const batch_effect effect = enter ? replay_batch_effect(cbid) : batch_effect::keeps;
-    if (effect == batch_effect::drops)
-      variables_.forget_modules(); // a module unload: its handle may come back for another
     if (batch_ && effect != batch_effect::keeps) {
       if (effect == batch_effect::replays && (ride_along(cbid, d) || allocation_inside(cbid, d)))
         return;
@@ -458,11 +457,16 @@ private:
       tool_scope scope;
       const char* call = nullptr;
       cuptiGetCallbackName(CUPTI_CB_DOMAIN_DRIVER_API, cbid, &call);
-      if (effect == batch_effect::drops)
+      // A module unload before exit (cuDNN unloads the runtime-compiled engines it tried) is
+      // replayed at its entry, while the batch's functions are still loaded; at exit it is given
+      // up.
+      if (effect == batch_effect::drops && finished_)
         drop_batch(call ? call : "a module unload");
       else
         close_batch(call ? call : "a driver call");
     }
+    if (effect == batch_effect::drops)
+      variables_.forget_modules(); // a module unload: its handle may come back for another
     pinned_.on_call(cbid, d->functionParams, d->context, enter, !enter && succeeded(d));
     if (!enter && creates_managed_memory(cbid) && succeeded(d))
       managed_memory_ = true;

@@ -10,7 +10,8 @@
 //   - a cooperative launch with a grid-wide barrier;
 //   - the driver API with the arguments packed in one buffer (CU_LAUNCH_PARAM_BUFFER_POINTER);
 //   - a kernel compiled at run time by NVRTC and loaded with cuModuleLoadData, as JIT
-//     compilers (Triton, CuPy, Numba) do.
+//     compilers (Triton, CuPy, Numba) do, then launched once more and its module unloaded right
+//     after the launch.
 // It starts with a primer, two sums over 256 MiB, for comparisons with Nsight Compute: ncu's first
 // profiled launch carries DRAM writes that are not the kernel's (docs/metrics.md).
 // Prints "launch_kinds: all results correct" and exits 0 when every result matches.
@@ -321,9 +322,25 @@ bool jit_module() {
         for (auto& v : x)
           v = v * 2.0f - 3.0f;
       });
-  CHECK(cudaDeviceSynchronize());
+  // Once more, the module unloaded straight after the launch, as cuDNN unloads the engines it
+  // tried: a profiler must replay the launch before the unload takes its function.
+  std::vector<float> want = start_values(n);
+  float* y = nullptr;
+  CHECK(cudaMalloc(&y, n * sizeof(float)));
+  CHECK(cudaMemcpy(y, want.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+  int count = n;
+  void* args[] = {&y, &count};
+  CHECK_CU(cuLaunchKernel(f, n / block, 1, 1, block, 1, 1, 0, nullptr, args, nullptr));
   CHECK_CU(cuModuleUnload(module));
-  return ok;
+  std::vector<float> got(n);
+  CHECK(cudaMemcpy(got.data(), y, n * sizeof(float), cudaMemcpyDeviceToHost));
+  CHECK(cudaFree(y));
+  for (auto& v : want)
+    v = v * 2.0f - 3.0f;
+  const bool unloaded_ok = got == want;
+  if (!unloaded_ok)
+    std::printf("launch_kinds: jit-unloaded WRONG\n");
+  return ok && unloaded_ok;
 }
 #endif
 

@@ -224,9 +224,13 @@ TEST(profile_app, clusters_cooperative_packed_arguments_and_jit_keep_their_resul
         EXPECT_GE(l["bytes"]["dram"].get<double>(), 0.95 * 4 * w.elements) << name;
       }
   }
+  // The JIT kernel runs a third time, its module unloaded right after: replayed at the unload.
   for (const auto& w : want)
-    EXPECT_EQ(seen[w.prefix], w.prefix == "jit_scale_shift" && !jit ? 0 : 2) << w.prefix << "\n"
-                                                                             << p.err;
+    EXPECT_EQ(seen[w.prefix], w.prefix != "jit_scale_shift" ? 2
+                              : jit                         ? 3
+                                                            : 0)
+        << w.prefix << "\n"
+        << p.err;
   EXPECT_EQ(seen.size() + (jit ? 0 : 1), want.size());
   // rotate_span: 100 KiB, then 16 KiB of dynamic shared memory, the attribute lowered between
   // them; both re-issued in one batch with the attribute each had (FFMA per element: 2 FLOPs).
@@ -235,7 +239,8 @@ TEST(profile_app, clusters_cooperative_packed_arguments_and_jit_keep_their_resul
     if (l["name"].get<std::string>().rfind("rotate_span", 0) == 0)
       span_flops.insert(l["flops"]["fp32"].get<double>());
   EXPECT_EQ(span_flops, (std::multiset<double>{64 * 4096 * 2, 64 * 25600 * 2})) << p.err;
-  EXPECT_EQ(p.run["profile"]["profiled_launches"].get<int>(), 2 * int(seen.size()) + 4); // primer
+  EXPECT_EQ(p.run["profile"]["profiled_launches"].get<int>(),
+            2 * int(seen.size()) + 4 + (jit ? 1 : 0)); // primer, rotate_span, the third JIT launch
   EXPECT_TRUE(p.run["profile"]["not_profiled"].empty()) << p.run["profile"]["not_profiled"].dump();
 }
 
