@@ -70,6 +70,8 @@ namespace roofkit::inject {
 namespace {
 
 thread_local bool in_tool = false; // our own driver calls: no callbacks handled
+// Inside the runtime's cudaLibraryUnload, which may hold the runtime's lock that a replay needs.
+thread_local int in_runtime_unload = 0;
 
 struct tool_scope {
   bool was;
@@ -179,6 +181,8 @@ public:
                         CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
     cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE,
                         CUPTI_CBID_RESOURCE_MODULE_LOADED);
+    cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RUNTIME_API,
+                        CUPTI_RUNTIME_TRACE_CBID_cudaLibraryUnload_v12060);
     start_activity();
     if (!options_.nvtx_range.empty() || options_.nvtx_groups) {
       // NVTX loads its tool on the first NVTX call: point it at the libcupti we are bound to
@@ -377,6 +381,11 @@ private:
     }
     if (in_tool)
       return;
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+      const auto* d = static_cast<const CUpti_CallbackData*>(data);
+      in_runtime_unload += d->callbackSite == CUPTI_API_ENTER ? 1 : -1;
+      return;
+    }
     if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
       const auto* d = static_cast<const CUpti_CallbackData*>(data);
       auto handle = [&] {
@@ -458,9 +467,10 @@ private:
       const char* call = nullptr;
       cuptiGetCallbackName(CUPTI_CB_DOMAIN_DRIVER_API, cbid, &call);
       // A module unload before exit (cuDNN unloads the runtime-compiled engines it tried) is
-      // replayed at its entry, while the batch's functions are still loaded; at exit it is given
+      // replayed at its entry, while the batch's functions are still loaded; at exit, or inside
+      // the runtime's unload (whose lock the replay's runtime calls would wait for), it is given
       // up.
-      if (effect == batch_effect::drops && finished_)
+      if (effect == batch_effect::drops && (finished_ || in_runtime_unload > 0))
         drop_batch(call ? call : "a module unload");
       else
         close_batch(call ? call : "a driver call");
