@@ -64,30 +64,31 @@ __global__ void cluster_pair_add(float* x) {
 #endif
 }
 
-// Each block stages its tile (tile_floats) in dynamic shared memory and writes it back rotated
-// by one, halved, plus one.
 constexpr int tile_threads = 1024;
 constexpr int tile_floats = 25600; // 100 KiB
-__global__ void rotate_tile(float* x) {
-  extern __shared__ float tile[];
+
+// The block's first `count` floats of its tile staged in `staged` (dynamic shared memory) and
+// written back rotated by one, times `scale`, plus `shift` (one FFMA each).
+__device__ void rotate_staged(float* x, float* staged, int count, float scale, float shift) {
   float* base = x + std::size_t(blockIdx.x) * tile_floats;
-  for (int j = threadIdx.x; j < tile_floats; j += blockDim.x)
-    tile[j] = base[j];
+  for (int j = threadIdx.x; j < count; j += blockDim.x)
+    staged[j] = base[j];
   __syncthreads();
-  for (int j = threadIdx.x; j < tile_floats; j += blockDim.x)
-    base[j] = tile[(j + 1) % tile_floats] * 0.5f + 1.0f;
+  for (int j = threadIdx.x; j < count; j += blockDim.x)
+    base[j] = staged[(j + 1) % count] * scale + shift;
 }
 
-// Each block stages the first `span` floats of its tile in dynamic shared memory (span * 4
-// bytes) and writes them back rotated by one, doubled, minus one.
+// The whole tile (100 KiB of dynamic shared memory): halved, plus one.
+__global__ void rotate_tile(float* x) {
+  extern __shared__ float tile[];
+  rotate_staged(x, tile, tile_floats, 0.5f, 1.0f);
+}
+
+// The first `span` floats of the tile (span * 4 bytes of dynamic shared memory): doubled, minus
+// one.
 __global__ void rotate_span(float* x, int span) {
   extern __shared__ float part[];
-  float* base = x + std::size_t(blockIdx.x) * tile_floats;
-  for (int j = threadIdx.x; j < span; j += blockDim.x)
-    part[j] = base[j];
-  __syncthreads();
-  for (int j = threadIdx.x; j < span; j += blockDim.x)
-    base[j] = part[(j + 1) % span] * 2.0f - 1.0f;
+  rotate_staged(x, part, span, 2.0f, -1.0f);
 }
 
 // y = x + 1 over the whole grid, a grid-wide barrier, then x[i] = y[i + 1] (cyclic).

@@ -31,7 +31,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from training_common import in_range, kernel_launches, training_options
+from training_common import cannot_start, in_range, kernel_launches, training_options
 
 NOISE = 0.1
 
@@ -164,9 +164,9 @@ def verdict(values, ema, steps):
 
 def main():
     args = parse()
-    if not torch.cuda.is_available():
-        print("gpt_train: no CUDA device", file=sys.stderr)
-        return 77
+    code = cannot_start("gpt_train")
+    if code is not None:
+        return code
     torch.manual_seed(args.seed)
     model = GPT(args.vocab, args.seq, args.width, args.heads, args.depth).cuda()
     trainer = Trainer(model, args)

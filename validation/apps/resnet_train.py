@@ -37,7 +37,7 @@ import torch
 import torchvision
 from torch import nn
 
-from training_common import in_range, kernel_launches, training_options
+from training_common import cannot_start, in_range, kernel_launches, training_options
 
 DEPTHS = {18: torchvision.models.resnet18, 34: torchvision.models.resnet34,
           50: torchvision.models.resnet50, 101: torchvision.models.resnet101,
@@ -105,14 +105,13 @@ def main():
     p.add_argument("--lr", type=float, default=0.01)
     p.add_argument("--rtol", type=float, default=0.3)
     args = p.parse_args()
-    if args.steps < 1 or args.warmup < 0 or args.batch < 1 or args.depth not in DEPTHS \
-            or args.image < 32 or args.classes < 2:
-        print("resnet_train: --steps and --batch must be >= 1, --warmup >= 0, --depth one of "
-              f"{sorted(DEPTHS)}, --image >= 32, --classes >= 2", file=sys.stderr)
-        return 2
-    if not torch.cuda.is_available():
-        print("resnet_train: no CUDA device", file=sys.stderr)
-        return 77
+    bad = args.steps < 1 or args.warmup < 0 or args.batch < 1 or args.depth not in DEPTHS \
+        or args.image < 32 or args.classes < 2
+    code = cannot_start("resnet_train", "--steps and --batch must be >= 1, --warmup >= 0, "
+                        f"--depth one of {sorted(DEPTHS)}, --image >= 32, --classes >= 2"
+                        if bad else "")
+    if code is not None:
+        return code
     dev = "cuda"
     torch.manual_seed(args.seed)
     torch.backends.cudnn.benchmark = True

@@ -29,7 +29,7 @@ import time
 import torch
 from torch import nn
 
-from training_common import in_range, kernel_launches, training_options
+from training_common import cannot_start, in_range, kernel_launches, training_options
 
 
 class MixerBlock(nn.Module):
@@ -99,13 +99,11 @@ def main():
     p.add_argument("--image", type=int, default=64)
     p.add_argument("--classes", type=int, default=100)
     args = p.parse_args()
-    if args.steps < 1 or args.warmup < 0 or args.depth < 1 or args.batch < 1:
-        print("train_step: --steps, --depth and --batch must be >= 1, --warmup >= 0",
-              file=sys.stderr)
-        return 2
-    if not torch.cuda.is_available():
-        print("train_step: no CUDA device", file=sys.stderr)
-        return 77
+    bad = args.steps < 1 or args.warmup < 0 or args.depth < 1 or args.batch < 1
+    code = cannot_start("train_step",
+                        "--steps, --depth and --batch must be >= 1, --warmup >= 0" if bad else "")
+    if code is not None:
+        return code
     dev = "cuda"
     torch.manual_seed(args.seed)
     torch.backends.cuda.matmul.allow_tf32 = False

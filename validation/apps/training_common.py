@@ -2,6 +2,7 @@
 their NVTX ranges and the kernel count behind `--count-launches` (torch.profiler; not under
 another profiler: both would use CUPTI)."""
 import argparse
+import sys
 
 import torch
 
@@ -17,6 +18,18 @@ def training_options(description, depth, depth_help, seed):
     p.add_argument("--count-launches", action="store_true",
                    help="count one step's kernel launches with torch.profiler and print it")
     return p
+
+
+def cannot_start(name, problem=""):
+    """The exit code of a script that cannot run, after saying why on stderr: 2 when `problem`
+    (the options' valid ranges) is not empty, 77 without a CUDA device; None when it can run."""
+    if problem:
+        print(f"{name}: {problem}", file=sys.stderr)
+        return 2
+    if not torch.cuda.is_available():
+        print(f"{name}: no CUDA device", file=sys.stderr)
+        return 77
+    return None
 
 
 def in_range(name, work):
