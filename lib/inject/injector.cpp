@@ -323,9 +323,9 @@ public:
 
   // Exit handlers run last registered first, and a library's own handler unloads its modules
   // (the runtime's, for the fat binaries it registered): an unload at exit drops the open batch
-  // (before exit, one is replayed at the unload's entry). So the
-  // handler is registered again after each module load and at a batch's opening after one (in
-  // case the library registered its handler after loading eagerly); finish() runs once.
+  // (before exit, one is replayed at the unload's entry). So the handler is registered again
+  // after each module load and at a batch's opening after one (in case the library registered
+  // its handler after loading eagerly); finish() runs once.
   static void register_exit_handler() {
     std::atexit([] { injector::get().finish(); });
   }
