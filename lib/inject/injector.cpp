@@ -296,8 +296,10 @@ public:
       }
     for (const auto& [why, n] : batch_ends_)
       fields["batch_ended_by:" + why] = static_cast<double>(n);
-    if (activity_registers_)
+    if (activity_registers_) {
       fields["launch_groups_timed_by_events"] = timer_.groups_timed_by_events();
+      fields["launch_groups_short_of_records"] = timer_.groups_short_of_records();
+    }
     if (!fields.empty())
       write(profiler_time_line(fields));
     if (phases_)

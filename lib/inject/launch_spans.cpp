@@ -5,15 +5,25 @@
 
 namespace roofkit::inject {
 
-void launch_spans::expect(std::uint32_t correlation, int group, const char* symbol) {
+bool launch_spans::expect(std::uint32_t correlation, int group, const char* symbol) {
   if (!expecting_ || !symbol)
-    return;
+    return false;
   if (awaiting_.size() >= limit_) {
     expecting_ = false;
     awaiting_.clear();
-    return;
+    return false;
   }
   awaiting_[correlation] = {group, std::hash<std::string_view>{}(symbol)};
+  ++waited_[group];
+  return true;
+}
+
+void launch_spans::cancel(std::uint32_t correlation) {
+  const auto it = awaiting_.find(correlation);
+  if (it == awaiting_.end())
+    return;
+  --waited_[it->second.group];
+  awaiting_.erase(it);
 }
 
 bool launch_spans::record(std::uint32_t correlation, const char* symbol, std::uint64_t start_ns,
@@ -28,21 +38,36 @@ bool launch_spans::record(std::uint32_t correlation, const char* symbol, std::ui
 }
 
 std::map<int, launch_time_stats>
-launch_spans::prefer(const std::map<int, launch_time_stats>& events) const {
+launch_spans::combine(const std::map<int, launch_time_stats>& events,
+                      const std::map<int, launch_time_stats>& samples) const {
   std::map<int, launch_time_stats> out = events;
-  for (auto& [group, t] : out) {
-    const auto span = times_.find(group);
-    if (span != times_.end() && span->second.count() == t.count())
-      t = span->second;
+  const auto timed = [](const std::map<int, launch_time_stats>& m, int group) {
+    const auto it = m.find(group);
+    return it != m.end() && it->second.count() > 0 ? &it->second : nullptr;
+  };
+  for (const auto& [group, waited] : waited_) {
+    const launch_time_stats* from = timed(times_, group);
+    if (!from)
+      from = timed(samples, group);
+    if (waited <= 0 || !from)
+      continue;
+    launch_time_stats part = *from;
+    part.extrapolate_to(waited);
+    out[group].merge(part);
   }
   return out;
 }
 
-int launch_spans::groups_left_to_events(const std::map<int, launch_time_stats>& events) const {
+std::int64_t launch_spans::waited(int group) const {
+  const auto it = waited_.find(group);
+  return it == waited_.end() ? 0 : it->second;
+}
+
+int launch_spans::groups_short_of_records() const {
   int n = 0;
-  for (const auto& [group, t] : events) {
+  for (const auto& [group, waited] : waited_) {
     const auto span = times_.find(group);
-    n += span == times_.end() || span->second.count() != t.count();
+    n += (span == times_.end() ? 0 : span->second.count()) < waited;
   }
   return n;
 }

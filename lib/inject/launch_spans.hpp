@@ -1,7 +1,7 @@
 #pragma once
 // Launch times from CUPTI's kernel activity records, for the launch timer (launch_timer.hpp):
-// which record belongs to which timed launch, and per group of launches whether the records or
-// the events time it. Pure bookkeeping, tested on the CPU.
+// which record belongs to which launch, and each group's times from its records and its launches
+// timed by events. Pure bookkeeping, tested on the CPU.
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -10,30 +10,38 @@
 
 namespace roofkit::inject {
 
-/// Launch times from kernel activity records: each timed launch waits, by the driver call's
-/// correlation id, for the record of its own function; a record of another function under the
-/// same id (a kernel the profiler launched inside the application's launch call) is passed over.
-/// Not thread-safe: the launch timer holds its lock around every call.
+/// Launch times from kernel activity records: a launch timed by its record waits, by the driver
+/// call's correlation id, for the record of its own function; a record of another function under
+/// the same id (a kernel the profiler launched inside the application's launch call) is passed
+/// over. The launches that do not wait (no name, or records not traced) are timed by events, and
+/// some that wait by events as well (samples, for when the records stop: another tool took
+/// CUPTI's activity buffers); the caller keeps both. Not thread-safe: the launch timer holds its
+/// lock around every call.
 class launch_spans {
 public:
   /// At most `limit` launches wait for their records at once.
   explicit launch_spans(std::size_t limit = 1 << 20) : limit_(limit) {}
   /// Records will arrive (kernel activity is traced): launches wait for them from now on.
   void start() { expecting_ = true; }
-  /// A launch of function `symbol` (mangled) counted under `group` will have a record.
-  void expect(std::uint32_t correlation, int group, const char* symbol);
-  /// The launch did not happen: no record will come.
-  void cancel(std::uint32_t correlation) { awaiting_.erase(correlation); }
+  /// A launch of function `symbol` (mangled) counted under `group`: true when it waits for its
+  /// record, false when the caller times it (no name, records not traced, or `limit` launches
+  /// waiting already: records are not coming, and no launch waits from then on).
+  bool expect(std::uint32_t correlation, int group, const char* symbol);
+  /// The launch did not happen: no record will come, and it is not counted.
+  void cancel(std::uint32_t correlation);
   /// A record; true when it was a launch's awaited one, whose time then counts.
   bool record(std::uint32_t correlation, const char* symbol, std::uint64_t start_ns,
               std::uint64_t end_ns);
-  /// Per group, the records' times where every launch the events timed (`events`) has one
-  /// (equal counts), else the events'; groups without events are left out.
-  std::map<int, launch_time_stats> prefer(const std::map<int, launch_time_stats>& events) const;
-  /// Groups of `events` that keep the events' times.
-  int groups_left_to_events(const std::map<int, launch_time_stats>& events) const;
-  /// Whether launches wait for records: after start(), until `limit` launches waited at once
-  /// (records are not coming; the events time every group from then on).
+  /// Per group: the times of the launches that did not wait (`events`) with those of the launches
+  /// that waited, from their records, or from the event samples among them (`samples`) where no
+  /// record came; either stands for every launch that waited, its total scaled to their number.
+  std::map<int, launch_time_stats> combine(const std::map<int, launch_time_stats>& events,
+                                           const std::map<int, launch_time_stats>& samples) const;
+  /// Groups some of whose launches waited for a record that never came.
+  int groups_short_of_records() const;
+  /// Launches of `group` that waited for a record so far.
+  std::int64_t waited(int group) const;
+  /// Whether launches wait for records: after start(), until `limit` launches waited at once.
   bool expecting() const { return expecting_; }
 
 private:
@@ -42,6 +50,7 @@ private:
     std::size_t symbol; ///< hash of the function's mangled name
   };
   std::map<std::uint32_t, awaited> awaiting_;
+  std::map<int, std::int64_t> waited_; ///< launches that waited for a record, per group
   std::map<int, launch_time_stats> times_;
   std::size_t limit_;
   bool expecting_ = false;

@@ -1,5 +1,7 @@
 #include "launch_timer.hpp"
 
+#include <algorithm>
+
 #include "launch_registers.hpp"
 
 namespace roofkit::inject {
@@ -10,9 +12,10 @@ struct open_pair {
   bool active = false;
   CUcontext ctx = nullptr;
   CUstream stream = nullptr;
-  CUevent start = nullptr;
+  CUevent start = nullptr; // null: timed by its record alone
   int kernel = -1;
   std::uint32_t correlation = 0;
+  bool waits = false; // for its activity record
 };
 thread_local open_pair current;
 
@@ -34,14 +37,19 @@ CUevent launch_timer::take(CUcontext ctx) {
 bool launch_timer::begin(CUcontext ctx, CUstream stream, int group, std::uint32_t correlation,
                          const char* symbol) {
   std::lock_guard lock(mutex_);
+  // Before the launch: its record may come at once.
+  const bool waits = spans_.expect(correlation, group, symbol);
+  current = {true, ctx, stream, nullptr, group, correlation, waits};
+  if (waits && spans_.waited(group) % sample_every != 1)
+    return true;
   CUevent start = take(ctx);
   if (!start || cuEventRecord(start, stream) != CUDA_SUCCESS) {
     if (start)
       free_[ctx].push_back(start);
-    return false;
+    current.active = waits;
+    return waits;
   }
-  current = {true, ctx, stream, start, group, correlation};
-  spans_.expect(correlation, group, symbol); // before the launch: its record may come at once
+  current.start = start;
   return true;
 }
 
@@ -51,22 +59,25 @@ void launch_timer::end(bool launched) {
   std::lock_guard lock(mutex_);
   open_pair p = current;
   current.active = false;
+  if (!launched && p.waits)
+    spans_.cancel(p.correlation);
+  if (!p.start)
+    return;
   CUevent stop = launched ? take(p.ctx) : nullptr;
   if (!stop || cuEventRecord(stop, p.stream) != CUDA_SUCCESS) {
-    spans_.cancel(p.correlation);
     free_[p.ctx].push_back(p.start);
     if (stop)
       free_[p.ctx].push_back(stop);
     return;
   }
-  pending_.push_back({p.ctx, p.start, stop, p.kernel});
+  pending_.push_back({p.ctx, p.start, stop, p.kernel, p.waits});
   collect(false, nullptr);
 }
 
 void launch_timer::retire(const pair& p) {
   float ms = 0;
   if (cuEventElapsedTime(&ms, p.start, p.stop) == CUDA_SUCCESS)
-    times_[p.kernel].add(static_cast<double>(ms) * 1e-3);
+    (p.sample ? samples_ : times_)[p.kernel].add(static_cast<double>(ms) * 1e-3);
   free_[p.ctx].push_back(p.start);
   free_[p.ctx].push_back(p.stop);
 }
@@ -116,12 +127,18 @@ void launch_timer::on_span(std::uint32_t correlation, const char* symbol, std::u
 
 std::map<int, launch_time_stats> launch_timer::stats() {
   std::lock_guard lock(mutex_);
-  return spans_.prefer(times_);
+  return spans_.combine(times_, samples_);
 }
 
 int launch_timer::groups_timed_by_events() {
   std::lock_guard lock(mutex_);
-  return spans_.groups_left_to_events(times_);
+  return static_cast<int>(
+      std::count_if(times_.begin(), times_.end(), [](const auto& g) { return g.second.count(); }));
+}
+
+int launch_timer::groups_short_of_records() {
+  std::lock_guard lock(mutex_);
+  return spans_.groups_short_of_records();
 }
 
 } // namespace roofkit::inject

@@ -1,13 +1,15 @@
 #pragma once
-// Times every kernel launch of the application with a pair of events on its stream, so that each
-// kernel's share of the GPU time is known whether it was profiled or not. Completed pairs are
-// collected as later launches arrive; at most `max_pending` pairs wait, and each group's times are
-// kept as launch_time_stats, so memory stays flat however many launches.
-//
-// Where kernel activity records arrive as well (on_span), a group's times are the records' GPU
-// start to end instead, when every timed launch of the group has its record: an event pair also
-// holds what the GPU waited for between the two events (the driver loading the module at a
-// kernel's first launch, the launch itself reaching an idle GPU), which the record does not.
+// Times every kernel launch of the application, so that each kernel's share of the GPU time is
+// known whether it was profiled or not: by its kernel activity record (on_span, GPU start to end)
+// where kernel activity is traced, else by a pair of events on its stream. Records cost the
+// launch nothing; an event pair costs it about 10 us on a training step
+// (validation/data/launch-cost-h200.json), and also holds what the GPU waited for between its
+// events (the driver loading the module at a kernel's first launch, the launch reaching an idle
+// GPU). While records are traced, one launch in `sample_every` of each group is timed by events
+// as well, for a group whose records stop coming (another tool in the process took CUPTI's
+// activity buffers). Completed pairs are collected as later launches arrive; at most
+// `max_pending` pairs wait, and each group's times are kept as launch_time_stats, so memory stays
+// flat however many launches.
 #include <cuda.h>
 
 #include <cstdint>
@@ -24,13 +26,15 @@ namespace roofkit::inject {
 
 class launch_timer {
 public:
-  /// Records the start event before the launch (callback entry). Returns false when it could not.
+  /// Before the launch (callback entry): the launch waits for its activity record, or its start
+  /// event is recorded. Returns false when neither could be.
   /// `group` is the caller's number for what the launch is counted under; `correlation` the
   /// driver call's correlation id and `symbol` the function's mangled name (null: unknown), which
   /// its kernel activity record carries.
   bool begin(CUcontext ctx, CUstream stream, int group, std::uint32_t correlation,
              const char* symbol);
-  /// Records the stop event after the launch (callback exit) on the same thread.
+  /// After the launch (callback exit) on the same thread: records its stop event, or, when it
+  /// failed, stops waiting for its record.
   void end(bool launched);
   /// Waits for the pending pairs of `ctx` (all contexts when null) and collects them.
   void drain(CUcontext ctx = nullptr);
@@ -41,11 +45,13 @@ public:
   /// launched inside the application's launch call) is passed over.
   void on_span(std::uint32_t correlation, const char* symbol, std::uint64_t start_ns,
                std::uint64_t end_ns);
-  /// Per group: launches and times so far (after drain()), from the activity records where every
-  /// timed launch of the group has one, else from the events.
+  /// Per group: launches and times so far (after drain()), from the activity records and the
+  /// events; a group some of whose records never came is extrapolated from its timed launches.
   std::map<int, launch_time_stats> stats();
-  /// Groups whose times are the events' because some of their launches had no activity record.
+  /// Groups with a launch timed by events (none while kernel activity is traced).
   int groups_timed_by_events();
+  /// Groups with a launch whose activity record never came (extrapolated).
+  int groups_short_of_records();
 
 private:
   struct pair {
@@ -53,6 +59,7 @@ private:
     CUevent start;
     CUevent stop;
     int kernel;
+    bool sample; ///< the launch waits for its record too
   };
   CUevent take(CUcontext ctx);
   void collect(bool wait_all, CUcontext ctx);
@@ -61,9 +68,11 @@ private:
   std::mutex mutex_;
   std::deque<pair> pending_;
   std::map<CUcontext, std::vector<CUevent>> free_;
-  std::map<int, launch_time_stats> times_;
+  std::map<int, launch_time_stats> times_;   ///< launches timed by events alone
+  std::map<int, launch_time_stats> samples_; ///< event times of launches that wait for records
   launch_spans spans_;
   static constexpr std::size_t max_pending = 4096;
+  static constexpr std::int64_t sample_every = 16;
 };
 
 } // namespace roofkit::inject

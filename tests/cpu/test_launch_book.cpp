@@ -166,55 +166,69 @@ TEST(set_switch_planner, measured_costs_replace_the_estimates) {
 
 } // namespace
 
-// Launch times: a launch takes the activity record of its own function under its correlation id
-// (the profiler's warm-up kernel, started inside the application's first launch call, carries the
-// same id and is passed over), and a group takes its records' times only when every launch its
-// events timed has one; a kernel's first launch, whose event pair also held the module's loading,
-// then no longer counts for the time the GPU waited.
-TEST(launch_book, activity_records_time_their_own_launches_and_complete_groups) {
+// Launch times: a launch waits for the activity record of its own function under its correlation
+// id (the profiler's warm-up kernel, started inside the application's first launch call, carries
+// the same id and is passed over); a launch without a name is the events'; a group some of whose
+// records never came stands for all its launches, its total scaled from the ones recorded, or from
+// its event samples where none came (another tool took the activity buffers). A group with
+// records ignores its samples, whose first pair held the module's loading.
+TEST(launch_book, activity_records_time_their_own_launches_and_short_groups_are_scaled) {
   roofkit::inject::launch_spans spans;
+  EXPECT_FALSE(spans.expect(6, 0, "_Z13pointer_chasePKjjPji")) << "records are not traced yet";
   spans.start();
-  spans.expect(7, 0, "_Z13pointer_chasePKjjPji");
+  EXPECT_TRUE(spans.expect(7, 0, "_Z13pointer_chasePKjjPji"));
   EXPECT_FALSE(spans.record(7, "_Z11clock_probeiPx", 1000, 2120)); // another function, same id
   EXPECT_TRUE(spans.record(7, "_Z13pointer_chasePKjjPji", 5000, 397192));
   EXPECT_FALSE(spans.record(7, "_Z13pointer_chasePKjjPji", 5000, 6000)); // counted once
-  spans.expect(8, 0, "_Z13pointer_chasePKjjPji");
+  EXPECT_TRUE(spans.expect(8, 0, "_Z13pointer_chasePKjjPji"));
   EXPECT_TRUE(spans.record(8, "_Z13pointer_chasePKjjPji", 0, 16000));
-  spans.expect(9, 1, "_Z4ringPfi");
-  spans.expect(10, 1, "_Z4ringPfi");
-  spans.cancel(10); // the launch failed: no record will come
+  EXPECT_TRUE(spans.expect(9, 1, "_Z4ringPfi"));
+  EXPECT_TRUE(spans.record(9, "_Z4ringPfi", 0, 2000));
+  EXPECT_TRUE(spans.expect(10, 1, "_Z4ringPfi"));
+  spans.cancel(10); // the launch failed: no record will come, and it does not count
   EXPECT_FALSE(spans.record(10, "_Z4ringPfi", 0, 1000));
-  spans.expect(11, 2, nullptr); // no name: the events time it
-  EXPECT_FALSE(spans.record(11, "_Z1fv", 0, 1000));
+  EXPECT_TRUE(spans.expect(12, 1, "_Z4ringPfi")); // its record never comes
+  EXPECT_FALSE(spans.expect(11, 2, nullptr));     // no name: the events time it
+  EXPECT_TRUE(spans.expect(13, 3, "_Z1gv"));
+  EXPECT_TRUE(spans.expect(14, 3, "_Z1gv")); // neither record comes
+  EXPECT_EQ(spans.waited(3), 2);
 
-  std::map<int, roofkit::launch_time_stats> events;
-  events[0].add(3.2e-3); // the first launch's pair held the module's loading
-  events[0].add(20e-6);
-  events[1].add(1e-3);
-  events[1].add(1e-3); // two timed launches, no record for either
+  std::map<int, roofkit::launch_time_stats> events, samples;
   events[2].add(5e-6);
-  const auto chosen = spans.prefer(events);
-  ASSERT_EQ(chosen.size(), 3u);
-  EXPECT_EQ(chosen.at(0).count(), 2);
-  EXPECT_NEAR(chosen.at(0).total_s(), 392192e-9 + 16000e-9, 1e-12);
-  EXPECT_NEAR(chosen.at(1).total_s(), 2e-3, 1e-12);
-  EXPECT_NEAR(chosen.at(2).total_s(), 5e-6, 1e-12);
-  EXPECT_EQ(spans.groups_left_to_events(events), 2);
+  samples[0].add(3.2e-3);
+  samples[3].add(7e-6);
+  const auto times = spans.combine(events, samples);
+  ASSERT_EQ(times.size(), 4u);
+  EXPECT_EQ(times.at(0).count(), 2);
+  EXPECT_NEAR(times.at(0).total_s(), 392192e-9 + 16000e-9, 1e-12);
+  EXPECT_EQ(times.at(1).count(), 2) << "the launch whose record never came still counts";
+  EXPECT_NEAR(times.at(1).total_s(), 4e-6, 1e-12) << "scaled from the one recorded";
+  EXPECT_NEAR(times.at(1).median_s(), 2e-6, 1e-12);
+  EXPECT_EQ(times.at(2).count(), 1);
+  EXPECT_NEAR(times.at(2).total_s(), 5e-6, 1e-12);
+  EXPECT_EQ(times.at(3).count(), 2);
+  EXPECT_NEAR(times.at(3).total_s(), 14e-6, 1e-12) << "its one sample stands for both";
+  EXPECT_EQ(spans.groups_short_of_records(), 2);
 }
 
 // Records that never come do not pile up: past the limit of launches waiting at once, no launch
-// waits any more and every group keeps its events' times.
+// waits any more (the events time them), and the launches that waited in vain count, timed by
+// their event sample.
 TEST(launch_book, launches_stop_waiting_for_records_past_the_limit) {
   roofkit::inject::launch_spans spans(3);
   EXPECT_FALSE(spans.expecting()); // until kernel activity is traced
   spans.start();
   for (std::uint32_t id = 0; id < 3; ++id)
-    spans.expect(id, 0, "_Z1fv");
+    EXPECT_TRUE(spans.expect(id, 0, "_Z1fv"));
   EXPECT_TRUE(spans.expecting());
-  spans.expect(3, 0, "_Z1fv");
+  EXPECT_FALSE(spans.expect(3, 0, "_Z1fv")) << "the limit: this launch is the events'";
   EXPECT_FALSE(spans.expecting());
   EXPECT_FALSE(spans.record(0, "_Z1fv", 0, 1000));
-  std::map<int, roofkit::launch_time_stats> events;
+  std::map<int, roofkit::launch_time_stats> events, samples;
   events[0].add(1e-6);
-  EXPECT_EQ(spans.groups_left_to_events(events), 1);
+  samples[0].add(2e-6);
+  const auto times = spans.combine(events, samples);
+  EXPECT_EQ(times.at(0).count(), 4);
+  EXPECT_NEAR(times.at(0).total_s(), 1e-6 + 3 * 2e-6, 1e-12);
+  EXPECT_EQ(spans.groups_short_of_records(), 1);
 }

@@ -344,7 +344,7 @@ TEST(profile_app, device_printf_heap_and_device_launches) {
 // launches). A buffer allocated and cleared inside the batch and accumulated into twice keeps its
 // sum; its device-to-device copy, accumulated into once more, keeps the batch open and is copied
 // again in every pass. Every launch profiled in one batch, alone, and sampled, and each count
-// right; every kernel timed by its activity records.
+// right; every launch timed by its activity record, none by events.
 TEST(profile_app, module_variables_are_put_back_after_each_pass) {
   for (const char* options : {"--sample all", "--sample all --replay-batch 1", "--sample 1"}) {
     const auto p = profile("module-variables", options, "", ROOFKIT_APP_MODULE_VARIABLES);
@@ -356,6 +356,7 @@ TEST(profile_app, module_variables_are_put_back_after_each_pass) {
     EXPECT_FALSE(time.contains("batch_ended_by:cuMemcpyDtoDAsync_v2")) << options << time.dump();
     // Every kernel's launch times come from its activity records (the driver's correlation ids).
     EXPECT_EQ(time.value("launch_groups_timed_by_events", -1.0), 0.0) << options << time.dump();
+    EXPECT_EQ(time.value("launch_groups_short_of_records", -1.0), 0.0) << options << time.dump();
   }
 }
 
@@ -544,11 +545,26 @@ TEST(profile_app, nvtx_scope_thread_keeps_nsight_computes_per_thread_rule) {
 }
 
 // The default sample: the first 2 launches of each of the three shapes profiled, the other
-// launches inferred from them, every launch timed, and the work extrapolated to all launches.
+// launches inferred from them, every launch timed (by its activity record; by events with kernel
+// activity off), and the work extrapolated to all launches.
 TEST(profile_app, sampling_profiles_two_launches_of_each_shape_and_times_every_launch) {
   const int n = 3000;
+  setenv("ROOFKIT_PROFILE_ACTIVITY", "off", 1);
+  const auto by_events =
+      profile("sample-events", "--sample 2", std::to_string(n), ROOFKIT_APP_LONG_RUN);
+  unsetenv("ROOFKIT_PROFILE_ACTIVITY");
+  ASSERT_EQ(by_events.exit_code, 0) << by_events.err;
   const auto p = profile("sample-default", "--sample 2", std::to_string(n), ROOFKIT_APP_LONG_RUN);
   ASSERT_EQ(p.exit_code, 0) << p.err;
+  const json time = p.run["profile"].value("profiler_time_s", json::object());
+  EXPECT_EQ(time.value("launch_groups_timed_by_events", -1.0), 0.0) << time.dump();
+  EXPECT_EQ(time.value("launch_groups_short_of_records", -1.0), 0.0) << time.dump();
+  for (const auto* run : {&by_events.run, &p.run})
+    for (const auto& k : (*run)["profile"]["kernels"]) {
+      EXPECT_EQ(k["launches"].get<int>(), n / 3) << k.dump();
+      EXPECT_GT(k["total_time_s"].get<double>(), 0) << k.dump();
+      EXPECT_GT(k["median_time_s"].get<double>(), 0) << k.dump();
+    }
   const auto& prof = p.run["profile"];
   EXPECT_EQ(prof["profiled_launches"].get<int>(), 6) << p.err;
   EXPECT_EQ(prof["inferred_launches"].get<int>(), n - 6);

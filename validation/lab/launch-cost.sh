@@ -3,10 +3,10 @@
 # is measured (the steady state of a training loop). The MLP-Mixer step's measured steps (after
 # its warm-up) and 100,000 tiny launches (tests/apps/long_run.cu), alone, under `profile` with the
 # defaults, and with one part of the per-launch work cut at a time (launch-cost.patch, not kept:
-# ROOFKIT_LAB_CUT=entry, timer or spans; ROOFKIT_PROFILE_ACTIVITY=off). Writes
-# $OUT/launch-cost.json.
+# ROOFKIT_LAB_CUT=entry, timer or spans; ROOFKIT_PROFILE_ACTIVITY=off). VARIANTS (default all)
+# picks some, e.g. VARIANTS=default without the patch. Writes $OUT/launch-cost.json.
 # Usage (GPU machine): patch -p1 < validation/lab/launch-cost.patch; OUT=dir REV=rev
-#   validation/lab/launch-cost.sh
+#   [VARIANTS="default ..."] validation/lab/launch-cost.sh
 cd "$(dirname "$0")/../.." || exit 2
 ROOT=$(mkdir -p "$OUT" && cd "$OUT" && pwd)
 export OUT=$ROOT BUILD=build/gpu
@@ -19,8 +19,8 @@ LONG=$BUILD/tests/apps/roofkit_app_long_run
 STEP=(python3 validation/apps/train_step.py --steps 30)
 $RC profile -q -o $W/roofs.json -- "${STEP[@]}" >/dev/null 2>&1
 "$LONG" 1000 >/dev/null 2>&1
-variants=(default "ROOFKIT_PROFILE_ACTIVITY=off" ROOFKIT_LAB_CUT=entry ROOFKIT_LAB_CUT=timer
-  ROOFKIT_LAB_CUT=spans)
+read -ra variants <<<"${VARIANTS:-default ROOFKIT_PROFILE_ACTIVITY=off ROOFKIT_LAB_CUT=entry \
+ROOFKIT_LAB_CUT=timer ROOFKIT_LAB_CUT=spans}"
 for round in 1 2; do
   timed step.alone.$round "${STEP[@]}"
   timed long.alone.$round "$LONG" 100000

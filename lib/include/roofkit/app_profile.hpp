@@ -203,6 +203,10 @@ public:
   void add(double seconds);
   /// Adds another's launches (the median then comes from both samples).
   void merge(const launch_time_stats& other);
+  /// Stands for `launches` launches of which count() were timed: the total grows with the mean
+  /// kept; minimum, maximum and median stay the timed ones'. No change when none were timed or
+  /// `launches` is not more.
+  void extrapolate_to(std::int64_t launches);
   std::int64_t count() const { return count_; }
   double total_s() const { return total_; }
   double min_s() const { return count_ ? min_ : 0; }

@@ -102,6 +102,13 @@ void launch_time_stats::merge(const launch_time_stats& other) {
   max_ = hi;
 }
 
+void launch_time_stats::extrapolate_to(std::int64_t launches) {
+  if (count_ == 0 || launches <= count_)
+    return;
+  total_ *= static_cast<double>(launches) / static_cast<double>(count_);
+  count_ = launches;
+}
+
 double launch_time_stats::median_s() const {
   if (sample_.empty())
     return 0;
