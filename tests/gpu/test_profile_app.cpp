@@ -559,12 +559,15 @@ TEST(profile_app, sampling_profiles_two_launches_of_each_shape_and_times_every_l
   const json time = p.run["profile"].value("profiler_time_s", json::object());
   EXPECT_EQ(time.value("launch_groups_timed_by_events", -1.0), 0.0) << time.dump();
   EXPECT_EQ(time.value("launch_groups_short_of_records", -1.0), 0.0) << time.dump();
-  for (const auto* run : {&by_events.run, &p.run})
+  for (const auto* run : {&by_events.run, &p.run}) {
+    std::int64_t launches = 0;
     for (const auto& k : (*run)["profile"]["kernels"]) {
-      EXPECT_EQ(k["launches"].get<int>(), n / 3) << k.dump();
+      launches += k["launches"].get<std::int64_t>();
       EXPECT_GT(k["total_time_s"].get<double>(), 0) << k.dump();
       EXPECT_GT(k["median_time_s"].get<double>(), 0) << k.dump();
     }
+    EXPECT_EQ(launches, n);
+  }
   const auto& prof = p.run["profile"];
   EXPECT_EQ(prof["profiled_launches"].get<int>(), 6) << p.err;
   EXPECT_EQ(prof["inferred_launches"].get<int>(), n - 6);

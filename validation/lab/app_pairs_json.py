@@ -5,18 +5,10 @@ Usage: app_pairs_json.py W REV"""
 import glob
 import json
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lab_json import main, record  # noqa: E402
-
-
-def steps_ms(path):
-    """The application's own time for its measured steps (after its warm-up), in ms per step."""
-    m = re.search(r"(\d+) (?:measured )?step\(s\) in ([\d.]+) ms",
-                  open(path, errors="replace").read())
-    return round(float(m.group(2)) / int(m.group(1)), 3) if m else None
+from lab_json import main, measured_step_ms, record  # noqa: E402
 
 
 def report(w, rev):
@@ -25,7 +17,7 @@ def report(w, rev):
         app = os.path.basename(run)[:-len(".profiled.wall")]
         wall = {k: round(float(open(f"{w}/{app}.{k}.wall").read()), 2)
                 for k in ("alone", "profiled")}
-        step = {k: steps_ms(f"{w}/{app}.{k}.out") for k in ("alone", "profiled")}
+        step = {k: measured_step_ms(f"{w}/{app}.{k}.out") for k in ("alone", "profiled")}
         p = json.load(open(f"{w}/{app}.json"))["profile"]
         apps[app] = {"wall_s": wall, "ratio": round(wall["profiled"] / wall["alone"], 2),
                      "measured_step_ms": step,

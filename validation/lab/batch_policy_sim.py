@@ -11,11 +11,10 @@ import collections
 import glob
 import json
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lab_json import record  # noqa: E402
+from lab_json import measured_step_ms, record  # noqa: E402
 
 BATCH = 128  # --replay-batch's default, and the most steps a batch holds
 
@@ -143,12 +142,6 @@ def report(path):
     }
 
 
-def steps_ms(path):
-    """The application's own time for its measured steps (after its warm-up), in ms per step."""
-    m = re.search(r"(\d+) (?:measured )?step\(s\) in ([\d.]+) ms", open(path).read())
-    return round(float(m.group(2)) / int(m.group(1)), 3) if m else None
-
-
 def app_runs(w, rev):
     """batch-policy.sh's evidence record: per application, the 50-step wall times alone and
     profiled, the time of one measured step (after the warm-up) alone and profiled, the profiler
@@ -158,7 +151,7 @@ def app_runs(w, rev):
         app = os.path.basename(trace)[:-len(".trace")]
         wall = {k: float(open(f"{w}/{app}.{k}.wall").read()) for k in ("alone", "profiled")}
         profile = json.load(open(f"{w}/{app}.json"))["profile"]
-        step = {k: steps_ms(f"{w}/{app}.{k}.out") for k in ("alone", "profiled")}
+        step = {k: measured_step_ms(f"{w}/{app}.{k}.out") for k in ("alone", "profiled")}
         apps[app] = {"wall_s": wall, "ratio": round(wall["profiled"] / wall["alone"], 2),
                      "measured_step_ms": step,
                      "profiler_time_s": profile.get("profiler_time_s"),

@@ -22,6 +22,16 @@ def with_profile_args(command):
     return f"PROFILE_ARGS='{extra}' {command}" if extra else command
 
 
+def measured_step_ms(path):
+    """The time of one measured step (after the warm-up) that our training applications print
+    ("50 step(s) in 1060.8 ms", "50 measured step(s) in ..."), from their output file; None
+    when it is not there."""
+    import re
+    m = re.search(r"(\d+) (?:measured )?step\(s\) in ([\d.]+) ms",
+                  open(path, errors="replace").read())
+    return round(float(m.group(2)) / int(m.group(1)), 3) if m else None
+
+
 def record(what, command, rev, device=None, **parts):
     """A roofkit.validation/1 record: what, command, device (the first GPU's name and driver
     unless given), date, revision, then `parts` in order."""

@@ -4,18 +4,12 @@ profiler's cost per launch over the application alone.
 Usage: launch_cost_json.py W REV"""
 import glob
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lab_json import main, record  # noqa: E402
+from lab_json import main, measured_step_ms, record  # noqa: E402
 
 STEP_LAUNCHES = 860  # the MLP-Mixer step's launches a step (42,986 in 50 steps)
-
-
-def step_ms(path):
-    m = re.search(r"(\d+) step\(s\) in ([\d.]+) ms", open(path, errors="replace").read())
-    return round(float(m.group(2)) / int(m.group(1)), 3) if m else None
 
 
 def report(w, rev):
@@ -23,7 +17,7 @@ def report(w, rev):
     for wall in sorted(glob.glob(f"{w}/step.*.wall")):
         name, rnd = os.path.basename(wall)[len("step."):-len(".wall")].rsplit(".", 1)
         v = variants.setdefault(name, {"step_ms": [], "long_100k_s": []})
-        v["step_ms"].append(step_ms(f"{w}/step.{name}.{rnd}.out"))
+        v["step_ms"].append(measured_step_ms(f"{w}/step.{name}.{rnd}.out"))
         v["long_100k_s"].append(round(float(open(f"{w}/long.{name}.{rnd}.wall").read()), 3))
     alone = variants.get("alone")
     for v in variants.values():
