@@ -5,17 +5,16 @@
 
 namespace roofkit::inject {
 
-bool launch_spans::expect(std::uint32_t correlation, int group, const char* symbol) {
+std::int64_t launch_spans::expect(std::uint32_t correlation, int group, const char* symbol) {
   if (!expecting_ || !symbol)
-    return false;
+    return 0;
   if (awaiting_.size() >= limit_) {
     expecting_ = false;
     awaiting_.clear();
-    return false;
+    return 0;
   }
   awaiting_[correlation] = {group, std::hash<std::string_view>{}(symbol)};
-  ++waited_[group];
-  return true;
+  return ++waited_[group];
 }
 
 void launch_spans::cancel(std::uint32_t correlation) {
@@ -56,11 +55,6 @@ launch_spans::combine(const std::map<int, launch_time_stats>& events,
     out[group].merge(part);
   }
   return out;
-}
-
-std::int64_t launch_spans::waited(int group) const {
-  const auto it = waited_.find(group);
-  return it == waited_.end() ? 0 : it->second;
 }
 
 int launch_spans::groups_short_of_records() const {

@@ -23,10 +23,11 @@ public:
   explicit launch_spans(std::size_t limit = 1 << 20) : limit_(limit) {}
   /// Records will arrive (kernel activity is traced): launches wait for them from now on.
   void start() { expecting_ = true; }
-  /// A launch of function `symbol` (mangled) counted under `group`: true when it waits for its
-  /// record, false when the caller times it (no name, records not traced, or `limit` launches
-  /// waiting already: records are not coming, and no launch waits from then on).
-  bool expect(std::uint32_t correlation, int group, const char* symbol);
+  /// A launch of function `symbol` (mangled) counted under `group`: when it waits for its record,
+  /// how many launches of the group have waited so far, this one included; 0 when the caller
+  /// times it (no name, records not traced, or `limit` launches waiting already: records are not
+  /// coming, and no launch waits from then on).
+  std::int64_t expect(std::uint32_t correlation, int group, const char* symbol);
   /// The launch did not happen: no record will come, and it is not counted.
   void cancel(std::uint32_t correlation);
   /// A record; true when it was a launch's awaited one, whose time then counts.
@@ -39,8 +40,6 @@ public:
                                            const std::map<int, launch_time_stats>& samples) const;
   /// Groups some of whose launches waited for a record that never came.
   int groups_short_of_records() const;
-  /// Launches of `group` that waited for a record so far.
-  std::int64_t waited(int group) const;
   /// Whether launches wait for records: after start(), until `limit` launches waited at once.
   bool expecting() const { return expecting_; }
 

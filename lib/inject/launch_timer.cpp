@@ -38,9 +38,10 @@ bool launch_timer::begin(CUcontext ctx, CUstream stream, int group, std::uint32_
                          const char* symbol) {
   std::lock_guard lock(mutex_);
   // Before the launch: its record may come at once.
-  const bool waits = spans_.expect(correlation, group, symbol);
+  const std::int64_t waited = spans_.expect(correlation, group, symbol);
+  const bool waits = waited > 0;
   current = {true, ctx, stream, nullptr, group, correlation, waits};
-  if (waits && spans_.waited(group) % sample_every != 1)
+  if (waits && waited % sample_every != 1)
     return true;
   CUevent start = take(ctx);
   if (!start || cuEventRecord(start, stream) != CUDA_SUCCESS) {
