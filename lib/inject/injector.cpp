@@ -46,6 +46,7 @@ using NV::Cupti::Checkpoint::cuptiCheckpointSave;
 #include "driver_gate.hpp"
 #include "graph_kernels.hpp"
 #include "internal/peer_table.hpp"
+#include "kernel_table.hpp"
 #include "launch_args.hpp"
 #include "launch_book.hpp"
 #include "launch_facts.hpp"
@@ -280,7 +281,7 @@ public:
     if (progress_)
       progress_->finish();
     if (book_)
-      for (const auto& line : book_->finish(kernel_names_, timer_.stats()))
+      for (const auto& line : book_->finish(kernels_.names(), timer_.stats()))
         write(line);
     for (const auto& [key, n] : not_profiled_)
       write(not_profiled_line({key.first, key.second, n}));
@@ -531,20 +532,6 @@ private:
            *static_cast<const CUresult*>(d->functionReturnValue) == CUDA_SUCCESS;
   }
 
-  int kernel_id(const std::string& name) {
-    auto [it, added] = kernel_ids_.try_emplace(name, static_cast<int>(kernel_names_.size()));
-    if (added)
-      kernel_names_.push_back(name);
-    return it->second;
-  }
-
-  const std::string& demangled(const char* symbol) {
-    auto it = demangled_.find(symbol);
-    if (it == demangled_.end())
-      it = demangled_.emplace(symbol, demangle(symbol)).first;
-    return it->second;
-  }
-
   void on_instantiate(CUgraphExec exec, CUgraph graph) {
     tool_scope scope;
     graphs_.on_instantiate(exec, graph); // not mutex_: a call's exit is still inside the gate
@@ -570,8 +557,8 @@ private:
     std::unique_lock lock(mutex_);
     if (finished_) // launched by another library's exit handler, after the run was written
       return;
-    const std::string name = d->symbolName ? demangled(d->symbolName) : "(unnamed kernel)";
-    const int id = kernel_id(name);
+    const kernel_table::kernel kernel = kernels_.of(d->symbolName);
+    const std::string& name = kernels_.name(kernel.id);
     if (!device_written_) {
       device_written_ = true;
       CUdevice dev = 0;
@@ -597,10 +584,10 @@ private:
       int ordinal = 0;
       session_for(d->context, ordinal);
     }
-    const launch_book::place at = locate(id, d->symbolName, a);
+    const launch_book::place at = locate(kernel.id, d->symbolName, a);
     std::string inferred_record;
     // Collectives are timed on every launch and never replayed (collective_timer.hpp).
-    const bool collective = is_collective_kernel(name);
+    const bool collective = kernel.collective;
     if (collective) {
       ++not_profiled_[{name, "collective: timed on every launch, never replayed"}];
       close_batch("a collective"); // no checkpoint spans a collective
@@ -624,7 +611,8 @@ private:
       write(inferred_record);
     progress_->tick(index + 1, book_->measured(), book_->inferred());
     lock.unlock();
-    timer_.begin(d->context, a.stream, at.group, d->correlationId, d->symbolName);
+    timer_.begin(d->context, a.stream, at.group, d->correlationId,
+                 kernel.named ? std::optional(kernel.hash) : std::nullopt);
     if (collective)
       collectives_.begin(a.stream, name, index, pid_);
   }
@@ -1447,9 +1435,7 @@ private:
   bool activity_registers_ = false; ///< kernel activity records give the registers per thread
   bool device_written_ = false;
   std::map<int, device_state> devices_;
-  std::unordered_map<std::string, std::string> demangled_;
-  std::unordered_map<std::string, int> kernel_ids_;
-  std::vector<std::string> kernel_names_;
+  kernel_table kernels_;
   std::map<std::pair<std::string, std::string>, std::int64_t> not_profiled_;
   graph_kernels graphs_;
   std::set<std::string> kernels_with_output_;

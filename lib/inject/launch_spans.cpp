@@ -1,11 +1,9 @@
 #include "launch_spans.hpp"
 
-#include <functional>
-#include <string_view>
-
 namespace roofkit::inject {
 
-std::int64_t launch_spans::expect(std::uint32_t correlation, int group, const char* symbol) {
+std::int64_t launch_spans::expect(std::uint32_t correlation, int group,
+                                  std::optional<std::size_t> symbol) {
   if (!expecting_ || !symbol)
     return 0;
   if (awaiting_.size() >= limit_) {
@@ -13,7 +11,7 @@ std::int64_t launch_spans::expect(std::uint32_t correlation, int group, const ch
     awaiting_.clear();
     return 0;
   }
-  awaiting_[correlation] = {group, std::hash<std::string_view>{}(symbol)};
+  awaiting_[correlation] = {group, *symbol};
   return ++waited_[group];
 }
 
@@ -25,11 +23,10 @@ void launch_spans::cancel(std::uint32_t correlation) {
   awaiting_.erase(it);
 }
 
-bool launch_spans::record(std::uint32_t correlation, const char* symbol, std::uint64_t start_ns,
+bool launch_spans::record(std::uint32_t correlation, std::size_t symbol, std::uint64_t start_ns,
                           std::uint64_t end_ns) {
   const auto it = awaiting_.find(correlation);
-  if (it == awaiting_.end() || !symbol ||
-      it->second.symbol != std::hash<std::string_view>{}(symbol))
+  if (it == awaiting_.end() || it->second.symbol != symbol)
     return false;
   times_[it->second.group].add(static_cast<double>(end_ns - start_ns) * 1e-9);
   awaiting_.erase(it);

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 
 #include "roofkit/app_profile.hpp"
 
@@ -23,15 +24,17 @@ public:
   explicit launch_spans(std::size_t limit = 1 << 20) : limit_(limit) {}
   /// Records will arrive (kernel activity is traced): launches wait for them from now on.
   void start() { expecting_ = true; }
-  /// A launch of function `symbol` (mangled) counted under `group`: when it waits for its record,
-  /// how many launches of the group have waited so far, this one included; 0 when the caller
-  /// times it (no name, records not traced, or `limit` launches waiting already: records are not
-  /// coming, and no launch waits from then on).
-  std::int64_t expect(std::uint32_t correlation, int group, const char* symbol);
+  /// A launch of the function whose mangled name hashes to `symbol` (symbol_hash; none: no name)
+  /// counted under `group`: when it waits for its record, how many launches of the group have
+  /// waited so far, this one included; 0 when the caller times it (no name, records not traced,
+  /// or `limit` launches waiting already: records are not coming, and no launch waits from then
+  /// on).
+  std::int64_t expect(std::uint32_t correlation, int group, std::optional<std::size_t> symbol);
   /// The launch did not happen: no record will come, and it is not counted.
   void cancel(std::uint32_t correlation);
-  /// A record; true when it was a launch's awaited one, whose time then counts.
-  bool record(std::uint32_t correlation, const char* symbol, std::uint64_t start_ns,
+  /// A record of the function whose mangled name hashes to `symbol`; true when it was a
+  /// launch's awaited one, whose time then counts.
+  bool record(std::uint32_t correlation, std::size_t symbol, std::uint64_t start_ns,
               std::uint64_t end_ns);
   /// Per group: the times of the launches that did not wait (`events`) with those of the launches
   /// that waited, from their records, or from the event samples among them (`samples`) where no

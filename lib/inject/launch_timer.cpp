@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "kernel_table.hpp"
 #include "launch_registers.hpp"
 
 namespace roofkit::inject {
@@ -35,7 +36,7 @@ CUevent launch_timer::take(CUcontext ctx) {
 }
 
 bool launch_timer::begin(CUcontext ctx, CUstream stream, int group, std::uint32_t correlation,
-                         const char* symbol) {
+                         std::optional<std::size_t> symbol) {
   std::lock_guard lock(mutex_);
   // Before the launch: its record may come at once.
   const std::int64_t waited = spans_.expect(correlation, group, symbol);
@@ -57,9 +58,11 @@ bool launch_timer::begin(CUcontext ctx, CUstream stream, int group, std::uint32_
 void launch_timer::end(bool launched) {
   if (!current.active)
     return;
-  std::lock_guard lock(mutex_);
-  open_pair p = current;
+  const open_pair p = current;
   current.active = false;
+  if (launched && !p.start) // timed by its record alone
+    return;
+  std::lock_guard lock(mutex_);
   if (!launched && p.waits)
     spans_.cancel(p.correlation);
   if (!p.start)
@@ -122,8 +125,9 @@ void launch_timer::drain(CUcontext ctx) {
 
 void launch_timer::on_span(std::uint32_t correlation, const char* symbol, std::uint64_t start_ns,
                            std::uint64_t end_ns) {
+  const std::size_t hash = symbol_hash(symbol); // outside the lock that launches wait for
   std::lock_guard lock(mutex_);
-  spans_.record(correlation, symbol, start_ns, end_ns);
+  spans_.record(correlation, hash, start_ns, end_ns);
 }
 
 std::map<int, launch_time_stats> launch_timer::stats() {

@@ -16,6 +16,7 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,10 +30,10 @@ public:
   /// Before the launch (callback entry): the launch waits for its activity record, or its start
   /// event is recorded. Returns false when neither could be.
   /// `group` is the caller's number for what the launch is counted under; `correlation` the
-  /// driver call's correlation id and `symbol` the function's mangled name (null: unknown), which
-  /// its kernel activity record carries.
+  /// driver call's correlation id and `symbol` the symbol_hash of the function's mangled name
+  /// (none: unknown), which its kernel activity record carries.
   bool begin(CUcontext ctx, CUstream stream, int group, std::uint32_t correlation,
-             const char* symbol);
+             std::optional<std::size_t> symbol);
   /// After the launch (callback exit) on the same thread: records its stop event, or, when it
   /// failed, stops waiting for its record.
   void end(bool launched);

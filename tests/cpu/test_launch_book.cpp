@@ -5,7 +5,10 @@
 // (lib/inject/launch_spans.cpp).
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "counter_sets.hpp"
+#include "kernel_table.hpp"
 #include "launch_book.hpp"
 #include "launch_spans.hpp"
 #include "roofkit/app_profile.hpp"
@@ -13,6 +16,8 @@
 namespace {
 
 using roofkit::inject::launch_book;
+
+std::size_t h(const char* mangled) { return roofkit::inject::symbol_hash(mangled); }
 
 const std::array<std::uint32_t, 3> grid{8, 1, 1};
 const std::array<std::uint32_t, 3> block{256, 1, 1};
@@ -174,23 +179,23 @@ TEST(set_switch_planner, measured_costs_replace_the_estimates) {
 // records ignores its samples, whose first pair held the module's loading.
 TEST(launch_book, activity_records_time_their_own_launches_and_short_groups_are_scaled) {
   roofkit::inject::launch_spans spans;
-  EXPECT_FALSE(spans.expect(6, 0, "_Z13pointer_chasePKjjPji")) << "records are not traced yet";
+  EXPECT_FALSE(spans.expect(6, 0, h("_Z13pointer_chasePKjjPji"))) << "records are not traced yet";
   spans.start();
-  EXPECT_TRUE(spans.expect(7, 0, "_Z13pointer_chasePKjjPji"));
-  EXPECT_FALSE(spans.record(7, "_Z11clock_probeiPx", 1000, 2120)); // another function, same id
-  EXPECT_TRUE(spans.record(7, "_Z13pointer_chasePKjjPji", 5000, 397192));
-  EXPECT_FALSE(spans.record(7, "_Z13pointer_chasePKjjPji", 5000, 6000)); // counted once
-  EXPECT_TRUE(spans.expect(8, 0, "_Z13pointer_chasePKjjPji"));
-  EXPECT_TRUE(spans.record(8, "_Z13pointer_chasePKjjPji", 0, 16000));
-  EXPECT_TRUE(spans.expect(9, 1, "_Z4ringPfi"));
-  EXPECT_TRUE(spans.record(9, "_Z4ringPfi", 0, 2000));
-  EXPECT_TRUE(spans.expect(10, 1, "_Z4ringPfi"));
+  EXPECT_TRUE(spans.expect(7, 0, h("_Z13pointer_chasePKjjPji")));
+  EXPECT_FALSE(spans.record(7, h("_Z11clock_probeiPx"), 1000, 2120)); // another function, same id
+  EXPECT_TRUE(spans.record(7, h("_Z13pointer_chasePKjjPji"), 5000, 397192));
+  EXPECT_FALSE(spans.record(7, h("_Z13pointer_chasePKjjPji"), 5000, 6000)); // counted once
+  EXPECT_TRUE(spans.expect(8, 0, h("_Z13pointer_chasePKjjPji")));
+  EXPECT_TRUE(spans.record(8, h("_Z13pointer_chasePKjjPji"), 0, 16000));
+  EXPECT_TRUE(spans.expect(9, 1, h("_Z4ringPfi")));
+  EXPECT_TRUE(spans.record(9, h("_Z4ringPfi"), 0, 2000));
+  EXPECT_TRUE(spans.expect(10, 1, h("_Z4ringPfi")));
   spans.cancel(10); // the launch failed: no record will come, and it does not count
-  EXPECT_FALSE(spans.record(10, "_Z4ringPfi", 0, 1000));
-  EXPECT_TRUE(spans.expect(12, 1, "_Z4ringPfi")); // its record never comes
-  EXPECT_FALSE(spans.expect(11, 2, nullptr));     // no name: the events time it
-  EXPECT_EQ(spans.expect(13, 3, "_Z1gv"), 1);
-  EXPECT_EQ(spans.expect(14, 3, "_Z1gv"), 2) << "the group's second launch to wait"; // no record
+  EXPECT_FALSE(spans.record(10, h("_Z4ringPfi"), 0, 1000));
+  EXPECT_TRUE(spans.expect(12, 1, h("_Z4ringPfi"))); // its record never comes
+  EXPECT_FALSE(spans.expect(11, 2, std::nullopt));   // no name: the events time it
+  EXPECT_EQ(spans.expect(13, 3, h("_Z1gv")), 1);
+  EXPECT_EQ(spans.expect(14, 3, h("_Z1gv")), 2) << "the group's second launch to wait"; // no record
 
   std::map<int, roofkit::launch_time_stats> events, samples;
   events[2].add(5e-6);
@@ -218,11 +223,11 @@ TEST(launch_book, launches_stop_waiting_for_records_past_the_limit) {
   EXPECT_FALSE(spans.expecting()); // until kernel activity is traced
   spans.start();
   for (std::uint32_t id = 0; id < 3; ++id)
-    EXPECT_TRUE(spans.expect(id, 0, "_Z1fv"));
+    EXPECT_TRUE(spans.expect(id, 0, h("_Z1fv")));
   EXPECT_TRUE(spans.expecting());
-  EXPECT_FALSE(spans.expect(3, 0, "_Z1fv")) << "the limit: this launch is the events'";
+  EXPECT_FALSE(spans.expect(3, 0, h("_Z1fv"))) << "the limit: this launch is the events'";
   EXPECT_FALSE(spans.expecting());
-  EXPECT_FALSE(spans.record(0, "_Z1fv", 0, 1000));
+  EXPECT_FALSE(spans.record(0, h("_Z1fv"), 0, 1000));
   std::map<int, roofkit::launch_time_stats> events, samples;
   events[0].add(1e-6);
   samples[0].add(2e-6);
@@ -230,4 +235,33 @@ TEST(launch_book, launches_stop_waiting_for_records_past_the_limit) {
   EXPECT_EQ(times.at(0).count(), 4);
   EXPECT_NEAR(times.at(0).total_s(), 1e-6 + 3 * 2e-6, 1e-12);
   EXPECT_EQ(spans.groups_short_of_records(), 1);
+}
+
+TEST(kernel_table, numbers_kernels_by_demangled_name_whatever_pointer_the_symbol_comes_by) {
+  roofkit::inject::kernel_table table;
+  char first[] = "_Z4ringPfi";
+  char copy[] = "_Z4ringPfi";
+  const auto ring = table.of(first);
+  EXPECT_EQ(ring.id, 0);
+  EXPECT_TRUE(ring.named);
+  EXPECT_FALSE(ring.collective);
+  EXPECT_EQ(ring.hash, h("_Z4ringPfi"));
+  EXPECT_EQ(table.name(ring.id), "ring(float*, int)");
+  EXPECT_EQ(table.of(first).id, 0) << "the same pointer again";
+  EXPECT_EQ(table.of(copy).id, 0) << "the same symbol at another address";
+  const auto nccl = table.of("_Z29ncclDevKernel_AllReduce_Sum_fv");
+  EXPECT_EQ(nccl.id, 1);
+  EXPECT_TRUE(nccl.collective);
+  // The driver reuses the address for another function (its module unloaded): not the old kernel.
+  std::strcpy(first, "_Z4gridPfi");
+  const auto grid_kernel = table.of(first);
+  EXPECT_EQ(grid_kernel.id, 2);
+  EXPECT_EQ(table.name(2), "grid(float*, int)");
+  EXPECT_EQ(grid_kernel.hash, h("_Z4gridPfi"));
+  const auto unnamed = table.of(nullptr);
+  EXPECT_FALSE(unnamed.named);
+  EXPECT_EQ(unnamed.id, 3);
+  EXPECT_EQ(table.of(nullptr).id, 3);
+  EXPECT_EQ(table.name(3), "(unnamed kernel)");
+  EXPECT_EQ(table.names().size(), 4u);
 }

@@ -1,0 +1,50 @@
+#pragma once
+// The application's kernels, numbered by demangled name and looked up on every launch by the
+// function's mangled symbol. The driver hands the same symbol pointer on every launch of a
+// function, so a known function costs a pointer lookup and a compare of its symbol, not a
+// demangling and two hashes of long template names (0.8 us a launch on a training step before:
+// validation/data/launch-parts-h200.json). Pure bookkeeping, tested on the CPU.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace roofkit::inject {
+
+/// The hash a launch and its kernel activity record are matched by: of the mangled name.
+std::size_t symbol_hash(const char* mangled);
+
+class kernel_table {
+public:
+  /// What a launch's kernel is.
+  struct kernel {
+    int id = 0;                ///< numbered as first launched, by demangled name
+    bool named = false;        ///< the launch had a symbol (else "(unnamed kernel)")
+    bool collective = false;   ///< a collective's kernel (is_collective_kernel)
+    std::size_t hash = 0;      ///< symbol_hash of the mangled name, when named
+  };
+  /// The kernel of a launch of `mangled` (null: the driver gave no name).
+  const kernel& of(const char* mangled);
+  /// The demangled name of kernel `id`; valid until the next call of of().
+  const std::string& name(int id) const { return names_[static_cast<std::size_t>(id)]; }
+  /// Every kernel's demangled name, by id.
+  const std::vector<std::string>& names() const { return names_; }
+
+private:
+  struct known {
+    std::string mangled; ///< checked on every lookup: the pointer may be reused after an unload
+    kernel facts;
+  };
+  const kernel& add(const char* mangled);
+
+  /// A cache: emptied when it holds this many pointers (in case the driver's were not stable).
+  static constexpr std::size_t max_pointers = 1 << 16;
+  std::unordered_map<const char*, known> by_pointer_;
+  std::unordered_map<std::string, kernel> by_symbol_;
+  std::unordered_map<std::string, int> ids_;
+  std::vector<std::string> names_;
+  std::optional<kernel> unnamed_;
+};
+
+} // namespace roofkit::inject
