@@ -9,9 +9,7 @@
 
 namespace roofkit::inject {
 
-std::size_t symbol_hash(const char* mangled) {
-  return std::hash<std::string_view>{}(mangled);
-}
+std::size_t symbol_hash(const char* mangled) { return std::hash<std::string_view>{}(mangled); }
 
 const kernel_table::kernel& kernel_table::add(const char* mangled) {
   const std::string symbol = mangled ? mangled : "";

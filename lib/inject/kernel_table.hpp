@@ -19,10 +19,10 @@ class kernel_table {
 public:
   /// What a launch's kernel is.
   struct kernel {
-    int id = 0;                ///< numbered as first launched, by demangled name
-    bool named = false;        ///< the launch had a symbol (else "(unnamed kernel)")
-    bool collective = false;   ///< a collective's kernel (is_collective_kernel)
-    std::size_t hash = 0;      ///< symbol_hash of the mangled name, when named
+    int id = 0;              ///< numbered as first launched, by demangled name
+    bool named = false;      ///< the launch had a symbol (else "(unnamed kernel)")
+    bool collective = false; ///< a collective's kernel (is_collective_kernel)
+    std::size_t hash = 0;    ///< symbol_hash of the mangled name, when named
   };
   /// The kernel of a launch of `mangled` (null: the driver gave no name).
   const kernel& of(const char* mangled);

@@ -1,0 +1,61 @@
+"""launch-parts.sh's evidence record: per variant, the MLP-Mixer step's time per measured step and
+the wall time of 100,000 tiny launches in each round, the cost per launch over the application
+alone, and the parts of a launch not profiled (us per call, from the run with the parts timed).
+Usage: launch_parts_json.py W REV"""
+import glob
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lab_json import main, measured_step_ms, record  # noqa: E402
+from launch_cost_json import STEP_LAUNCHES  # noqa: E402
+
+PART = re.compile(
+    r"roofkit-inject: ((?:lab: |launch callbacks at ).*?)\s+([\d.]+) s in (\d+) calls")
+
+
+def parts(path):
+    """{part: {"us_per_call", "calls"}} from a run's stderr with ROOFKIT_REPLAY_PHASES=1."""
+    out = {}
+    for m in PART.finditer(open(path, errors="replace").read()):
+        calls = int(m.group(3))
+        out[m.group(1)] = {"us_per_call": round(1e6 * float(m.group(2)) / max(calls, 1), 3),
+                           "calls": calls}
+    return out
+
+
+def report(w, rev):
+    app = os.environ.get("APP", "train_step")
+    launches = int(os.environ.get("STEP_LAUNCHES", STEP_LAUNCHES))
+    variants = {}
+    for wall in sorted(glob.glob(f"{w}/step.*.wall")):
+        name, rnd = os.path.basename(wall)[len("step."):-len(".wall")].rsplit(".", 1)
+        v = variants.setdefault(name, {"step_ms": [], "long_100k_s": []})
+        v["step_ms"].append(measured_step_ms(f"{w}/step.{name}.{rnd}.out"))
+        v["long_100k_s"].append(round(float(open(f"{w}/long.{name}.{rnd}.wall").read()), 3))
+    alone = variants.get("alone")
+    for name, v in variants.items():
+        if alone and None not in v["step_ms"] + alone["step_ms"]:
+            extra = min(v["step_ms"]) - min(alone["step_ms"])
+            v["step_us_per_launch_over_alone"] = round(1e3 * extra / launches, 2)
+        if alone:
+            extra = min(v["long_100k_s"]) - min(alone["long_100k_s"])
+            v["long_us_per_launch_over_alone"] = round(1e6 * extra / 100000, 2)
+        for run in ("step", "long"):
+            if os.path.exists(f"{w}/parts.{run}.{name}.err"):
+                v[f"{run}_parts"] = parts(f"{w}/parts.{run}.{name}.err")
+    return record(
+        "What a launch that is not profiled costs, part by part, once each shape is measured: "
+        f"validation/apps/{app}.py (30 steps, {launches} launches a step) and 100,000 tiny "
+        "launches alone, under profile with the "
+        "defaults and with one cut at a time (session: no counter session; capture: no "
+        "cuStreamIsCapturing; activity off), two rounds of walls, then one run each with the "
+        "launch callback's parts and the driver's launch body timed (us per call)",
+        "patch -p1 < validation/lab/launch-parts.patch; OUT=dir REV=rev "
+        f"APP={app} STEP_LAUNCHES={launches} validation/lab/launch-parts.sh", rev,
+        device=open(f"{w}/device.txt").read().strip(), variants=variants)
+
+
+if __name__ == "__main__":
+    main(sys.argv, report, "usage: launch_parts_json.py W REV")
