@@ -21,14 +21,6 @@ $RC profile -q -o $W/roofs.json -- "${STEP[@]}" >/dev/null 2>&1
 "$LONG" 1000 >/dev/null 2>&1
 read -ra variants <<<"${VARIANTS:-default ROOFKIT_PROFILE_ACTIVITY=off ROOFKIT_LAB_CUT=entry \
 ROOFKIT_LAB_CUT=timer ROOFKIT_LAB_CUT=spans}"
-for round in 1 2; do
-  timed step.alone.$round "${STEP[@]}"
-  timed long.alone.$round "$LONG" 100000
-  for v in "${variants[@]}"; do
-    env_=(); [ "$v" = default ] || env_=("$v")
-    timed "step.$v.$round" env "${env_[@]}" $RC profile -q -o $W/s.json -- "${STEP[@]}"
-    timed "long.$v.$round" env "${env_[@]}" $RC profile -q -o $W/l.json -- "$LONG" 100000
-  done
-done
+source validation/lab/variant-rounds.sh
 python3 validation/lab/launch_cost_json.py "$W" "${REV:-unknown}" >$ROOT/launch-cost.json
 echo "finished at $SECONDS s"

@@ -2,13 +2,12 @@
 the wall time of 100,000 tiny launches in each round, the cost per launch over the application
 alone, and the parts of a launch not profiled (us per call, from the run with the parts timed).
 Usage: launch_parts_json.py W REV"""
-import glob
 import os
 import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lab_json import main, measured_step_ms, record  # noqa: E402
+from lab_json import main, over_alone, record, step_and_long_walls  # noqa: E402
 from launch_cost_json import STEP_LAUNCHES  # noqa: E402
 
 PART = re.compile(
@@ -28,20 +27,8 @@ def parts(path):
 def report(w, rev):
     app = os.environ.get("APP", "train_step")
     launches = int(os.environ.get("STEP_LAUNCHES", STEP_LAUNCHES))
-    variants = {}
-    for wall in sorted(glob.glob(f"{w}/step.*.wall")):
-        name, rnd = os.path.basename(wall)[len("step."):-len(".wall")].rsplit(".", 1)
-        v = variants.setdefault(name, {"step_ms": [], "long_100k_s": []})
-        v["step_ms"].append(measured_step_ms(f"{w}/step.{name}.{rnd}.out"))
-        v["long_100k_s"].append(round(float(open(f"{w}/long.{name}.{rnd}.wall").read()), 3))
-    alone = variants.get("alone")
+    variants = over_alone(step_and_long_walls(w), launches, min)
     for name, v in variants.items():
-        if alone and None not in v["step_ms"] + alone["step_ms"]:
-            extra = min(v["step_ms"]) - min(alone["step_ms"])
-            v["step_us_per_launch_over_alone"] = round(1e3 * extra / launches, 2)
-        if alone:
-            extra = min(v["long_100k_s"]) - min(alone["long_100k_s"])
-            v["long_us_per_launch_over_alone"] = round(1e6 * extra / 100000, 2)
         for run in ("step", "long"):
             if os.path.exists(f"{w}/parts.{run}.{name}.err"):
                 v[f"{run}_parts"] = parts(f"{w}/parts.{run}.{name}.err")
