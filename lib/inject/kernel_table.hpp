@@ -13,9 +13,6 @@
 
 namespace roofkit::inject {
 
-/// The hash a launch and its kernel activity record are matched by: of the mangled name.
-std::size_t symbol_hash(const char* mangled);
-
 class kernel_table {
 public:
   /// What a launch's kernel is.
@@ -33,16 +30,15 @@ public:
   const std::vector<std::string>& names() const { return names_; }
 
 private:
-  struct known {
-    std::string mangled; ///< checked on every lookup: the pointer may be reused after an unload
-    kernel facts;
-  };
-  const kernel& add(const char* mangled);
+  using by_symbol = std::unordered_map<std::string, kernel>;
+  kernel numbered(const std::string& name, bool named, std::size_t hash);
 
   /// A cache: emptied when it holds this many pointers (in case the driver's were not stable).
   static constexpr std::size_t max_pointers = 1 << 16;
-  std::unordered_map<const char*, known> by_pointer_;
-  std::unordered_map<std::string, kernel> by_symbol_;
+  /// Each symbol's entry of by_symbol_, whose name is compared on every lookup: the address may
+  /// be reused for another function after an unload.
+  std::unordered_map<const char*, const by_symbol::value_type*> by_pointer_;
+  by_symbol by_symbol_;
   std::unordered_map<std::string, int> ids_;
   std::vector<std::string> names_;
   std::optional<kernel> unnamed_;

@@ -1,6 +1,11 @@
 #include "launch_spans.hpp"
 
+#include <functional>
+#include <string_view>
+
 namespace roofkit::inject {
+
+std::size_t symbol_hash(const char* mangled) { return std::hash<std::string_view>{}(mangled); }
 
 std::int64_t launch_spans::expect(std::uint32_t correlation, int group,
                                   std::optional<std::size_t> symbol) {

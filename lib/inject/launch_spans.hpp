@@ -11,6 +11,9 @@
 
 namespace roofkit::inject {
 
+/// The hash a launch and its kernel activity record are matched by: of the mangled name.
+std::size_t symbol_hash(const char* mangled);
+
 /// Launch times from kernel activity records: a launch timed by its record waits, by the driver
 /// call's correlation id, for the record of its own function; a record of another function under
 /// the same id (a kernel the profiler launched inside the application's launch call) is passed

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "kernel_table.hpp"
 #include "launch_registers.hpp"
 
 namespace roofkit::inject {

@@ -10,12 +10,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lab_json import main, over_alone, record, step_and_long_walls  # noqa: E402
 from launch_cost_json import STEP_LAUNCHES  # noqa: E402
 
-PART = re.compile(
-    r"roofkit-inject: ((?:lab: |launch callbacks at ).*?)\s+([\d.]+) s in (\d+) calls")
+PART = re.compile(r"roofkit-inject: ((?:lab: |launch callbacks at |session set-up|batches replayed)"
+                  r".*?)\s+([\d.]+) s in (\d+) calls")
 
 
 def parts(path):
-    """{part: {"us_per_call", "calls"}} from a run's stderr with ROOFKIT_REPLAY_PHASES=1."""
+    """{part: {"us_per_call", "calls"}} from a run's stderr with ROOFKIT_REPLAY_PHASES=1: the
+    launch callback's parts, and the session's set-up and the batches replayed (once a run)."""
     out = {}
     for m in PART.finditer(open(path, errors="replace").read()):
         calls = int(m.group(3))
