@@ -1158,10 +1158,10 @@ private:
       shape_details_.note_full(rec.shape, per_launch_set_misses(used.metrics(), values));
   }
 
-  // Whether the per-launch set may be used: with more samples a shape than the default (which
-  // would switch sets for the second launch of each shape), or every launch.
+  // Whether the per-launch set may be used: with more than two samples a shape (with two, a
+  // switch of sets for each shape's second launch would cost more than it saves), or every launch.
   bool per_launch_set_allowed() const {
-    return options_.sample.all() || options_.sample.per_shape > sample_limit{}.per_shape;
+    return options_.sample.all() || options_.sample.per_shape > 2;
   }
 
   // A record per measured launch of a replayed batch, each charged its share of `seconds`.

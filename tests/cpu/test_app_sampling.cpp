@@ -32,7 +32,7 @@ TEST(sample_option, parses_all_or_a_count_and_names_a_bad_value_with_the_valid_r
   EXPECT_EQ(roofkit::parse_sample_limit("1000000").per_shape, 1000000);
   EXPECT_EQ(roofkit::to_string(roofkit::parse_sample_limit("all")), "all");
   EXPECT_EQ(roofkit::to_string(roofkit::parse_sample_limit("7")), "7");
-  EXPECT_EQ(roofkit::sample_limit{}.per_shape, 2); // the default
+  EXPECT_EQ(roofkit::sample_limit{}.per_shape, 1); // the default
   for (const char* bad : {"0", "-1", "x", "2.5", "", "1000001", "All"})
     EXPECT_EQ(message_of([&] { roofkit::parse_sample_limit(bad); }),
               std::string("sample '") + bad + "' is not valid (valid: 1 to 1000000, or all)");
@@ -257,6 +257,10 @@ TEST(sampled_log, work_is_extrapolated_from_measured_launches_to_all_launches_of
   EXPECT_DOUBLE_EQ(shapes[1].bytes.at(memory_level::dram), 16e6);
   EXPECT_EQ(shapes[2].launches, 1);
   EXPECT_DOUBLE_EQ(shapes[2].spread_dram, 0); // one measured launch
+  // Over every timed launch of the shape, from its groups' times: 100 to 120 us, 105 us mean.
+  EXPECT_NEAR(gemm.spread_time_timed, 20e-6 / 105e-6, 1e-9);
+  EXPECT_DOUBLE_EQ(shapes[1].spread_time_timed, 0); // four launches of 20 us
+  EXPECT_DOUBLE_EQ(shapes[2].spread_time_timed, 0); // one launch
   // Per kernel: both gemm shapes summed, the largest spread kept.
   for (const auto& k : roofkit::summarize_kernels(roofkit::parse_profile_log(sampled_log_text())))
     if (k.name == "gemm") {
@@ -296,6 +300,7 @@ TEST(sampled_log, run_kernels_carry_extrapolated_totals_and_the_json_says_measur
   EXPECT_DOUBLE_EQ(big->counters.at("roofkit__app_measured_launches"), 2);
   EXPECT_DOUBLE_EQ(big->counters.at("roofkit__app_inferred_launches"), 4);
   EXPECT_NEAR(big->counters.at("roofkit__app_spread_dram_bytes"), 0.2e6 / 1.1e6, 1e-12);
+  EXPECT_NEAR(big->counters.at("roofkit__app_spread_time_timed"), 20e-6 / 105e-6, 1e-9);
   EXPECT_NE(big->size.find("4 inferred"), std::string::npos) << big->size;
   const auto j = nlohmann::json::parse(roofkit::profile_run_json(r, log, in));
   const auto& p = j["profile"];
@@ -310,6 +315,8 @@ TEST(sampled_log, run_kernels_carry_extrapolated_totals_and_the_json_says_measur
   EXPECT_EQ(p["shapes"][0]["inferred_indexes"], nlohmann::json({6, 9, 12, 15}));
   EXPECT_DOUBLE_EQ(p["shapes"][0]["flops"]["fp32"].get<double>(), 6e9);
   EXPECT_NEAR(p["shapes"][0]["spread"]["dram_bytes"].get<double>(), 0.2e6 / 1.1e6, 1e-12);
+  EXPECT_NEAR(p["shapes"][0]["spread"]["gpu_time_timed"].get<double>(), 20e-6 / 105e-6, 1e-9);
+  EXPECT_NEAR(p["kernels"][0]["spread"]["gpu_time_timed"].get<double>(), 20e-6 / 105e-6, 1e-9);
   EXPECT_EQ(p["kernels"][0]["name"], "gemm");
   EXPECT_EQ(p["kernels"][0]["inferred"], 4);
   EXPECT_DOUBLE_EQ(p["kernels"][0]["flops"]["fp32"].get<double>(), 6.5e9);

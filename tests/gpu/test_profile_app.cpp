@@ -43,19 +43,18 @@ struct profiled {
   double wall_s = 0; ///< the whole `roofline-cuda profile` command
 };
 
-profiled profile(const std::string& name, const std::string& options, const std::string& args,
-                 const std::string& app = ROOFKIT_APP_FEATURES) {
+// `roofline-cuda profile OPTIONS -o NAME.json -- APP ARGS` as given (the tool's defaults).
+profiled profile_as_given(const std::string& name, const std::string& options,
+                          const std::string& args, const std::string& app) {
   const fs::path dir = fs::path(ROOFKIT_TEST_BINARY_DIR) / "profile_gpu_test";
   fs::create_directories(dir);
   const fs::path run = dir / (name + ".json");
   const fs::path out = dir / (name + ".out");
   const fs::path err = dir / (name + ".err");
   fs::remove(run);
-  // Every launch profiled (these tests check each launch's replay); sampling has its own tests.
-  const std::string sample = options.find("--sample") == std::string::npos ? "--sample all " : "";
-  const std::string cmd = std::string("'") + ROOFKIT_TOOL + "' profile " + sample + options +
-                          " -o '" + run.string() + "' -- '" + app + "' " + args + " >'" +
-                          out.string() + "' 2>'" + err.string() + "'";
+  const std::string cmd = std::string("'") + ROOFKIT_TOOL + "' profile " + options + " -o '" +
+                          run.string() + "' -- '" + app + "' " + args + " >'" + out.string() +
+                          "' 2>'" + err.string() + "'";
   profiled p;
   const auto start = std::chrono::steady_clock::now();
   const int status = std::system(cmd.c_str());
@@ -66,6 +65,14 @@ profiled profile(const std::string& name, const std::string& options, const std:
   if (fs::exists(run))
     p.run = json::parse(roofkit::read_text_file(run));
   return p;
+}
+
+// Every launch profiled unless OPTIONS choose a sample (these tests check each launch's replay;
+// sampling has its own tests).
+profiled profile(const std::string& name, const std::string& options, const std::string& args,
+                 const std::string& app = ROOFKIT_APP_FEATURES) {
+  const bool sampled = options.find("--sample") != std::string::npos;
+  return profile_as_given(name, (sampled ? "" : "--sample all ") + options, args, app);
 }
 
 int count_reason(const json& run, const std::string& reason, const std::string& name_part) {
@@ -544,7 +551,28 @@ TEST(profile_app, nvtx_scope_thread_keeps_nsight_computes_per_thread_rule) {
   EXPECT_EQ(launches_by_kernel(p.run), (std::map<std::string, int>{{"pusher_kernel", 1}})) << p.err;
 }
 
-// The default sample: the first 2 launches of each of the three shapes profiled, the other
+// The default sample: the first launch of each of the three shapes profiled, the others inferred
+// from it, every launch timed, and the spread of each shape's GPU time over its timed launches.
+TEST(profile_app, the_default_profiles_the_first_launch_of_each_shape) {
+  const int n = 3000;
+  const auto p = profile_as_given("sample-default", "", std::to_string(n), ROOFKIT_APP_LONG_RUN);
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  const auto& prof = p.run["profile"];
+  EXPECT_EQ(prof["options"]["sample"], "1");
+  EXPECT_EQ(prof["profiled_launches"].get<int>(), 3) << p.err;
+  EXPECT_EQ(prof["inferred_launches"].get<int>(), n - 3);
+  ASSERT_EQ(prof["shapes"].size(), 3u);
+  for (const auto& s : prof["shapes"]) {
+    EXPECT_EQ(s["launches"].get<int>(), n / 3) << s;
+    EXPECT_EQ(s["measured"].get<int>(), 1) << s;
+    EXPECT_EQ(s["spread"]["gpu_time"].get<double>(), 0) << s; // one measured launch
+    const double timed = s["spread"]["gpu_time_timed"].get<double>();
+    EXPECT_GT(timed, 0) << s; // 1,000 launches, not all of one length
+    EXPECT_LT(timed, 100) << s;
+  }
+}
+
+// Two samples a shape: the first 2 launches of each of the three shapes profiled, the other
 // launches inferred from them, every launch timed (by its activity record; by events with kernel
 // activity off), and the work extrapolated to all launches.
 TEST(profile_app, sampling_profiles_two_launches_of_each_shape_and_times_every_launch) {
@@ -554,7 +582,7 @@ TEST(profile_app, sampling_profiles_two_launches_of_each_shape_and_times_every_l
       profile("sample-events", "--sample 2", std::to_string(n), ROOFKIT_APP_LONG_RUN);
   unsetenv("ROOFKIT_PROFILE_ACTIVITY");
   ASSERT_EQ(by_events.exit_code, 0) << by_events.err;
-  const auto p = profile("sample-default", "--sample 2", std::to_string(n), ROOFKIT_APP_LONG_RUN);
+  const auto p = profile("sample-two", "--sample 2", std::to_string(n), ROOFKIT_APP_LONG_RUN);
   ASSERT_EQ(p.exit_code, 0) << p.err;
   const json time = p.run["profile"].value("profiler_time_s", json::object());
   EXPECT_EQ(time.value("launch_groups_timed_by_events", -1.0), 0.0) << time.dump();

@@ -283,8 +283,11 @@ const roofkit::cli::registration profile_registration{
       cmd->add_option("--sample", o->sample,
                       "Launches of each shape (kernel, grid, block, dynamic shared memory) "
                       "profiled with counters, 1 to 1000000 or all; every launch is timed. "
-                      "Default 2: a training step repeats its shapes every step, so two "
-                      "measure each shape and show its spread at a fraction of the cost");
+                      "Default 1: a training loop repeats its shapes every step, so one "
+                      "measured launch gives each shape's work, and each further one costs a "
+                      "replay per shape (a long run's profiler time is mostly these); the "
+                      "spread of a shape's GPU time over all its launches comes from the "
+                      "timing. 2 or more also show how counts vary between launches of a shape");
       auto* stalls =
           cmd->add_flag("--stalls", o->stalls,
                         "Run the application once more under warp-stall (PC) sampling: each "

@@ -49,7 +49,7 @@ std::int64_t parse_replay_batch(std::int64_t n);
 /// Launches of each launch shape (kernel, grid, block, dynamic shared memory) profiled with
 /// counters; the later ones of the shape are timed only, their work inferred from the shape's.
 struct sample_limit {
-  std::int64_t per_shape = 2; ///< the first N launches of every shape; -1: every launch
+  std::int64_t per_shape = 1; ///< the first N launches of every shape; -1: every launch
   bool all() const { return per_shape < 0; }
   bool operator==(const sample_limit& o) const { return per_shape == o.per_shape; }
 };
@@ -405,6 +405,8 @@ struct kernel_summary {
   double spread_time = 0;
   double spread_flops = 0;
   double spread_dram = 0;
+  /// The largest (max - min) / mean GPU time over all timed launches of one of its shapes.
+  double spread_time_timed = 0;
 };
 
 /// The summary, largest total time first.
@@ -427,6 +429,8 @@ struct shape_totals {
   double spread_time = 0;
   double spread_flops = 0;
   double spread_dram = 0;
+  /// Over every timed launch, (max - min) / mean GPU time (0 without the groups' times).
+  double spread_time_timed = 0;
 };
 
 /// Every shape of the log in order of first appearance (per process). Logs written before

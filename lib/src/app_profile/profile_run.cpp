@@ -111,6 +111,7 @@ std::vector<kernel_summary> summarize_kernels(const profile_log& log) {
     s.spread_time = std::max(s.spread_time, t.spread_time);
     s.spread_flops = std::max(s.spread_flops, t.spread_flops);
     s.spread_dram = std::max(s.spread_dram, t.spread_dram);
+    s.spread_time_timed = std::max(s.spread_time_timed, t.spread_time_timed);
   }
   double total = 0;
   for (const auto& [name, s] : by_name)
@@ -237,6 +238,7 @@ void add_sampling_counters(kernel_result& k, const std::string& name,
   double spread_time = 0;
   double spread_flops = 0;
   double spread_dram = 0;
+  double spread_timed = 0;
   for (const auto& t : shapes) {
     if (t.shape.name != name || t.shape.grid != k.launch.grid || t.shape.block != k.launch.block)
       continue;
@@ -249,6 +251,7 @@ void add_sampling_counters(kernel_result& k, const std::string& name,
     spread_time = std::max(spread_time, t.spread_time);
     spread_flops = std::max(spread_flops, t.spread_flops);
     spread_dram = std::max(spread_dram, t.spread_dram);
+    spread_timed = std::max(spread_timed, t.spread_time_timed);
   }
   k.counters["roofkit__app_measured_launches"] = measured;
   k.counters["roofkit__app_inferred_launches"] = inferred;
@@ -257,6 +260,7 @@ void add_sampling_counters(kernel_result& k, const std::string& name,
   k.counters["roofkit__app_spread_time"] = spread_time;
   k.counters["roofkit__app_spread_flops"] = spread_flops;
   k.counters["roofkit__app_spread_dram_bytes"] = spread_dram;
+  k.counters["roofkit__app_spread_time_timed"] = spread_timed;
 }
 
 } // namespace
@@ -326,8 +330,12 @@ template <class K> json totals_json(const std::map<K, double>& m) {
   return j;
 }
 
-json spread_json(double time, double flops, double dram) {
-  return {{"gpu_time", time}, {"flops", flops}, {"dram_bytes", dram}};
+// The spreads of a shape_totals or a kernel_summary.
+template <class T> json spread_json(const T& t) {
+  return {{"gpu_time", t.spread_time},
+          {"flops", t.spread_flops},
+          {"dram_bytes", t.spread_dram},
+          {"gpu_time_timed", t.spread_time_timed}};
 }
 
 // Most inferred launch indexes a shape lists in the run file (beyond it, the count only).
@@ -352,7 +360,7 @@ json shapes_json(const profile_log& log, const std::vector<shape_totals>& shapes
                 {"bytes_per_launch", totals_json(t.bytes_per_launch)},
                 {"flops", totals_json(t.flops)},
                 {"bytes", totals_json(t.bytes)},
-                {"spread", spread_json(t.spread_time, t.spread_flops, t.spread_dram)}};
+                {"spread", spread_json(t)}};
     const auto inf = log.inferred.find({t.shape.pid, t.shape.id});
     if (inf != log.inferred.end() && inf->second.size() <= max_listed_inferred)
       one["inferred_indexes"] = inf->second;
@@ -414,7 +422,7 @@ json summary_json(const profile_log& log) {
                        {"gpu_time_share", s.share},
                        {"flops", totals_json(s.flops)},
                        {"bytes", totals_json(s.bytes)},
-                       {"spread", spread_json(s.spread_time, s.spread_flops, s.spread_dram)}});
+                       {"spread", spread_json(s)}});
   return summary;
 }
 

@@ -69,6 +69,24 @@ void fill_measured(shape_totals& t, const std::vector<const launch_record*>& mea
   t.spread_dram = relative_spread(dram);
 }
 
+// Sums group `g` into `sum`, the times' range over the groups that have one (logs before the
+// groups' times give 0).
+void add_group(launch_group& sum, const launch_group& g) {
+  if (g.launches > 0 && g.max_s > 0) {
+    const bool first = !(sum.max_s > 0);
+    sum.min_s = first ? g.min_s : std::min(sum.min_s, g.min_s);
+    sum.max_s = std::max(sum.max_s, g.max_s);
+  }
+  sum.launches += g.launches;
+  sum.inferred += g.inferred;
+  sum.total_s += g.total_s;
+}
+
+double timed_spread(const launch_group& g) {
+  const double mean = g.launches > 0 ? g.total_s / static_cast<double>(g.launches) : 0;
+  return g.launches > 1 && g.max_s > 0 && mean > 0 ? (g.max_s - g.min_s) / mean : 0;
+}
+
 } // namespace
 
 std::vector<shape_totals> sampled_shapes(const profile_log& log_in) {
@@ -85,12 +103,8 @@ std::vector<shape_totals> sampled_shapes(const profile_log& log_in) {
     if (l.shape >= 0 && l.kernel.status == "ok")
       measured[{l.pid, l.shape}].push_back(&l);
   std::map<shape_id, launch_group> groups;
-  for (const auto& g : log_in.groups) {
-    auto& sum = groups[{g.pid, g.shape}];
-    sum.launches += g.launches;
-    sum.inferred += g.inferred;
-    sum.total_s += g.total_s;
-  }
+  for (const auto& g : log_in.groups)
+    add_group(groups[{g.pid, g.shape}], g);
   std::vector<shape_totals> out;
   for (const auto& s : shapes) {
     shape_totals t;
@@ -102,6 +116,7 @@ std::vector<shape_totals> sampled_shapes(const profile_log& log_in) {
       t.launches = g->second.launches;
       t.inferred = g->second.inferred;
       t.total_s = g->second.total_s;
+      t.spread_time_timed = timed_spread(g->second);
     } else { // no group records (the process died, or a log before sampling)
       const auto inf = log_in.inferred.find(id);
       t.inferred = inf == log_in.inferred.end() ? 0 : static_cast<std::int64_t>(inf->second.size());
