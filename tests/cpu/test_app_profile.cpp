@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -318,6 +319,35 @@ TEST(profile_log, the_set_up_is_counted_once_apart_from_the_launches) {
   EXPECT_DOUBLE_EQ(old.setup_s, 0.0);
   EXPECT_DOUBLE_EQ(old.per_launch_s(), old.per_launch_after_setup_s());
   EXPECT_DOUBLE_EQ(roofkit::profile_cost_of(roofkit::profile_log{}).per_launch_s(), 0.0);
+}
+
+// Module unloads that ended most sets of passes (cuDNN trying its engines) get a note in the run
+// with the way to leave them out; a few of them, or a minority of the sets, do not.
+TEST(profile_log, sets_ended_by_module_unloads_get_a_note_when_they_are_most_of_them) {
+  roofkit::launch_record a;
+  a.kernel.name = "a";
+  const std::string launch = roofkit::launch_line(a);
+  auto log_with = [&](double sets, double library, double module) {
+    return roofkit::parse_profile_log(
+        launch +
+        roofkit::profiler_time_line({{"batches", sets},
+                                     {"batch_ended_by:cuLibraryUnload", library},
+                                     {"batch_ended_by:cuModuleUnload_v2", module},
+                                     {"batch_ended_by:cuMemFree_v2", sets - library - module}}) +
+        roofkit::end_line(1));
+  };
+  const auto note = roofkit::unload_sets_note(log_with(77, 50, 9));
+  EXPECT_NE(note.find("59 of the 77 sets of replay passes were ended by module unloads"),
+            std::string::npos)
+      << note;
+  EXPECT_NE(note.find("from its cudaProfilerStart, or inside an NVTX range"), std::string::npos)
+      << note;
+  const auto r = roofkit::build_profile_run(log_with(77, 50, 9), {});
+  EXPECT_NE(std::find(r.context.notes.begin(), r.context.notes.end(), note), r.context.notes.end());
+  EXPECT_EQ(roofkit::unload_sets_note(log_with(13, 5, 4)), "");  // under 10 unloads
+  EXPECT_EQ(roofkit::unload_sets_note(log_with(30, 10, 4)), ""); // under half of the sets
+  EXPECT_NE(roofkit::unload_sets_note(log_with(20, 10, 0)), ""); // exactly half
+  EXPECT_EQ(roofkit::unload_sets_note(roofkit::profile_log{}), "");
 }
 
 TEST(profile_log, activity_registers_replace_the_compiled_count_of_that_process_only) {

@@ -76,6 +76,8 @@ void print_summary(const roofkit::app_profile_result& res,
       res.log.finished || res.log.device.empty()
           ? ""
           : "; the records end early (the application did not exit normally)"));
+  if (const auto note = roofkit::unload_sets_note(res.log); !note.empty())
+    say("note: " + note + " (--profile-from-start off, --nvtx RANGE)");
 }
 
 // A job whose processes have ranks (torchrun, mpirun, srun): one run file per rank beside the

@@ -344,6 +344,11 @@ struct profile_cost {
 };
 profile_cost profile_cost_of(const profile_log& log);
 
+/// When module unloads ended at least 10 and half of the run's sets of passes (an application
+/// that loads, runs and unloads kernels it tries once, as cuDNN does when it benchmarks its
+/// algorithms), a note saying so and how to leave that part out; empty otherwise.
+std::string unload_sets_note(const profile_log& log);
+
 /// The profiled launches of a log measured with the per-launch set, and that set's passes as the
 /// device record gives them ("fewer" in a log without them).
 struct per_launch_set_use {

@@ -186,6 +186,26 @@ profile_cost profile_cost_of(const profile_log& log) {
   return c;
 }
 
+std::string unload_sets_note(const profile_log& log) {
+  double sets = 0;
+  double by_unloads = 0;
+  for (const auto& [field, n] : log.profiler_time) {
+    if (field == "batches")
+      sets += n;
+    else if (field.rfind("batch_ended_by:cuModuleUnload", 0) == 0 ||
+             field.rfind("batch_ended_by:cuLibraryUnload", 0) == 0)
+      by_unloads += n;
+  }
+  if (by_unloads < 10 || 2 * by_unloads < sets)
+    return {};
+  return fmt::format("{:.0f} of the {:.0f} sets of replay passes were ended by module unloads: "
+                     "the application loaded, ran and unloaded kernels it tried (as cuDNN does "
+                     "while it benchmarks its algorithms), and each set was replayed before its "
+                     "unload. To leave that part out, profile the application's own region: "
+                     "from its cudaProfilerStart, or inside an NVTX range",
+                     by_unloads, sets);
+}
+
 per_launch_set_use per_launch_set_of(const profile_log& log) {
   per_launch_set_use u;
   u.launches = static_cast<std::size_t>(std::count_if(

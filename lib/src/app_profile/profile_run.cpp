@@ -318,6 +318,8 @@ run build_profile_run(const profile_log& log, const profile_run_inputs& in) {
   }
   c.sm_clock_mhz = median_of(sm_mhz);
   c.mem_clock_mhz = median_of(mem_mhz);
+  if (auto note = unload_sets_note(log); !note.empty())
+    c.notes.push_back(std::move(note));
   return r;
 }
 
