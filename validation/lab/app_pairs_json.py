@@ -9,7 +9,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lab_json import main, measured_step_ms, record  # noqa: E402
+from lab_json import lab_device, main, measured_step_ms, record  # noqa: E402
 
 
 def report(w, rev):
@@ -33,7 +33,7 @@ def report(w, rev):
         "to the mean of the runs alone, one measured step's time (after the "
         "warm-up) in each run, launches, profiled launches and profiler time",
         "OUT=dir REV=rev validation/lab/app-pairs.sh", rev,
-        device=open(f"{w}/device.txt").read().strip(), applications=apps)
+        device=lab_device(w), applications=apps)
 
 
 if __name__ == "__main__":

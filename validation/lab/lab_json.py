@@ -65,6 +65,11 @@ def over_alone(variants, step_launches, pick):
     return variants
 
 
+def lab_device(w):
+    """The GPU line lab-start.sh wrote in W (name, UUID, driver, clocks)."""
+    return open(f"{w}/device.txt").read().strip()
+
+
 def record(what, command, rev, device=None, **parts):
     """A roofkit.validation/1 record: what, command, device (the first GPU's name and driver
     unless given), date, revision, then `parts` in order."""

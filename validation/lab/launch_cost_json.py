@@ -6,7 +6,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lab_json import main, over_alone, record, step_and_long_walls  # noqa: E402
+from lab_json import lab_device, main, over_alone, record, step_and_long_walls  # noqa: E402
 
 STEP_LAUNCHES = 860  # the MLP-Mixer step's launches a step (42,986 in 50 steps)
 
@@ -22,7 +22,7 @@ def report(w, rev):
         "better of each taken",
         "patch -p1 < validation/lab/launch-cost.patch; OUT=dir REV=rev "
         "validation/lab/launch-cost.sh", rev,
-        device=open(f"{w}/device.txt").read().strip(), variants=variants)
+        device=lab_device(w), variants=variants)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lab_json import main, over_alone, record, step_and_long_walls  # noqa: E402
+from lab_json import lab_device, main, over_alone, record, step_and_long_walls  # noqa: E402
 from launch_cost_json import STEP_LAUNCHES  # noqa: E402
 
 PART = re.compile(r"roofkit-inject: ((?:lab: |launch callbacks at |session set-up|batches replayed)"
@@ -42,7 +42,7 @@ def report(w, rev):
         "launch callback's parts and the driver's launch body timed (us per call)",
         "patch -p1 < validation/lab/launch-parts.patch; OUT=dir REV=rev "
         f"APP={app} STEP_LAUNCHES={launches} validation/lab/launch-parts.sh", rev,
-        device=open(f"{w}/device.txt").read().strip(), variants=variants)
+        device=lab_device(w), variants=variants)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lab_json import main, over_alone, record, step_and_long_walls  # noqa: E402
+from lab_json import lab_device, main, over_alone, record, step_and_long_walls  # noqa: E402
 from launch_cost_json import STEP_LAUNCHES  # noqa: E402
 
 
@@ -24,7 +24,7 @@ def report(w, rev):
         "under O (this tree with PATCH reversed) and under N (this tree), with the defaults, in "
         "turn within each round; medians over the rounds",
         "PATCH=file OUT=dir REV=rev validation/lab/steady-ab.sh", rev,
-        device=open(f"{w}/device.txt").read().strip(), variants=variants)
+        device=lab_device(w), variants=variants)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lab_json import main, record  # noqa: E402
+from lab_json import lab_device, main, record  # noqa: E402
 
 
 def stamped(path):
@@ -53,13 +53,12 @@ def report(w, rev):
     for path in sorted(glob.glob(f"{w}/*.*.txt")):
         app, run = os.path.basename(path)[:-4].split(".", 1)
         apps.setdefault(app, {})[run] = parts(path)
-    device = open(f"{w}/device.txt").read().strip() if os.path.exists(f"{w}/device.txt") else None
     return record(
         "Where a 50-step profiled run's wall time goes besides its measured steps: the GPT loop "
         "and the MLP-Mixer step alone, under profile with nothing selected (--kernel nomatch_zz; "
         "the GPT loop also with kernel activity off), with the defaults and alone again, each "
         "output line stamped on arrival",
-        "OUT=dir REV=rev validation/lab/wall-timeline.sh", rev, device=device, runs=apps)
+        "OUT=dir REV=rev validation/lab/wall-timeline.sh", rev, device=lab_device(w), runs=apps)
 
 
 if __name__ == "__main__":
