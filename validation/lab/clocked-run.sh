@@ -2,7 +2,8 @@
 # Builds one lab program (validation/lab/NAME.cu, or the underscored name), runs it with
 # nvidia-smi sampling the clocks every 10 ms, and writes $OUT/NAME.json: the program's JSON with
 # the evidence fields added (schema, what, command, device, date, revision, the median SM and
-# memory clocks while the GPU was busy). Usage: REV=rev validation/lab/clocked-run.sh NAME "WHAT"
+# memory clocks while the GPU was busy). LAB_LIBS adds link options (e.g. -lcupti -lcheckpoint -lcuda).
+# Usage: REV=rev [LAB_LIBS=...] validation/lab/clocked-run.sh NAME "WHAT"
 set -uo pipefail
 cd "$(dirname "$0")"
 NAME="${1:?usage: REV=rev validation/lab/clocked-run.sh NAME WHAT}"
@@ -10,7 +11,7 @@ WHAT="${2:?usage: REV=rev validation/lab/clocked-run.sh NAME WHAT}"
 SRC="${NAME//-/_}.cu"
 OUT="$(mkdir -p "${OUT:-../../out/$NAME}" && cd "${OUT:-../../out/$NAME}" && pwd)"
 CAP="$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' .')"
-nvcc -O2 -arch="sm_${CAP:-90}" -o "$OUT/$NAME.bin" "$SRC" || exit 1
+nvcc -O2 -arch="sm_${CAP:-90}" -o "$OUT/$NAME.bin" "$SRC" ${LAB_LIBS:-} || exit 1
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,utilization.gpu --format=csv,noheader,nounits \
   -lms 10 >"$OUT/smi.csv" &
 smi=$!
