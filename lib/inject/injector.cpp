@@ -659,6 +659,7 @@ private:
     // ranges it drops (profile_launch).
     po.cache = options_.cache;
     po.max_launch_sequence = max_batch_steps();
+    po.step_user_ranges = replay_in_user_ranges();
     po.config_cache_dir = default_cache_dir();
     const auto t0 = std::chrono::steady_clock::now();
     const auto set_up_for = [&] {
@@ -692,6 +693,14 @@ private:
                 &s.sessions->full());
     s.method_written = s.sessions->full().cache_control_method();
     return &s;
+  }
+
+  // ROOFKIT_REPLAY_RANGES=user: a replay's measured launches are its only (user) ranges, its
+  // other launches run outside any (profiler_options::step_user_ranges). A lab switch until the
+  // counters are checked against auto range's and ncu's.
+  static bool replay_in_user_ranges() {
+    const char* v = std::getenv("ROOFKIT_REPLAY_RANGES");
+    return v && std::string(v) == "user";
   }
 
   // Writes the device record again when the session's cache control method changed since the

@@ -2,15 +2,20 @@
 // re-issued, and memsets (lib/src/profiler/step_layout.cpp), and the counter image sizes.
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 #include "profiler/step_layout.hpp"
+#include "roofkit/core.hpp"
 
 namespace {
 
 using roofkit::detail::image_ranges;
 using roofkit::detail::lay_out_steps;
+using roofkit::detail::lay_out_user_range_steps;
 using roofkit::detail::reads_instances;
+using roofkit::detail::step_range_name;
+using roofkit::detail::step_ranges_by_name;
 using step = roofkit::profiler_session::sequence_step;
 
 const step measured_launch{{}, true, true};
@@ -37,6 +42,34 @@ TEST(step_layout, only_launches_measured_is_one_range_per_launch_after_its_flush
   EXPECT_EQ(l.ranges, 6u);
   EXPECT_EQ(l.measured_at, (std::vector<std::size_t>{1, 3, 5}));
   EXPECT_EQ(lay_out_steps({}, 1).ranges, 0u);
+}
+
+TEST(step_layout, in_user_range_only_the_measured_launches_are_ranges) {
+  const auto l = lay_out_user_range_steps(
+      {riding_launch, measured_launch, riding_launch, a_memset, measured_launch, riding_launch});
+  EXPECT_EQ(l.ranges, 2u);
+  EXPECT_EQ(l.measured_at, (std::vector<std::size_t>{0, 1}));
+  EXPECT_EQ(lay_out_user_range_steps({riding_launch, a_memset}).ranges, 0u);
+}
+
+TEST(step_layout, user_ranges_are_found_by_name_in_any_order) {
+  EXPECT_EQ(step_range_name(0), "step 0");
+  EXPECT_EQ(step_range_name(12), "step 12");
+  const std::vector<std::string> decoded{step_range_name(2), step_range_name(0),
+                                         step_range_name(1)};
+  EXPECT_EQ(step_ranges_by_name(decoded, 3), (std::vector<std::size_t>{1, 2, 0}));
+  EXPECT_TRUE(step_ranges_by_name({}, 0).empty());
+}
+
+TEST(step_layout, a_missing_or_extra_user_range_is_an_error) {
+  try {
+    step_ranges_by_name({step_range_name(0), step_range_name(2)}, 3);
+    FAIL() << "a missing range was accepted";
+  } catch (const roofkit::error& e) {
+    EXPECT_NE(std::string(e.what()).find("measured step 2 of 3"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(step_ranges_by_name({step_range_name(0), step_range_name(1)}, 1), roofkit::error);
+  EXPECT_THROW(step_ranges_by_name({step_range_name(0), "step 0x"}, 1), roofkit::error);
 }
 
 TEST(step_layout, images_hold_one_range_more_in_powers_of_two) {

@@ -270,6 +270,13 @@ struct profiler_options {
   /// launches, each with its cache control (CUPTI keeps the first configuration of an enabled
   /// profiler); each call then sizes its counter image for its own launches.
   std::size_t max_launch_sequence = 1;
+  /// profile_steps() (and the profiler enable_range_profiler() warms up) in user range: each
+  /// measured step is a range of its own, pushed after its cache control and popped once it has
+  /// run; the steps not measured run outside any range. In auto range every kernel is a range, and
+  /// CUPTI's launch of one took 0.46-0.86 ms a pass on an H200 against 6 us outside a range
+  /// (validation/data/launch-cost-states-h200.json). A user range's time and cycle counters span
+  /// its push to its pop, the launch's own latency included.
+  bool step_user_ranges = false;
   /// Receives warnings (dropped metrics, dropped ranges); default: stderr, "roofkit: warning: ".
   std::function<void(const std::string&)> warn;
   /// Where the session keeps its configured metric set between processes

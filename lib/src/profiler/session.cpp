@@ -330,7 +330,21 @@ struct profiler_session::impl {
   }
   // The most ranges a sequence takes: every launch of the longest sequence, each after its flush.
   std::size_t longest_sequence() const {
-    return std::max<std::size_t>(options.max_launch_sequence, 1) * (flush_ranges() + 1);
+    const std::size_t steps = std::max<std::size_t>(options.max_launch_sequence, 1);
+    return options.step_user_ranges ? steps : steps * (flush_ranges() + 1);
+  }
+  // The range mode of profile_steps() and of the warm-up before it.
+  CUpti_ProfilerRange step_mode() const {
+    return options.step_user_ranges ? CUPTI_UserRange : CUPTI_AutoRange;
+  }
+  // Inside a user-range pass: the range of measured step `index` opens, or closes.
+  void push_step(std::size_t index) const {
+    if (options.step_user_ranges)
+      range_profiler->push(detail::step_range_name(index));
+  }
+  void pop_step() const {
+    if (options.step_user_ranges)
+      range_profiler->pop();
   }
   // Ranges the kept auto-range profiler is configured for: the longest sequence's, and one more to
   // see a work that launched a second kernel.
@@ -721,8 +735,9 @@ void profiler_session::enable_range_profiler() {
   const std::unique_ptr<void, decltype(&cudaFree)> elapsed_owner(elapsed, &cudaFree);
   // CUPTI keeps this first configuration: a warm-up configured for fewer ranges than a later call
   // made that call's launches fail (validation/data/replay-set-h200.json).
-  s.kept_passes(CUPTI_AutoRange, s.sequence_ranges(), "the warm-up",
+  s.kept_passes(s.step_mode(), s.sequence_ranges(), "the warm-up",
                 [&] {
+                  s.push_step(0);
                   if (s.flusher) {
                     s.flusher->flush(nullptr);
                   } else {
@@ -730,6 +745,7 @@ void profiler_session::enable_range_profiler() {
                     ROOFKIT_CUDA_CHECK_LAUNCH();
                   }
                   ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+                  s.pop_step();
                 },
                 {});
 }
@@ -860,6 +876,25 @@ profiler_session::profile_launch_sequence(const std::vector<std::function<void()
   return profile_steps(steps, before_pass);
 }
 
+namespace {
+// The measured steps' ranges of an auto-range pass: every kernel a range, so a pass that gave
+// another count than the layout's launched more or fewer kernels than its steps declare.
+std::vector<std::size_t> auto_ranges(const std::vector<std::string>& names,
+                                     const detail::step_layout& layout, std::size_t steps,
+                                     std::size_t flush_ranges) {
+  if (names.size() == layout.ranges)
+    return layout.measured_at;
+  if (steps == 1) {
+    const std::size_t kernels = names.size() < flush_ranges ? 0 : names.size() - flush_ranges;
+    throw runtime_error(fmt::format("the profiled work launched {} kernels a pass, 1 expected",
+                                    kernels > 1 ? "2 or more" : std::to_string(kernels)));
+  }
+  throw runtime_error(fmt::format("the {} profiled steps gave {} ranges a pass, {} expected (one "
+                                  "kernel per launch step)",
+                                  steps, names.size(), layout.ranges));
+}
+} // namespace
+
 std::vector<range_values>
 profiler_session::profile_steps(const std::vector<sequence_step>& steps,
                                 const std::function<void()>& before_pass) {
@@ -872,22 +907,30 @@ profiler_session::profile_steps(const std::vector<sequence_step>& steps,
                                   s.options.max_launch_sequence));
   return s.with_flush_fallback([&] {
     s.prepare_flusher();
-    const std::size_t flush_ranges = s.flush_ranges();
-    const detail::step_layout layout = detail::lay_out_steps(steps, flush_ranges);
+    const bool user = s.options.step_user_ranges;
+    const std::size_t flush_ranges = user ? 0 : s.flush_ranges();
+    const detail::step_layout layout =
+        user ? detail::lay_out_user_range_steps(steps) : detail::lay_out_steps(steps, flush_ranges);
     const std::size_t ranges = layout.ranges;
     const auto& data = s.kept_passes(
-        CUPTI_AutoRange, detail::image_ranges(ranges, s.longest_sequence()),
+        s.step_mode(), detail::image_ranges(ranges, s.longest_sequence()),
         n == 1 ? "the launch" : "the launches",
         [&] {
-          // The flush's kernel(s) are ranges of their own, dropped below; each step is waited
-          // for, as the steps may run on other streams.
+          // In auto range the flush's kernel(s) are ranges of their own, dropped below; in user
+          // range they run before the step's range opens. Each step is waited for, as the steps
+          // may run on other streams.
+          std::size_t measured = 0;
           for (const auto& step : steps) {
             if (step.measured && s.flushes_this_pass())
               s.flush_in_pass(true);
+            if (step.measured)
+              s.push_step(measured++);
             const auto issued = std::chrono::steady_clock::now();
             step.work();
             const auto waited = std::chrono::steady_clock::now();
             ROOFKIT_CUDA_CHECK(cudaDeviceSynchronize());
+            if (step.measured)
+              s.pop_step();
             s.note_issue(step.measured, std::chrono::duration<double>(waited - issued).count());
             s.stats.wait_s +=
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - waited).count();
@@ -896,19 +939,12 @@ profiler_session::profile_steps(const std::vector<sequence_step>& steps,
         before_pass);
     const auto t0 = std::chrono::steady_clock::now();
     const auto names = cupti_catalog::range_names(data);
-    if (names.size() != ranges) {
-      if (n == 1) {
-        const std::size_t kernels = names.size() < flush_ranges ? 0 : names.size() - flush_ranges;
-        throw runtime_error(fmt::format("the profiled work launched {} kernels a pass, 1 expected",
-                                        kernels > 1 ? "2 or more" : std::to_string(kernels)));
-      }
-      throw runtime_error(fmt::format("the {} profiled steps gave {} ranges a pass, {} expected "
-                                      "(one kernel per launch step)",
-                                      n, names.size(), ranges));
-    }
+    const std::vector<std::size_t> at =
+        user ? detail::step_ranges_by_name(names, layout.measured_at.size())
+             : auto_ranges(names, layout, n, flush_ranges);
     std::vector<range_values> out;
-    out.reserve(layout.measured_at.size());
-    for (const std::size_t range : layout.measured_at)
+    out.reserve(at.size());
+    for (const std::size_t range : at)
       out.push_back(s.to_values(names[range], s.evaluate(data, range)));
     s.stats.decode_s +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -21,6 +21,19 @@ struct step_layout {
 step_layout lay_out_steps(const std::vector<profiler_session::sequence_step>& steps,
                           std::size_t flush_ranges);
 
+/// The layout of `steps` in user range (profiler_options::step_user_ranges): each measured step
+/// is a range of its own, pushed after its cache control; nothing else is a range.
+step_layout lay_out_user_range_steps(const std::vector<profiler_session::sequence_step>& steps);
+
+/// The name of the user range of the measured step `index` (its order among measured steps).
+std::string step_range_name(std::size_t index);
+
+/// For each of `measured` steps in order, the index of its range among `names` (a decoded image's
+/// range names, in the image's order). Throws runtime_error naming the first step whose range is
+/// missing, or when there are other ranges.
+std::vector<std::size_t> step_ranges_by_name(const std::vector<std::string>& names,
+                                             std::size_t measured);
+
 /// The ranges a counter image is made for to hold `ranges` and one more (a work that launched a
 /// second kernel shows as one range too many): the next power of two, at least 2, so that few
 /// sizes of blank image are kept; but no more than `longest` + 1 when `ranges` is at most
