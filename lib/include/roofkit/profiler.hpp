@@ -274,8 +274,10 @@ struct profiler_options {
   /// measured step is a range of its own, pushed after its cache control and popped once it has
   /// run; the steps not measured run outside any range. In auto range every kernel is a range, and
   /// CUPTI's launch of one took 0.46-0.86 ms a pass on an H200 against 6 us outside a range
-  /// (validation/data/launch-cost-states-h200.json). A user range's time and cycle counters span
-  /// its push to its pop, the launch's own latency included.
+  /// (validation/data/launch-cost-states-h200.json). Not a default: a user range's time and
+  /// cycle counters span its push to its pop (14-35 us more than auto range's on a training step
+  /// whose median kernel takes 5.7 us), and 7 of its 818 launches wrote 74-172 KB more to DRAM
+  /// (validation/data/user-range-replay-h200.json); instruction and byte counts were equal.
   bool step_user_ranges = false;
   /// Receives warnings (dropped metrics, dropped ranges); default: stderr, "roofkit: warning: ".
   std::function<void(const std::string&)> warn;
