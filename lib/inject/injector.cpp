@@ -696,8 +696,8 @@ private:
   }
 
   // ROOFKIT_REPLAY_RANGES=user: a replay's measured launches are its only (user) ranges, its
-  // other launches run outside any (profiler_options::step_user_ranges). A lab switch until the
-  // counters are checked against auto range's and ncu's.
+  // other launches run outside any (profiler_options::step_user_ranges). A lab switch: its
+  // ranges' times and cycles span their push to their pop (user-range-replay-h200.json).
   static bool replay_in_user_ranges() {
     const char* v = std::getenv("ROOFKIT_REPLAY_RANGES");
     return v && std::string(v) == "user";

@@ -381,6 +381,17 @@ static void print_result(bool& first, const std::string& metric_set, const set_p
   std::fflush(stdout);
 }
 
+// Each plan `rounds` times on the enabled profiler, then its line.
+static void run_and_print(CUcontext ctx, profiler& p, const std::vector<set_plan>& plans,
+                          int rounds, const std::string& metric_set, bool& first) {
+  for (const set_plan& plan : plans) {
+    set_result r;
+    for (int i = 0; i < rounds; ++i)
+      run_plan(ctx, p, plan, r);
+    print_result(first, metric_set, plan, r);
+  }
+}
+
 // Parts two and three on one metric set: the range profiler enabled, a first set configured for
 // the most ranges (as `profile`'s warm-up), then each plan `rounds` times.
 static void run_plans(CUcontext ctx, const std::string& metric_set, int rounds, bool& first) {
@@ -399,12 +410,7 @@ static void run_plans(CUcontext ctx, const std::string& metric_set, int rounds, 
       {"launch step, checkpoint restored before each pass", CUPTI_AutoRange, 68, 64, 1, false,
        true},
   };
-  for (const set_plan& plan : plans) {
-    set_result r;
-    for (int i = 0; i < rounds; ++i)
-      run_plan(ctx, p, plan, r);
-    print_result(first, metric_set, plan, r);
-  }
+  run_and_print(ctx, p, plans, rounds, metric_set, first);
   disable(p);
   // User range: CUPTI keeps an enabled profiler's first range mode, so enabled anew.
   enable(p, ctx);
@@ -414,22 +420,14 @@ static void run_plans(CUcontext ctx, const std::string& metric_set, int rounds, 
       {"launch step", CUPTI_UserRange, 68, 64, 1},
       {"launch step, one launch in 8 in a range", CUPTI_UserRange, 68, 64, 8},
   };
-  for (const set_plan& plan : user_plans) {
-    set_result r;
-    for (int i = 0; i < rounds; ++i)
-      run_plan(ctx, p, plan, r);
-    print_result(first, metric_set, plan, r);
-  }
+  run_and_print(ctx, p, user_plans, rounds, metric_set, first);
   disable(p);
   // The trap: a first set configured for 4 ranges, then 64 launches a pass configured for 68.
   enable(p, ctx);
   run_plan(ctx, p, {"", CUPTI_AutoRange, 4, 1}, warm);
-  set_result trap;
-  const set_plan after{"launch step after a first set configured for 4 ranges", CUPTI_AutoRange, 68,
-                       64};
-  for (int i = 0; i < rounds; ++i)
-    run_plan(ctx, p, after, trap);
-  print_result(first, metric_set, after, trap);
+  run_and_print(
+      ctx, p, {{"launch step after a first set configured for 4 ranges", CUPTI_AutoRange, 68, 64}},
+      rounds, metric_set, first);
   disable(p);
 }
 

@@ -328,7 +328,8 @@ struct profiler_session::impl {
   std::size_t flush_ranges() const {
     return flusher ? static_cast<std::size_t>(flusher->launches()) : 0;
   }
-  // The most ranges a sequence takes: every launch of the longest sequence, each after its flush.
+  // The most ranges a sequence takes: every launch of the longest sequence, each after its flush
+  // (in user range, its measured launches only, the flush outside).
   std::size_t longest_sequence() const {
     const std::size_t steps = std::max<std::size_t>(options.max_launch_sequence, 1);
     return options.step_user_ranges ? steps : steps * (flush_ranges() + 1);
